@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian 12 machine: installs what is missing, then builds and
+# runs every test twice: an optimised build and an ASan+UBSan build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+for preset in release asan; do
+  echo "=== $preset: configure + build"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  echo "=== $preset: test"
+  ctest --preset "$preset"
+done

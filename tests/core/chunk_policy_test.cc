@@ -1,0 +1,191 @@
+#include "ackstall/core/chunk_policy.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace ackstall::core {
+namespace {
+
+using Plan = std::vector<std::size_t>;
+
+TEST(ChunkPolicy, ParsesNames) {
+  EXPECT_EQ(parse_policy_kind("seed"), PolicyKind::seed);
+  EXPECT_EQ(parse_policy_kind("cygwin"), PolicyKind::cygwin);
+  EXPECT_EQ(parse_policy_kind("none"), PolicyKind::none);
+  EXPECT_EQ(parse_policy_kind("Seed"), std::nullopt);
+  EXPECT_EQ(parse_policy_kind(""), std::nullopt);
+  for (auto k : {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin})
+    EXPECT_EQ(parse_policy_kind(to_string(k)), k);
+}
+
+// Worked examples, each checked by hand against the seed's get_chunk/update_chunk.
+TEST(ChunkPolicy, SeedWorkedExamples) {
+  // Winsock default SO_SNDBUF 8192, Ethernet MSS 1460: base = 5*1460 = 7300; 8192-7300 = 892 <
+  // 1460, so the first chunk shrinks to 5840 and the 2352-byte tail goes whole.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(8192), (Plan{5840, 2352}));
+  // Timestamps on (MSS 1448): 5792 + 2400, the split measured in stack-behaviour.md §7.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1448, true}).plan(8192), (Plan{5792, 2400}));
+  // ttcp -l 7300 (5 MSS) is below SO_SNDBUF: never split.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(7300), (Plan{7300}));
+  // KB823764's trace: a 64 KB send with SO_SNDBUF 65536: base 44*1460 = 64240 leaves 1296 < MSS.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {65536, 1460, true}).plan(65536), (Plan{62780, 2756}));
+  // A long send: full base chunks, then the shrink rule only near the end.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(20000),
+            (Plan{7300, 7300, 5400}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(16384),
+            (Plan{7300, 7300, 1784}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(15500),
+            (Plan{7300, 5840, 2360}));
+  // sndbuf <= mss: the policy does not chunk at all.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {1460, 1460, true}).base_chunk(), 0);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {1460, 1460, true}).plan(5000), (Plan{5000}));
+  // mss < sndbuf < 2*mss: one MSS per chunk, and the tail may be short.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {2000, 1460, true}).plan(2000), (Plan{1460, 540}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {2000, 1460, true}).plan(4000),
+            (Plan{1460, 1460, 1080}));
+  // sndbuf == 2*mss: one MSS per chunk, and the tail is at least one MSS.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {2920, 1460, true}).plan(3000), (Plan{1460, 1540}));
+  // Not a stream socket: never split.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, false}).plan(100000), (Plan{100000}));
+}
+
+TEST(ChunkPolicy, UpdateRecomputesBase) {
+  ChunkPolicy p(PolicyKind::seed, {8192, 1460, true});
+  EXPECT_EQ(p.base_chunk(), 7300);
+  p.update({32768, 1460, true});
+  EXPECT_EQ(p.base_chunk(), 32120);
+  p.update({32768, 1448, true});
+  EXPECT_EQ(p.base_chunk(), 31856);
+  p.update({0, 1448, true});  // unknown SO_SNDBUF: do not split
+  EXPECT_EQ(p.base_chunk(), 0);
+  EXPECT_EQ(p.next_chunk(100), 100u);
+}
+
+TEST(ChunkPolicy, CygwinAndNone) {
+  EXPECT_EQ(ChunkPolicy(PolicyKind::cygwin, {8192, 1460, true}).plan(20000),
+            (Plan{8192, 8192, 3616}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::cygwin, {8192, 1460, true}).plan(8192), (Plan{8192}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::cygwin, {8192, 1460, false}).plan(20000), (Plan{20000}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::none, {8192, 1460, true}).plan(20000), (Plan{20000}));
+  EXPECT_TRUE(ChunkPolicy(PolicyKind::none, {8192, 1460, true}).plan(0).empty());
+}
+
+// Sizes around every boundary that matters for one (mss, sndbuf) pair.
+std::vector<std::size_t> interesting_lengths(std::int64_t mss, std::int64_t sndbuf,
+                                             std::mt19937_64& rng) {
+  std::vector<std::size_t> out;
+  auto add = [&](std::int64_t v) {
+    if (v >= 0) out.push_back(static_cast<std::size_t>(v));
+  };
+  for (std::int64_t d = -2; d <= 2; ++d) {
+    add(mss + d);
+    add(2 * mss + d);
+    add(sndbuf + d);
+    add(2 * sndbuf + d);
+    add(sndbuf + mss + d);
+    add(3 * sndbuf - mss + d);
+  }
+  add(0);
+  add(1);
+  std::uniform_int_distribution<std::int64_t> any(1, 4 * sndbuf + 3 * mss);
+  for (int i = 0; i < 4; ++i) add(any(rng));
+  return out;
+}
+
+std::vector<std::int64_t> interesting_sndbufs(std::int64_t mss, std::mt19937_64& rng) {
+  std::vector<std::int64_t> out = {1, mss / 2, mss - 1, mss, mss + 1, 2 * mss - 1, 2 * mss,
+                                   2 * mss + 1, 3 * mss, 3 * mss + 1, 8192, 16384, 65536};
+  std::uniform_int_distribution<std::int64_t> any(1, 20 * mss);
+  for (int i = 0; i < 3; ++i) out.push_back(any(rng));
+  return out;
+}
+
+// The exhaustive property check described in chunk_policy.h, over every mss in [536, 9000].
+TEST(ChunkPolicy, SeedPropertiesEveryMss) {
+  std::mt19937_64 rng(2006);
+  std::uint64_t checked = 0;
+  for (std::int64_t mss = 536; mss <= 9000; ++mss) {
+    for (std::int64_t sndbuf : interesting_sndbufs(mss, rng)) {
+      const ChunkPolicy p(PolicyKind::seed, {sndbuf, mss, true});
+      const auto base = p.base_chunk();
+      // update_chunk: the largest multiple of mss strictly below sndbuf (0 when sndbuf <= mss).
+      ASSERT_EQ(base % mss, 0);
+      ASSERT_LT(base, sndbuf);
+      ASSERT_GE(base + mss, sndbuf);
+      ASSERT_EQ(base == 0, sndbuf <= mss);
+      const auto S = static_cast<std::size_t>(sndbuf);
+      const auto M = static_cast<std::size_t>(mss);
+      for (std::size_t len : interesting_lengths(mss, sndbuf, rng)) {
+        std::size_t remaining = len, sum = 0, count = 0, last = 0;
+        while (remaining > 0) {
+          const std::size_t n = p.next_chunk(remaining);
+          ASSERT_GE(n, 1u);
+          ASSERT_LE(n, remaining);
+          const bool is_last = n == remaining;
+          if (base > 0) {
+            ASSERT_LT(n, S) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len;
+            if (!is_last) {
+              ASSERT_EQ(n % M, 0u) << "non-final chunk not whole MSS";
+              // As large as possible: the base chunk, or one MSS less to protect the tail.
+              const bool shrunk = remaining - static_cast<std::size_t>(base) < M &&
+                                  static_cast<std::size_t>(base) > M;
+              ASSERT_EQ(n, static_cast<std::size_t>(shrunk ? base - mss : base));
+            }
+            if (sndbuf >= 2 * mss && len >= M) { ASSERT_GE(n, M) << "chunk below one MSS"; }
+            if (sndbuf <= 2 * mss && !is_last) { ASSERT_EQ(n, M); }
+          } else {
+            ASSERT_EQ(n, len) << "sndbuf <= mss must not split";
+          }
+          if (len < S) { ASSERT_EQ(n, len) << "a send below SO_SNDBUF must not be split"; }
+          sum += n;
+          remaining -= n;
+          last = n;
+          ++count;
+        }
+        ASSERT_EQ(sum, len);
+        if (len > 0) { ASSERT_GT(last, 0u); }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 4'000'000u);
+}
+
+// The boundary the header documents: one byte below sndbuf == 2*mss the tail can be shorter
+// than one MSS; from 2*mss on it cannot (the seed's own "so_sndbuf >= 2*MSS").
+TEST(ChunkPolicy, TailRuleBoundaryIsTwoMss) {
+  for (std::int64_t mss : {536, 1448, 1460, 8960}) {
+    const auto M = static_cast<std::size_t>(mss);
+    const ChunkPolicy below(PolicyKind::seed, {2 * mss - 1, mss, true});
+    EXPECT_EQ(below.plan(2 * M - 1), (Plan{M, M - 1}));
+    for (std::int64_t sndbuf : {2 * mss, 2 * mss + 1, 3 * mss}) {
+      const ChunkPolicy at(PolicyKind::seed, {sndbuf, mss, true});
+      for (std::size_t len = M; len < 6 * M; len += 7)
+        for (std::size_t n : at.plan(len)) ASSERT_GE(n, M) << "mss=" << mss << " len=" << len;
+    }
+  }
+}
+
+TEST(ChunkPolicy, CygwinPropertiesEveryMss) {
+  std::mt19937_64 rng(2017);
+  for (std::int64_t mss = 536; mss <= 9000; mss += 1) {
+    for (std::int64_t sndbuf : interesting_sndbufs(mss, rng)) {
+      const ChunkPolicy p(PolicyKind::cygwin, {sndbuf, mss, true});
+      for (std::size_t len : interesting_lengths(mss, sndbuf, rng)) {
+        const Plan plan = p.plan(len);
+        ASSERT_EQ(std::accumulate(plan.begin(), plan.end(), std::size_t{0}), len);
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+          ASSERT_LE(plan[i], static_cast<std::size_t>(sndbuf));
+          if (i + 1 < plan.size()) { ASSERT_EQ(plan[i], static_cast<std::size_t>(sndbuf)); }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ackstall::core

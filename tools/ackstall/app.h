@@ -1,0 +1,34 @@
+// ackstall/tools/app.h — the command line as a testable function.
+//
+// run() parses argv, dispatches to one subcommand and returns the process exit code:
+//   0 success, 1 runtime failure (network, I/O), 2 bad usage (unknown flag, bad value).
+// Every error is one line on `err`, prefixed "ackstall: ". main() is a thin wrapper.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <span>
+
+namespace ackstall::tools {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// A subcommand registers its options on `app` and returns the action to run after parsing.
+using Action = std::function<int(Io)>;
+using CommandFactory = void (*)(CLI::App& parent, Action& selected);
+
+int run(std::span<const char* const> argv, Io io);
+
+// Subcommands (one file each: cmd_<name>.cc).
+void add_plan_command(CLI::App& parent, Action& selected);
+
+}  // namespace ackstall::tools

@@ -1,0 +1,14 @@
+// The subcommand table: add a subcommand by writing cmd_<name>.cc and listing it here.
+#pragma once
+
+#include <array>
+
+#include "app.h"
+
+namespace ackstall::tools {
+
+inline constexpr std::array kCommands = {
+    &add_plan_command,
+};
+
+}  // namespace ackstall::tools
