@@ -1,0 +1,82 @@
+// ackstall/net/chunked_sender.h — the seed's fhandler_socket::sendmsg loop over a real socket.
+//
+// ChunkedSender splits each application send into chunks chosen by a core::ChunkPolicy (the
+// seed's get_chunk) and walks the caller's slices with a core::IoCursor (the seed's nextchunk);
+// every OS call goes through Syscalls (EINTR retried there, EAGAIN as a status).
+//
+// send(slices, flags), per mode (nonblocking = socket has O_NONBLOCK, or flags has dont_wait):
+//   blocking:    send chunk after chunk; on EAGAIN wait (poll for writability) and retry the
+//                same chunk; stop at the first short OS send (fewer bytes than offered) and
+//                return the total. Without a short send the whole request goes out.
+//   nonblocking: at most one OS send of the first chunk; return its count (a legal short
+//                write), or would_block if the OS accepted nothing.
+//   Empty requests (no bytes, zero-length slices only) return 0 without an OS call.
+// Errors: an error before any byte was accepted is returned as the NetError. An error after
+//   some bytes of this request were accepted (blocking mode) returns those bytes, and the error
+//   is returned by the next send() — the caller always learns exactly how many bytes the OS took.
+// Slices: at most kMaxSlicesPerCall per OS call; a chunk spanning more slices goes out in
+//   several OS calls of whole-slice batches (not counted as short sends).
+//
+// SO_SNDBUF tracking (the seed's update_sndbuf, hooked in cygwin_setsockopt): set_option() is
+//   the setsockopt wrapper; setting send_buffer (or tcp_maxseg) marks the policy stale, and the
+//   next send() re-reads SO_SNDBUF (see path_probe.h for the Linux "doubled" rule: the policy
+//   uses half the kernel's value = the value the application set) and the MSS, then rebuilds
+//   the policy. The first send() reads them too. Changes made behind the sender's back (a raw
+//   setsockopt, kernel autotuning) are seen only after invalidate().
+//
+// Not thread-safe; one sender per socket. The socket is borrowed, not owned.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/io_cursor.h"
+#include "ackstall/net/native_socket.h"
+#include "ackstall/net/net_error.h"
+#include "ackstall/net/socket_ops.h"
+#include "ackstall/net/syscalls.h"
+
+namespace ackstall::net {
+
+struct SenderOptions {
+  core::PolicyKind policy = core::PolicyKind::seed;
+  std::int64_t mss = 0;  // > 0: use this MSS; 0: measure it (probe_mss)
+};
+
+class ChunkedSender {
+ public:
+  ChunkedSender(SocketOps& ops, NativeSocket s, SenderOptions options = {});
+
+  NetResult<SendOutcome> send(std::span<const core::ByteSlice> slices,
+                              SendFlags flags = SendFlags::none);
+
+  // setsockopt wrapper: sets the option; send_buffer / tcp_maxseg make the policy stale.
+  NetResult<void> set_option(SocketOption opt, int value);
+
+  // Re-read SO_SNDBUF and the MSS before the next send.
+  void invalidate() noexcept { stale_ = true; }
+
+  // The policy the next send() will use (refreshing it first if stale).
+  NetResult<core::ChunkPolicy> policy();
+
+  NativeSocket socket() const noexcept { return socket_; }
+
+ private:
+  NetResult<void> refresh();
+
+  Syscalls calls_;
+  NativeSocket socket_;
+  SenderOptions options_;
+  core::ChunkPolicy policy_;
+  std::optional<bool> stream_;       // read once: the socket type does not change
+  std::optional<NetError> deferred_; // error held back behind a partial count
+  bool stale_ = true;
+  std::unique_ptr<std::array<core::ByteSlice, kMaxSlicesPerCall>> batch_;
+};
+
+}  // namespace ackstall::net

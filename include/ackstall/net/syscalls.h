@@ -1,0 +1,48 @@
+// ackstall/net/syscalls.h — the one wrapper around SocketOps.
+//
+// Every call made through a Syscalls is retried while it fails with EINTR (here, and nowhere
+// else in the sender or probe), and send() reports EAGAIN/EWOULDBLOCK as a status, not an
+// error. A Syscalls borrows its SocketOps, which must outlive it.
+//
+// Signals therefore never interrupt a call made through Syscalls (like SA_RESTART);
+// wait_writable restarts with the full timeout after an EINTR.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "ackstall/core/io_cursor.h"
+#include "ackstall/net/native_socket.h"
+#include "ackstall/net/net_error.h"
+#include "ackstall/net/socket_ops.h"
+
+namespace ackstall::net {
+
+// Result of a send that did not fail: bytes accepted, or "would block" (then bytes == 0).
+struct SendOutcome {
+  std::size_t bytes = 0;
+  bool would_block = false;
+  friend bool operator==(const SendOutcome&, const SendOutcome&) = default;
+};
+
+class Syscalls {
+ public:
+  explicit Syscalls(SocketOps& ops) noexcept : ops_(&ops) {}
+
+  NetResult<SendOutcome> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+                              SendFlags flags);
+  NetResult<void> wait_writable(NativeSocket s, int timeout_ms);
+  NetResult<int> get_option(NativeSocket s, SocketOption opt);
+  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value);
+  NetResult<bool> is_nonblocking(NativeSocket s);
+  NetResult<TcpInfo> tcp_info(NativeSocket s);
+  NetResult<InterfaceMtu> interface_mtu(NativeSocket s);
+  NetResult<SocketKind> socket_kind(NativeSocket s);
+
+  SocketOps& ops() const noexcept { return *ops_; }
+
+ private:
+  SocketOps* ops_;
+};
+
+}  // namespace ackstall::net

@@ -1,0 +1,101 @@
+#include "ackstall/net/chunked_sender.h"
+
+#include <utility>
+
+#include "ackstall/net/path_probe.h"
+
+namespace ackstall::net {
+
+ChunkedSender::ChunkedSender(SocketOps& ops, NativeSocket s, SenderOptions options)
+    : calls_(ops),
+      socket_(s),
+      options_(options),
+      policy_(options.policy, {}),
+      batch_(std::make_unique<std::array<core::ByteSlice, kMaxSlicesPerCall>>()) {}
+
+NetResult<void> ChunkedSender::set_option(SocketOption opt, int value) {
+  auto r = calls_.set_option(socket_, opt, value);
+  // seed, cygwin_setsockopt: if (SO_SNDBUF==optname && SOL_SOCKET==level) fh->update_sndbuf ();
+  // Marked stale even on failure: the kernel may have applied part of it; re-reading is cheap.
+  if (opt == SocketOption::send_buffer || opt == SocketOption::tcp_maxseg) stale_ = true;
+  return r;
+}
+
+NetResult<void> ChunkedSender::refresh() {
+  if (!stream_) {
+    auto kind = calls_.socket_kind(socket_);
+    if (!kind) return std::unexpected(std::move(kind.error()));
+    stream_ = kind->stream && kind->ip;
+  }
+  core::SocketParams params;
+  params.stream = *stream_;
+  // SO_SNDBUF must be read (errors are values here, unlike the seed's silent 8192 fallback:
+  // a socket that cannot answer getsockopt cannot send either).
+  auto reported = calls_.get_option(socket_, SocketOption::send_buffer);
+  if (!reported) return std::unexpected(std::move(reported.error()));
+  params.sndbuf = calls_.ops().send_buffer_reported_doubled() ? *reported / 2 : *reported;
+  params.mss = options_.mss > 0 ? options_.mss : probe_mss(calls_, socket_).value;
+  policy_.update(params);
+  stale_ = false;
+  return {};
+}
+
+NetResult<core::ChunkPolicy> ChunkedSender::policy() {
+  if (stale_) {
+    if (auto r = refresh(); !r) return std::unexpected(std::move(r.error()));
+  }
+  return policy_;
+}
+
+NetResult<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
+                                           SendFlags flags) {
+  if (deferred_) {
+    NetError e = std::move(*deferred_);
+    deferred_.reset();
+    return std::unexpected(std::move(e));
+  }
+  core::IoCursor cursor(slices);
+  if (cursor.empty()) return SendOutcome{};
+  if (stale_) {
+    if (auto r = refresh(); !r) return std::unexpected(std::move(r.error()));
+  }
+  bool nonblocking = has(flags, SendFlags::dont_wait);
+  if (!nonblocking) {
+    auto nb = calls_.is_nonblocking(socket_);
+    if (!nb) return std::unexpected(std::move(nb.error()));
+    nonblocking = *nb;
+  }
+
+  std::size_t total = 0;
+  const std::span<core::ByteSlice> batch(*batch_);
+  for (;;) {
+    // seed: thischunk = get_chunk (tot-ret); nextchunk (wsabuf, msg, thischunk, ...)
+    const std::size_t chunk = policy_.next_chunk(cursor.remaining());
+    const std::size_t count = cursor.prepare(chunk, batch);
+    std::size_t offered = 0;
+    for (std::size_t i = 0; i < count; ++i) offered += batch[i].size;
+
+    auto r = calls_.send(socket_, batch.first(count), flags);
+    if (!r) {
+      if (total == 0) return std::unexpected(std::move(r.error()));
+      deferred_ = std::move(r.error());  // report the bytes now, the error next time
+      return SendOutcome{total, false};
+    }
+    if (r->would_block) {
+      if (nonblocking) return SendOutcome{total, total == 0};
+      // seed: while (WSAEWOULDBLOCK && !wait (evt, 0)) retry the same chunk
+      if (auto w = calls_.wait_writable(socket_, -1); !w) {
+        if (total == 0) return std::unexpected(std::move(w.error()));
+        deferred_ = std::move(w.error());
+        return SendOutcome{total, false};
+      }
+      continue;
+    }
+    cursor.consume(r->bytes);
+    total += r->bytes;
+    // seed: while (partialret == thischunk && nextchunk (...)); nonblocking: one chunk only.
+    if (nonblocking || r->bytes < offered || cursor.empty()) return SendOutcome{total, false};
+  }
+}
+
+}  // namespace ackstall::net

@@ -1,0 +1,98 @@
+#include "ackstall/net/path_probe.h"
+
+#include <string>
+#include <utility>
+
+namespace ackstall::net {
+
+std::string_view to_string(Provenance p) noexcept {
+  return p == Provenance::measured ? "measured" : "fallback";
+}
+
+namespace {
+
+Finding<std::int64_t> mtu_from(const NetResult<InterfaceMtu>& r) {
+  if (!r) {
+    return {kFallbackMtu, Provenance::fallback,
+            "fallback: 1500, Ethernet (" + r.error().message() + ")"};
+  }
+  if (r->mtu < kMtuFloor) {
+    return {kMtuFloor, Provenance::fallback,
+            "fallback: 576 floor (" + r->interface + " reports " + std::to_string(r->mtu) + ")"};
+  }
+  return {r->mtu, Provenance::measured, "SIOCGIFMTU on " + r->interface};
+}
+
+Finding<bool> timestamps_from(const NetResult<TcpInfo>& info) {
+  if (info) return {info->timestamps, Provenance::measured, "TCP_INFO tcpi_options"};
+  return {false, Provenance::fallback, "fallback: assumed off (" + info.error().message() + ")"};
+}
+
+// TCP_INFO, then TCP_MAXSEG, then the seed's MTU - 40 (less timestamps when known to be on).
+// `mtu` is called only when both measurements failed.
+template <class MtuFn>
+Finding<std::int64_t> mss_from(const NetResult<TcpInfo>& info, const NetResult<int>& maxseg,
+                               MtuFn&& mtu) {
+  if (info && info->snd_mss > 0) {
+    return {info->snd_mss, Provenance::measured, "TCP_INFO tcpi_snd_mss"};
+  }
+  if (maxseg && *maxseg > 0) return {*maxseg, Provenance::measured, "getsockopt(TCP_MAXSEG)"};
+  const Finding<std::int64_t> m = mtu();
+  const bool ts = info && info->timestamps;
+  std::string source = ts ? "fallback: interface MTU - 52 (40 + 12 for timestamps)"
+                          : "fallback: interface MTU - 40";
+  if (m.provenance == Provenance::fallback) source += ", MTU itself a " + m.source;
+  return {m.value - kIpTcpHeaders - (ts ? kTimestampOption : 0), Provenance::fallback,
+          std::move(source)};
+}
+
+Finding<std::int64_t> sndbuf_from(const NetResult<int>& reported, bool doubled) {
+  if (!reported) {
+    return {kFallbackSndbuf, Provenance::fallback,
+            "fallback: 8192, the seed's Winsock default (" + reported.error().message() + ")"};
+  }
+  if (doubled) {
+    return {*reported / 2, Provenance::measured,
+            "getsockopt(SO_SNDBUF) " + std::to_string(*reported) + " / 2 (kernel reports double)"};
+  }
+  return {*reported, Provenance::measured, "getsockopt(SO_SNDBUF)"};
+}
+
+std::optional<std::int64_t> raw(const NetResult<int>& r) {
+  return r ? std::optional<std::int64_t>(*r) : std::nullopt;
+}
+
+}  // namespace
+
+Finding<std::int64_t> probe_mss(Syscalls& calls, NativeSocket s) {
+  const auto info = calls.tcp_info(s);
+  const auto maxseg = calls.get_option(s, SocketOption::tcp_maxseg);
+  return mss_from(info, maxseg, [&] { return mtu_from(calls.interface_mtu(s)); });
+}
+
+Finding<std::int64_t> probe_send_buffer(Syscalls& calls, NativeSocket s) {
+  return sndbuf_from(calls.get_option(s, SocketOption::send_buffer),
+                     calls.ops().send_buffer_reported_doubled());
+}
+
+PathReport probe_path(Syscalls& calls, NativeSocket s) {
+  PathReport report;
+  const auto info = calls.tcp_info(s);
+  const auto maxseg = calls.get_option(s, SocketOption::tcp_maxseg);
+  const auto ifmtu = calls.interface_mtu(s);
+  const auto sndbuf = calls.get_option(s, SocketOption::send_buffer);
+  const auto kind = calls.socket_kind(s);
+
+  report.mtu = mtu_from(ifmtu);
+  if (ifmtu) report.interface = ifmtu->interface;
+  report.timestamps = timestamps_from(info);
+  report.mss = mss_from(info, maxseg, [&] { return report.mtu; });
+  report.sndbuf = sndbuf_from(sndbuf, calls.ops().send_buffer_reported_doubled());
+  report.stream = kind ? kind->stream && kind->ip : true;
+  if (info) report.tcp_info_snd_mss = info->snd_mss;
+  report.tcp_maxseg = raw(maxseg);
+  report.sndbuf_reported = raw(sndbuf);
+  return report;
+}
+
+}  // namespace ackstall::net
