@@ -1,0 +1,180 @@
+// Profiles, validation, names and the link ceiling of experiment.h (no simulation here).
+#include "ackstall/sim/experiment.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace ackstall::sim {
+
+TcpProfile TcpProfile::winxp() {
+  TcpProfile p;
+  p.mss = 0;                                  // MTU - 40 = 1460
+  p.ask_timestamps = false;                   // §1: XP does not ask when it opens [I, seed]
+  p.accept_timestamps = true;                 // §1: XP honours a peer's request [I, seed]
+  p.ask_window_scale = false;                 // XP: Tcp1323Opts default off
+  p.nagle = NagleKind::classic;               // §1 KB214397: Nagle on by default
+  p.send_buffer = {SendBufferKind::afd, 8192, false};  // §1 KB214397: SO_SNDBUF 8192
+  p.ack.kind = AckPolicyKind::windows;        // §1/§4: 200 ms, TcpAckFrequency 2
+  p.ack.delack_timeout = Nanos::ms(200);
+  p.ack.ack_frequency = 2;
+  p.receive_window = ReceiveWindowKind::bsd;  // [I]
+  p.window_update_on_read = true;             // [I]
+  p.rcvbuf = 17520;                           // XP TcpWindowSize on Ethernet [I]
+  p.round_rcvbuf_to_mss = true;
+  p.cwnd = {2, 2};                            // §1: initial cwnd 2, restart after ~RTO idle [I]
+  p.rto_initial = Nanos::s(3);                // RFC 2988 / TcpInitialRtt 3 s [I]
+  p.rto_min = Nanos::ms(300);                 // MinRto 300 ms [I]
+  return p;
+}
+
+TcpProfile TcpProfile::openbsd39() {
+  TcpProfile p;
+  p.mss = 0;
+  p.ask_timestamps = true;                    // §3: OpenBSD SYN carries timestamps
+  p.accept_timestamps = true;
+  p.ask_window_scale = true;                  // §3: and window scale
+  p.nagle = NagleKind::classic;               // §3: tcp_output
+  p.send_buffer = {SendBufferKind::bsd, 16384, false};  // §3: TCP_SENDSPACE
+  p.ack.kind = AckPolicyKind::openbsd;        // §3
+  p.ack.delack_timeout = Nanos::ms(200);      // §3: tcp_delack_ticks = hz/PR_FASTHZ
+  p.ack.ack_on_push = false;                  // §3: net.inet.tcp.ackonpush default 0
+  p.receive_window = ReceiveWindowKind::bsd;  // §3
+  p.window_update_on_read = true;             // §3: tcp_output via PRU_RCVD
+  p.rcvbuf = 16384;                           // §3: TCP_RECVSPACE, rounded up to MSS
+  p.round_rcvbuf_to_mss = true;
+  p.cwnd = {0, 2};                            // §3: RFC 3390; 2*maxseg after idle >= RTO
+  p.rto_initial = Nanos::s(3);                // TCPTV_RTOBASE... initial 3 s [I]
+  p.rto_min = Nanos::s(1);                    // TCPTV_MIN = 2 slow ticks = 1 s
+  return p;
+}
+
+namespace {
+
+template <class E, std::size_t N>
+std::optional<E> parse_in(const std::array<std::pair<std::string_view, E>, N>& table,
+                          std::string_view s) noexcept {
+  for (const auto& [name, v] : table)
+    if (name == s) return v;
+  return std::nullopt;
+}
+template <class E, std::size_t N>
+std::string_view name_in(const std::array<std::pair<std::string_view, E>, N>& table, E v) noexcept {
+  for (const auto& [name, e] : table)
+    if (e == v) return name;
+  return "?";
+}
+
+constexpr std::array<std::pair<std::string_view, NagleKind>, 3> kNagle{{
+    {"off", NagleKind::off}, {"classic", NagleKind::classic}, {"minshall", NagleKind::minshall}}};
+constexpr std::array<std::pair<std::string_view, SendBufferKind>, 3> kSndbuf{{
+    {"afd", SendBufferKind::afd}, {"bsd", SendBufferKind::bsd}, {"ns3", SendBufferKind::ns3}}};
+constexpr std::array<std::pair<std::string_view, AckPolicyKind>, 8> kAck{{
+    {"openbsd", AckPolicyKind::openbsd},
+    {"bsd-tick", AckPolicyKind::bsd_tick},
+    {"freebsd", AckPolicyKind::freebsd},
+    {"linux-2.6", AckPolicyKind::linux_2_6},
+    {"linux", AckPolicyKind::linux},
+    {"linux-pingpong", AckPolicyKind::linux_pingpong},
+    {"windows", AckPolicyKind::windows},
+    {"ns3", AckPolicyKind::ns3}}};
+constexpr std::array<std::pair<std::string_view, ReceiveWindowKind>, 3> kRwin{{
+    {"bsd", ReceiveWindowKind::bsd}, {"linux", ReceiveWindowKind::linux}, {"ns3", ReceiveWindowKind::ns3}}};
+constexpr std::array<std::pair<std::string_view, SelectTeardown>, 2> kTeardown{{
+    {"sleep-loop", SelectTeardown::sleep_loop}, {"event", SelectTeardown::event}}};
+constexpr std::array<std::pair<std::string_view, Initiator>, 2> kInit{{
+    {"sender", Initiator::sender}, {"receiver", Initiator::receiver}}};
+constexpr std::array<std::pair<std::string_view, StallKind>, 5> kStall{{
+    {"delayed-ack", StallKind::delayed_ack},
+    {"nagle-hold", StallKind::nagle_hold},
+    {"quota-wait", StallKind::quota_wait},
+    {"wakeup", StallKind::wakeup},
+    {"select-teardown", StallKind::select_teardown}}};
+
+std::optional<std::string> validate_profile(const TcpProfile& p, std::string_view side,
+                                            const LinkConfig& link) {
+  const std::string pre = std::string(side) + ".";
+  if (p.mss < 0 || p.mss > 65495) return pre + "mss: must be in [0, 65495]";
+  if (p.mss != 0 && p.mss < 64) return pre + "mss: must be 0 (from MTU) or >= 64";
+  if (p.mss == 0 && link.mtu - 40 < 64) return pre + "mss: link.mtu - 40 is below 64";
+  if (p.send_buffer.size <= 0 || p.send_buffer.size > (std::int64_t{1} << 30))
+    return pre + "send_buffer.size: must be in [1, 2^30]";
+  if (p.rcvbuf <= 0 || p.rcvbuf > (std::int64_t{1} << 30)) return pre + "rcvbuf: must be in [1, 2^30]";
+  if (p.ack.delack_timeout <= Nanos::zero()) return pre + "ack.delack_timeout: must be > 0";
+  if (p.ack.tick <= Nanos::zero()) return pre + "ack.tick: must be > 0";
+  if (p.ack.ack_frequency < 1 || p.ack.ack_frequency > 255)
+    return pre + "ack.ack_frequency: must be in [1, 255]";
+  if (p.ack.ato_min <= Nanos::zero() || p.ack.ato_max < p.ack.ato_min)
+    return pre + "ack.ato_min/ato_max: need 0 < ato_min <= ato_max";
+  if (p.ack.max_quickacks < 0) return pre + "ack.max_quickacks: must be >= 0";
+  if (p.cwnd.initial_segments < 0 || p.cwnd.initial_segments > 1000)
+    return pre + "cwnd.initial_segments: must be in [0, 1000]";
+  if (p.cwnd.after_idle_segments < 0 || p.cwnd.after_idle_segments > 1000)
+    return pre + "cwnd.after_idle_segments: must be in [0, 1000]";
+  if (p.rto_min <= Nanos::zero()) return pre + "rto_min: must be > 0";
+  if (p.rto_initial < p.rto_min) return pre + "rto_initial: must be >= rto_min";
+  if (p.stack_latency < Nanos::zero()) return pre + "stack_latency: must be >= 0";
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> validate(const ExperimentConfig& c) {
+  const auto& l = c.link;
+  if (l.rate_bps <= 0 || l.rate_bps > 1'000'000'000'000) return "link.rate_bps: must be in [1, 1e12]";
+  if (l.prop_delay < Nanos::zero()) return "link.prop_delay: must be >= 0";
+  if (l.mtu < 104 || l.mtu > 65535) return "link.mtu: must be in [104, 65535]";
+  if (l.framing_overhead < 0 || l.framing_overhead > 1000) return "link.framing_overhead: must be in [0, 1000]";
+  if (l.frame_gap < 0 || l.frame_gap > l.framing_overhead)
+    return "link.frame_gap: must be in [0, framing_overhead]";
+  if (l.min_frame < 0 || l.min_frame > 10000) return "link.min_frame: must be in [0, 10000]";
+  if (l.queue_limit_packets < 1) return "link.queue_limit_packets: must be >= 1";
+  if (auto e = validate_profile(c.sender, "sender", l)) return e;
+  if (auto e = validate_profile(c.receiver, "receiver", l)) return e;
+  const auto& t = c.app.transmitter;
+  if (t.writes < 0) return "app.transmitter.writes: must be >= 0";
+  if (t.write_len <= 0 || t.write_len > (std::int64_t{1} << 30))
+    return "app.transmitter.write_len: must be in [1, 2^30]";
+  if (t.writes > 0 && t.write_len > (std::int64_t{1} << 62) / t.writes)
+    return "app.transmitter.writes: writes * write_len overflows";
+  if (t.chunk_mss_guess < 0) return "app.transmitter.chunk_mss_guess: must be >= 0";
+  if (t.wakeup_latency < Nanos::zero()) return "app.transmitter.wakeup_latency: must be >= 0";
+  if (t.wakeup_jitter < Nanos::zero()) return "app.transmitter.wakeup_jitter: must be >= 0";
+  if (t.send_cost < Nanos::zero()) return "app.transmitter.send_cost: must be >= 0";
+  const auto& r = c.app.receiver;
+  if (r.read_len <= 0) return "app.receiver.read_len: must be > 0";
+  if (r.read_latency < Nanos::zero()) return "app.receiver.read_latency: must be >= 0";
+  if (r.read_cost < Nanos::zero()) return "app.receiver.read_cost: must be >= 0";
+  const auto& s = c.app.scp;
+  if (s.sleep_quantum <= Nanos::zero()) return "app.scp.sleep_quantum: must be > 0";
+  if (s.event_wakeup < Nanos::zero()) return "app.scp.event_wakeup: must be >= 0";
+  if (s.sender_cpu_ps_per_byte < 0) return "app.scp.sender_cpu_ps_per_byte: must be >= 0";
+  if (s.receiver_cpu_ps_per_byte < 0) return "app.scp.receiver_cpu_ps_per_byte: must be >= 0";
+  if (c.time_limit <= Nanos::zero()) return "time_limit: must be > 0";
+  return std::nullopt;
+}
+
+double link_ceiling_mib_s(const LinkConfig& link, std::int32_t mss, std::int32_t tcp_options) {
+  const std::int64_t ip_len = std::int64_t{mss} + 40 + tcp_options;
+  const std::int64_t wire =
+      std::max<std::int64_t>(ip_len + link.framing_overhead - link.frame_gap, link.min_frame) +
+      link.frame_gap;
+  return static_cast<double>(link.rate_bps) / 8.0 * static_cast<double>(mss) /
+         static_cast<double>(wire) / 1048576.0;
+}
+
+std::string_view to_string(NagleKind v) noexcept { return name_in(kNagle, v); }
+std::string_view to_string(SendBufferKind v) noexcept { return name_in(kSndbuf, v); }
+std::string_view to_string(AckPolicyKind v) noexcept { return name_in(kAck, v); }
+std::string_view to_string(ReceiveWindowKind v) noexcept { return name_in(kRwin, v); }
+std::string_view to_string(SelectTeardown v) noexcept { return name_in(kTeardown, v); }
+std::string_view to_string(Initiator v) noexcept { return name_in(kInit, v); }
+std::string_view to_string(StallKind v) noexcept { return name_in(kStall, v); }
+std::optional<NagleKind> parse_nagle_kind(std::string_view s) noexcept { return parse_in(kNagle, s); }
+std::optional<SendBufferKind> parse_send_buffer_kind(std::string_view s) noexcept { return parse_in(kSndbuf, s); }
+std::optional<AckPolicyKind> parse_ack_policy_kind(std::string_view s) noexcept { return parse_in(kAck, s); }
+std::optional<ReceiveWindowKind> parse_receive_window_kind(std::string_view s) noexcept { return parse_in(kRwin, s); }
+std::optional<SelectTeardown> parse_select_teardown(std::string_view s) noexcept { return parse_in(kTeardown, s); }
+std::optional<Initiator> parse_initiator(std::string_view s) noexcept { return parse_in(kInit, s); }
+
+}  // namespace ackstall::sim
