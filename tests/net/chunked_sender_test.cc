@@ -1,0 +1,250 @@
+#include "ackstall/net/chunked_sender.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <numeric>
+#include <vector>
+
+#include "fake_socket_ops.h"
+
+namespace ackstall::net {
+namespace {
+
+using testing::FakeSocketOps;
+
+std::vector<std::byte> pattern(std::size_t n, unsigned seed = 1) {
+  std::vector<std::byte> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed) & 0xff);
+  return v;
+}
+
+std::vector<std::size_t> accepted_sizes(const FakeSocketOps& ops) {
+  std::vector<std::size_t> out;
+  for (const auto& c : ops.calls) out.push_back(c.accepted);
+  return out;
+}
+
+// The seed's example: SO_SNDBUF 8192, MSS 1448 -> 5792 + 2400.
+struct SenderTest : ::testing::Test {
+  FakeSocketOps ops;
+  std::vector<std::byte> data = pattern(8192);
+  core::ByteSlice one{data.data(), data.size()};
+  SenderTest() { ops.sndbuf_reported = 16384; }  // Linux: set 8192, reads back 16384
+};
+
+TEST_F(SenderTest, BlockingSendsChunkAfterChunkAsTheSeedPlans) {
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(*r, (SendOutcome{8192, false}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
+  EXPECT_EQ(ops.received, data);
+  const auto policy = sender.policy();
+  ASSERT_TRUE(policy);
+  EXPECT_EQ(policy->params(), (core::SocketParams{8192, 1448, true}));
+}
+
+TEST_F(SenderTest, ExplicitMssOverridesTheProbe) {
+  ChunkedSender sender(ops, 3, {core::PolicyKind::seed, 1460});
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5840, 2352}));
+  EXPECT_EQ(ops.tcp_info_calls, 0);
+}
+
+TEST_F(SenderTest, PolicyKindsNoneAndCygwin) {
+  ChunkedSender none(ops, 3, {core::PolicyKind::none, 0});
+  ASSERT_TRUE(none.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));
+  ops.calls.clear();
+  ops.sndbuf_reported = 6000;  // tracked 3000
+  ChunkedSender cyg(ops, 3, {core::PolicyKind::cygwin, 0});
+  ASSERT_TRUE(cyg.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{3000, 3000, 2192}));
+}
+
+TEST_F(SenderTest, NonblockingSendsOneChunk) {
+  ops.nonblocking = true;
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (SendOutcome{5792, false}));
+  EXPECT_EQ(ops.calls.size(), 1u);
+}
+
+TEST_F(SenderTest, DontWaitFlagMakesOneCallNonblocking) {
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1}, SendFlags::dont_wait);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, 5792u);
+  EXPECT_TRUE(has(ops.calls[0].flags, SendFlags::dont_wait));
+}
+
+TEST_F(SenderTest, BlockingStopsAtTheFirstShortSend) {
+  ops.script = {FakeSocketOps::take(5792), FakeSocketOps::take(1000)};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, 6792u);
+  EXPECT_EQ(ops.calls.size(), 2u);
+  EXPECT_TRUE(std::equal(ops.received.begin(), ops.received.end(), data.begin()));
+}
+
+TEST_F(SenderTest, BlockingWaitsOnEagainAndRetriesTheSameChunk) {
+  ops.script = {FakeSocketOps::error(EAGAIN), FakeSocketOps::error(EWOULDBLOCK),
+                FakeSocketOps::all(), FakeSocketOps::error(EAGAIN)};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, 8192u);
+  EXPECT_EQ(ops.waits, 3);
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{0, 0, 5792, 0, 2400}));
+  EXPECT_EQ(ops.calls[0].bytes_offered, 5792u);
+  EXPECT_EQ(ops.calls[1].bytes_offered, 5792u);
+  EXPECT_EQ(ops.received, data);
+}
+
+TEST_F(SenderTest, NonblockingEagainIsWouldBlockNotAnError) {
+  ops.nonblocking = true;
+  ops.script = {FakeSocketOps::error(EAGAIN)};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (SendOutcome{0, true}));
+  EXPECT_EQ(ops.waits, 0);
+}
+
+TEST_F(SenderTest, EintrIsRetriedOnEveryCall) {
+  ops.arm_eintr(3);
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_EQ(r->bytes, 8192u);
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
+  EXPECT_EQ(ops.received, data);
+}
+
+TEST_F(SenderTest, ConnectionResetBeforeAnyByteIsTheError) {
+  ops.script = {FakeSocketOps::error(ECONNRESET)};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().call, "sendmsg");
+  EXPECT_EQ(r.error().code, ECONNRESET);
+  EXPECT_EQ(r.error().message(), "sendmsg: Connection reset by peer");
+}
+
+TEST_F(SenderTest, ErrorAfterPartialProgressReportsBytesThenError) {
+  ops.script = {FakeSocketOps::all(), FakeSocketOps::error(ECONNRESET)};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, 5792u);
+  auto again = sender.send({&one, 1});
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().code, ECONNRESET);
+  EXPECT_EQ(ops.calls.size(), 2u);  // the deferred error costs no OS call
+  auto third = sender.send({&one, 1});
+  EXPECT_TRUE(third);  // the error was reported once; the OS is asked again
+}
+
+TEST_F(SenderTest, SetSendBufferIsTrackedLazily) {
+  ChunkedSender sender(ops, 3);
+  ASSERT_TRUE(sender.send({&one, 1}));
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(ops.get_sndbuf_calls, 1);  // read once, not per send
+  ASSERT_TRUE(sender.set_option(SocketOption::send_buffer, 4096));
+  EXPECT_EQ(ops.sndbuf_reported, 8192);  // the "kernel" doubled it
+  EXPECT_EQ(ops.get_sndbuf_calls, 1);    // not re-read yet
+  ops.calls.clear();
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(ops.get_sndbuf_calls, 2);
+  // tracked 4096 (the value set), mss 1448: base 2896; 8192 -> 2896 2896 2400
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{2896, 2896, 2400}));
+  EXPECT_EQ(sender.policy()->params().sndbuf, 4096);
+}
+
+TEST_F(SenderTest, UndoubledKernelValueIsUsedAsIs) {
+  ops.doubled = false;
+  ops.sndbuf_reported = 8192;
+  ChunkedSender sender(ops, 3);
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
+}
+
+TEST_F(SenderTest, OtherOptionsDoNotInvalidate) {
+  ChunkedSender sender(ops, 3);
+  ASSERT_TRUE(sender.send({&one, 1}));
+  ASSERT_TRUE(sender.set_option(SocketOption::tcp_nodelay, 1));
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(ops.get_sndbuf_calls, 1);
+  sender.invalidate();
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(ops.get_sndbuf_calls, 2);
+}
+
+TEST_F(SenderTest, RefreshFailureIsReturned) {
+  ops.get_sndbuf_error = NetError{"getsockopt(SO_SNDBUF)", EBADF, {}};
+  ChunkedSender sender(ops, 3);
+  auto r = sender.send({&one, 1});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().call, "getsockopt(SO_SNDBUF)");
+  EXPECT_TRUE(ops.calls.empty());
+}
+
+TEST_F(SenderTest, NonStreamSocketsAreNotChunked) {
+  ops.kind = {false, true};
+  ChunkedSender sender(ops, 3);
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));
+}
+
+TEST_F(SenderTest, EmptyRequestsMakeNoCall) {
+  ChunkedSender sender(ops, 3);
+  std::vector<core::ByteSlice> empties(5, core::ByteSlice{data.data(), 0});
+  auto r = sender.send(empties);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, SendOutcome{});
+  EXPECT_TRUE(sender.send({}));
+  EXPECT_EQ(ops.total_calls, 0);
+}
+
+TEST_F(SenderTest, ZeroLengthSlicesAreSkipped) {
+  ChunkedSender sender(ops, 3);
+  std::vector<core::ByteSlice> s = {{data.data(), 0}, {data.data(), 100}, {nullptr, 0},
+                                    {data.data() + 100, 8092}, {nullptr, 0}};
+  auto r = sender.send(s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, 8192u);
+  EXPECT_EQ(ops.received, data);
+  EXPECT_EQ(ops.calls[0].slices, 2u);
+}
+
+TEST_F(SenderTest, AtMostMaxSlicesPerCall) {
+  const std::size_t n = 3 * kMaxSlicesPerCall + 17;
+  auto bytes = pattern(n, 7);
+  std::vector<core::ByteSlice> s;
+  for (std::size_t i = 0; i < n; ++i) s.push_back({bytes.data() + i, 1});
+  ChunkedSender sender(ops, 3, {core::PolicyKind::none, 0});
+  auto r = sender.send(s);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->bytes, n);
+  ASSERT_EQ(ops.calls.size(), 4u);
+  for (const auto& c : ops.calls) EXPECT_LE(c.slices, kMaxSlicesPerCall);
+  EXPECT_EQ(ops.received, bytes);
+}
+
+TEST_F(SenderTest, ChunksAcrossSlicesMatchThePlan) {
+  // 16 x 1024 bytes with sndbuf 8192 / mss 1448: the plan of 16384 bytes, cut across slices.
+  auto bytes = pattern(16384, 3);
+  std::vector<core::ByteSlice> s;
+  for (std::size_t i = 0; i < 16; ++i) s.push_back({bytes.data() + i * 1024, 1024});
+  ChunkedSender sender(ops, 3);
+  ASSERT_TRUE(sender.send(s));
+  const core::ChunkPolicy expect(core::PolicyKind::seed, {8192, 1448, true});
+  EXPECT_EQ(accepted_sizes(ops), expect.plan(16384));
+  EXPECT_EQ(ops.received, bytes);
+}
+
+}  // namespace
+}  // namespace ackstall::net

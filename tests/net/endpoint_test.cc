@@ -1,0 +1,28 @@
+#include "ackstall/net/endpoint.h"
+
+#include <gtest/gtest.h>
+
+namespace ackstall::net {
+namespace {
+
+TEST(Endpoint, Parses) {
+  EXPECT_EQ(parse_endpoint("127.0.0.1:80").value(), (Endpoint{"127.0.0.1", 80}));
+  EXPECT_EQ(parse_endpoint("localhost:65535").value(), (Endpoint{"localhost", 65535}));
+  EXPECT_EQ(parse_endpoint("[::1]:8080").value(), (Endpoint{"::1", 8080}));
+  EXPECT_EQ(to_string(Endpoint{"::1", 8080}), "[::1]:8080");
+  EXPECT_EQ(to_string(Endpoint{"h", 1}), "h:1");
+}
+
+TEST(Endpoint, RejectsWithAReason) {
+  for (const char* bad : {"", "host", "host:", ":80", "host:0", "host:65536", "host:8x", "host:-1",
+                          "::1:80", "[::1]80", "[::1:80", "host: 80"}) {
+    auto r = parse_endpoint(bad);
+    EXPECT_FALSE(r) << bad;
+    if (!r) {
+      EXPECT_FALSE(r.error().empty());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ackstall::net

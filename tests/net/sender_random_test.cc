@@ -1,0 +1,298 @@
+// Randomized: >= 1,000,000 ChunkedSender::send calls against a fake OS that injects short
+// writes, EAGAIN, EINTR (on every kind of call) and occasional ECONNRESET. The fake checks every
+// accepted byte against the reference stream (nothing lost, duplicated or reordered), that each
+// OS call carries exactly the chunk the policy asks for, and that the sender's counts match.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "ackstall/net/chunked_sender.h"
+
+namespace ackstall::net {
+namespace {
+
+struct Rng {  // splitmix64: fast, deterministic
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  std::size_t below(std::size_t n) { return n == 0 ? 0 : static_cast<std::size_t>(next() % n); }
+  bool chance(unsigned per_million) { return next() % 1000000 < per_million; }
+};
+
+constexpr std::size_t kRefSize = std::size_t{1} << 20;  // reference stream: ref[i % kRefSize]
+
+class RandomOs final : public SocketOps {
+ public:
+  RandomOs(Rng& rng, const std::vector<std::byte>& ref) : rng_(rng), ref_(ref) {}
+
+  // Per connection.
+  bool nonblocking = false;
+  bool reset = false;
+  int sndbuf_reported = 16384;
+  std::int64_t mss = 1448;
+  std::uint64_t delivered = 0;  // bytes accepted on this connection
+  // Per request (set by the harness): what the policy must offer next.
+  core::ChunkPolicy expected;
+  std::size_t request_remaining = 0;
+  int accepting_calls = 0;  // OS sends that accepted >= 1 byte during the current send()
+  bool short_write = false;
+  bool sent_after_short = false;  // an OS send accepted bytes after a short one (same send())
+  std::uint64_t os_calls = 0, eintrs = 0, eagains = 0, shorts = 0, resets = 0;
+
+  NetResult<std::size_t> send(NativeSocket, std::span<const core::ByteSlice> slices,
+                              SendFlags) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    if (reset) return std::unexpected(NetError{"sendmsg", EPIPE, {}});
+    EXPECT_LE(slices.size(), kMaxSlicesPerCall);
+    std::size_t offered = 0;
+    for (const auto& s : slices) {
+      EXPECT_GT(s.size, 0u) << "zero-length slice reached the OS";
+      offered += s.size;
+    }
+    EXPECT_EQ(offered, expected.next_chunk(request_remaining))
+        << "remaining " << request_remaining << " sndbuf " << expected.params().sndbuf << " mss "
+        << expected.params().mss;
+    if (rng_.chance(50)) {  // 1 in 20,000 calls
+      reset = true;
+      ++resets;
+      return std::unexpected(NetError{"sendmsg", ECONNRESET, {}});
+    }
+    if (rng_.chance(120000)) {
+      ++eagains;
+      return std::unexpected(NetError{"sendmsg", EAGAIN, {}});
+    }
+    if (short_write) sent_after_short = true;
+    std::size_t take = offered;
+    if (offered > 1 && rng_.chance(150000)) {
+      take = 1 + rng_.below(offered - 1);
+      short_write = true;
+      ++shorts;
+    }
+    // Verify the accepted prefix against the reference stream.
+    std::size_t left = take;
+    for (const auto& s : slices) {
+      if (left == 0) break;
+      const std::size_t k = std::min(left, s.size);
+      verify(static_cast<const std::byte*>(s.data), k);
+      left -= k;
+    }
+    request_remaining -= take;
+    ++accepting_calls;
+    return take;
+  }
+  NetResult<void> wait_writable(NativeSocket, int) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    return {};
+  }
+  NetResult<int> get_option(NativeSocket, SocketOption opt) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    return opt == SocketOption::send_buffer ? sndbuf_reported : static_cast<int>(mss);
+  }
+  NetResult<void> set_option(NativeSocket, SocketOption opt, int value) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    if (opt == SocketOption::send_buffer) sndbuf_reported = 2 * value;
+    return {};
+  }
+  NetResult<bool> is_nonblocking(NativeSocket) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    return nonblocking;
+  }
+  NetResult<TcpInfo> tcp_info(NativeSocket) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    return TcpInfo{mss, false};
+  }
+  NetResult<InterfaceMtu> interface_mtu(NativeSocket) override {
+    return InterfaceMtu{"fake0", 1500};
+  }
+  NetResult<SocketKind> socket_kind(NativeSocket) override {
+    if (auto e = interrupt()) return std::unexpected(*e);
+    return SocketKind{true, true};
+  }
+  bool send_buffer_reported_doubled() const noexcept override { return true; }
+
+ private:
+  std::optional<NetError> interrupt() {
+    ++os_calls;
+    if (rng_.chance(50000)) {
+      ++eintrs;
+      return NetError{"fake", EINTR, {}};
+    }
+    return std::nullopt;
+  }
+  void verify(const std::byte* p, std::size_t n) {
+    while (n > 0) {
+      const std::size_t at = delivered % kRefSize;
+      const std::size_t k = std::min(n, kRefSize - at);
+      if (std::memcmp(p, ref_.data() + at, k) != 0) {
+        ADD_FAILURE() << "stream corrupted at byte " << delivered;
+        throw std::runtime_error("corrupt");
+      }
+      p += k;
+      n -= k;
+      delivered += k;
+    }
+  }
+  Rng& rng_;
+  const std::vector<std::byte>& ref_;
+};
+
+// The application: writes the reference stream in random requests with random layouts.
+TEST(SenderRandom, MillionOperationsByteExact) {
+  Rng rng{0xACC57A11};
+  std::vector<std::byte> ref(kRefSize);
+  for (auto& b : ref) b = static_cast<std::byte>(rng.next());
+  std::vector<std::byte> arena(256 * 1024);
+  RandomOs os(rng, ref);
+
+  constexpr std::uint64_t kOperations = 1'000'000;
+  std::uint64_t sends = 0, bytes_total = 0, would_blocks = 0, connections = 0, errors = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  while (sends < kOperations) {
+    // A new connection.
+    ++connections;
+    os.reset = false;
+    os.delivered = 0;
+    os.nonblocking = rng.chance(500000);
+    os.mss = static_cast<std::int64_t>(88 + rng.below(1400));
+    os.sndbuf_reported = static_cast<int>(2 * (256 + rng.below(12000)));
+    const auto kind = static_cast<core::PolicyKind>(rng.below(3));
+    ChunkedSender sender(os, 7, {kind, 0});
+    auto track = [&] {
+      os.expected = core::ChunkPolicy(kind, {os.sndbuf_reported / 2, os.mss, true});
+    };
+    track();
+    std::uint64_t app_pos = 0;  // bytes the sender reported accepted on this connection
+    bool alive = true;
+    while (alive && sends < kOperations) {
+      if (rng.chance(2000)) {  // the application changes SO_SNDBUF now and then
+        auto r = sender.set_option(SocketOption::send_buffer,
+                                   static_cast<int>(256 + rng.below(12000)));
+        ASSERT_TRUE(r);
+        track();
+      }
+      // One request: length, then a random layout with zero-length slices.
+      const unsigned pick = static_cast<unsigned>(rng.below(100));
+      const std::size_t len = pick < 50 ? rng.below(257)
+                              : pick < 85 ? 256 + rng.below(3841)
+                                          : 4096 + rng.below(12289);
+      std::array<core::ByteSlice, 12> slices{};
+      const std::size_t nslices = 1 + rng.below(slices.size());
+      std::size_t cut[12];
+      for (std::size_t i = 0; i + 1 < nslices; ++i) cut[i] = rng.below(len + 1);
+      std::sort(cut, cut + nslices - 1);
+      // Place slices back to front in the arena, with gaps, so memory order != stream order.
+      std::size_t place = 0;
+      std::size_t from = 0;
+      for (std::size_t i = 0; i < nslices; ++i) {
+        const std::size_t to = i + 1 < nslices ? cut[i] : len;
+        const std::size_t n = to - from;
+        std::size_t at = (app_pos + from) % kRefSize;
+        std::byte* dst = arena.data() + arena.size() - place - n;
+        for (std::size_t done = 0; done < n;) {  // copy the stream bytes, wrapping the ref
+          const std::size_t k = std::min(n - done, kRefSize - at);
+          std::memcpy(dst + done, ref.data() + at, k);
+          done += k;
+          at = (at + k) % kRefSize;
+        }
+        slices[i] = {dst, n};
+        place += n + rng.below(64);
+        from = to;
+      }
+      // Send it all, the way an application must: loop on short writes and would-block.
+      std::size_t done = 0;
+      while (done < len) {
+        // The slices still to send (skip `done` bytes).
+        std::array<core::ByteSlice, 12> rest{};
+        std::size_t nrest = 0, skip = done;
+        for (std::size_t i = 0; i < nslices; ++i) {
+          if (skip >= slices[i].size) {
+            skip -= slices[i].size;
+            continue;
+          }
+          rest[nrest++] = {static_cast<const std::byte*>(slices[i].data) + skip,
+                           slices[i].size - skip};
+          skip = 0;
+        }
+        const bool dont_wait = !os.nonblocking && rng.chance(100000);
+        const bool nb = os.nonblocking || dont_wait;
+        os.request_remaining = len - done;
+        os.accepting_calls = 0;
+        os.short_write = false;
+        os.sent_after_short = false;
+        const std::size_t chunk = os.expected.next_chunk(len - done);
+        auto r = sender.send({rest.data(), nrest}, dont_wait ? SendFlags::dont_wait
+                                                             : SendFlags::none);
+        ++sends;
+        if (!r) {
+          EXPECT_TRUE(r.error().code == ECONNRESET || r.error().code == EPIPE)
+              << r.error().message();
+          ++errors;
+          alive = false;
+          break;
+        }
+        ASSERT_EQ(os.delivered, app_pos + r->bytes) << "sender count != bytes the OS took";
+        if (r->would_block) {
+          ASSERT_TRUE(nb);
+          ASSERT_EQ(r->bytes, 0u);
+          ++would_blocks;
+          continue;
+        }
+        if (nb) {
+          ASSERT_LE(os.accepting_calls, 1);
+          ASSERT_LE(r->bytes, chunk);
+        } else if (!os.reset) {
+          ASSERT_TRUE(r->bytes == len - done || os.short_write)
+              << "blocking send stopped early without a short write";
+          ASSERT_FALSE(os.sent_after_short) << "blocking send went on after a short write";
+        }
+        app_pos += r->bytes;
+        done += r->bytes;
+        bytes_total += r->bytes;
+      }
+      // A reset the sender deferred behind a partial count surfaces on the next send.
+      if (alive && os.reset) {
+        std::byte b{};
+        const core::ByteSlice one{&b, 1};
+        os.request_remaining = 1;
+        auto r = sender.send({&one, 1});
+        ++sends;
+        ASSERT_FALSE(r);
+        ++errors;
+        alive = false;
+      }
+    }
+  }
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  RecordProperty("sends", static_cast<int>(sends));
+  std::printf("%llu sends, %llu OS calls, %.1f MB, %llu connections, %llu EINTR, %llu EAGAIN, "
+              "%llu short, %llu resets, %llu would-block, %llu errors, %.2f s\n",
+              static_cast<unsigned long long>(sends), static_cast<unsigned long long>(os.os_calls),
+              static_cast<double>(bytes_total) / 1e6, static_cast<unsigned long long>(connections),
+              static_cast<unsigned long long>(os.eintrs),
+              static_cast<unsigned long long>(os.eagains),
+              static_cast<unsigned long long>(os.shorts),
+              static_cast<unsigned long long>(os.resets),
+              static_cast<unsigned long long>(would_blocks),
+              static_cast<unsigned long long>(errors), secs);
+  EXPECT_GE(sends, kOperations);
+  EXPECT_GT(os.resets, 10u);
+  EXPECT_GT(os.shorts, 1000u);
+  EXPECT_GT(os.eintrs, 1000u);
+}
+
+}  // namespace
+}  // namespace ackstall::net
