@@ -1,0 +1,45 @@
+// ackstall/pcap/frame_decoder.h — captured frame bytes to a TcpPacket.
+//
+// decode_frame() reads only `data` (the captured bytes; may be cut short by the snaplen) and
+// never throws or allocates. orig_len is the frame's length on the wire. Outcomes:
+//   * a DecodedFrame: an IPv4 TCP segment whose IPv4 header and fixed 20-byte TCP header were
+//     captured. payload_len comes from the IPv4 total length (or, when that is 0 as in TSO
+//     captures, from orig_len). Options cut by the snaplen are parsed as far as captured
+//     (options_truncated). MACs are filled for Ethernet (source only for SLL/SLL2).
+//   * a FrameSkip saying why not: unsupported (not IPv4, not TCP, a fragment), truncated (headers
+//     not all captured), malformed (IHL < 5, TCP data offset < 5 or past the datagram, IPv4 total
+//     length longer than the frame). `reason` is a static one-line string.
+//   Malformed options do not skip the segment: options_malformed is set and the options parsed
+//   before the bad one are kept.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "ackstall/pcap/error.h"
+#include "ackstall/pcap/link_type.h"
+#include "ackstall/pcap/tcp_packet.h"
+
+namespace ackstall::pcap {
+
+struct DecodedFrame {
+  TcpPacket packet;
+  std::uint32_t captured_payload = 0;  // payload bytes present in `data`
+  bool options_truncated = false;
+  bool options_malformed = false;
+};
+
+enum class SkipKind : std::uint8_t { unsupported, truncated, malformed };
+
+struct FrameSkip {
+  SkipKind kind = SkipKind::unsupported;
+  std::string_view reason;  // static storage
+};
+
+tl::expected<DecodedFrame, FrameSkip> decode_frame(LinkType link, std::span<const std::uint8_t> data,
+                                                   std::uint32_t orig_len, std::int64_t time_ns) noexcept;
+
+std::string_view to_string(SkipKind kind) noexcept;
+
+}  // namespace ackstall::pcap

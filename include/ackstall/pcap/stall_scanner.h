@@ -1,0 +1,117 @@
+// ackstall/pcap/stall_scanner.h — finds delayed-ACK stalls in a capture.
+//
+// Feed decoded TCP packets in capture order with add(); report() summarises every flow seen so
+// far (flows ordered by FlowKey, so output is deterministic). Each direction of a flow that
+// carried data is analysed on its own: the "sender" sends data, the "receiver" ACKs it.
+//
+// A stall (one per releasing event) is: the sender has unacknowledged data, sends nothing in
+// this direction (no data, SYN or FIN; its pure ACKs do not count) for >= threshold, and the
+// idle period ends with
+//   * a receiver ACK that acknowledges new data or opens the window, or
+//   * the sender retransmitting (kind retransmission: a timeout, not the receiver's doing).
+// Times are as seen at the capture point: captured at the sender, a gap includes one RTT.
+// Kinds, first match wins (stack-behaviour.md §3-§4 for the receiver rules behind them):
+//   zero_window    the receiver's last window before the stall was 0;
+//   window_update  the releasing ACK acknowledges nothing new, only opens the window;
+//   window_limited the sender had filled the advertised window (needs window scaling known from
+//                  the handshake, or no scaling);
+//   delayed_ack    the releasing ACK newly acknowledges exactly one segment: an odd tail the
+//                  receiver held for its delayed-ACK timer (BSD: every 2nd segment ACKed at once,
+//                  a lone one after 200 ms; Linux pingpong: ~40 ms);
+//   slow_ack       several segments ACKed late (long RTT, busy receiver, lost ACKs);
+//   retransmission see above.
+// delayed_ack_timeout_ns estimates the receiver's timer: the median ACK delay of delayed_ack
+// stalls. ack_every summarises the ACKs that came within the threshold: every_second_segment when
+// at least half of them acknowledge exactly two segments, every_segment when at least half
+// acknowledge one, unknown with fewer than 4 such ACKs, else other (stretch ACKs, GRO).
+// Memory: per flow, the segments in flight plus the list of stalls.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "ackstall/pcap/flow_key.h"
+#include "ackstall/pcap/tcp_packet.h"
+
+namespace ackstall::pcap {
+
+enum class StallKind : std::uint8_t {
+  delayed_ack,
+  zero_window,
+  window_update,
+  window_limited,
+  slow_ack,
+  retransmission,
+};
+inline constexpr std::size_t kStallKindCount = 6;
+std::string_view to_string(StallKind kind) noexcept;
+
+enum class AckEvery : std::uint8_t { unknown, every_segment, every_second_segment, other };
+std::string_view to_string(AckEvery a) noexcept;
+
+struct Stall {
+  std::int64_t start_ns = 0;      // the sender's last segment before it went idle
+  std::int64_t end_ns = 0;        // the releasing ACK (or retransmission)
+  std::int64_t ack_delay_ns = 0;  // releasing ACK minus send time of the newest segment it ACKs
+  std::uint64_t seq = 0;          // relative sequence number of the first unacknowledged byte
+  std::uint64_t outstanding = 0;  // bytes unacknowledged while idle
+  std::uint32_t segments = 0;     // segments the releasing ACK newly acknowledged
+  StallKind kind = StallKind::delayed_ack;
+  std::int64_t duration_ns() const noexcept { return end_ns - start_ns; }
+};
+
+struct DirectionReport {
+  SocketAddr sender, receiver;
+  std::uint64_t data_segments = 0;           // segments carrying new payload
+  std::uint64_t retransmitted_segments = 0;  // segments carrying only already-sent sequence space
+  std::uint64_t bytes_sent = 0;              // unique payload bytes
+  std::uint64_t bytes_acked = 0;
+  std::int64_t first_data_ns = 0;
+  std::int64_t last_ack_ns = 0;
+  double goodput_bytes_per_s = 0;  // bytes_acked / (last_ack_ns - first_data_ns)
+  std::optional<std::uint16_t> mss;  // from the sender's SYN
+  bool timestamps = false;
+  std::vector<Stall> stalls;
+  std::array<std::uint64_t, kStallKindCount> stall_counts{};
+  std::int64_t stalled_ns = 0;
+  std::optional<std::int64_t> delayed_ack_timeout_ns;
+  std::uint64_t prompt_acks_one = 0, prompt_acks_two = 0, prompt_acks_more = 0;
+  AckEvery ack_every = AckEvery::unknown;
+};
+
+struct FlowReport {
+  FlowKey key;
+  std::uint64_t packets = 0;
+  std::vector<DirectionReport> directions;  // directions that carried data, a->b first
+};
+
+struct ScanOptions {
+  std::int64_t threshold_ns = 20'000'000;
+};
+
+class StallScanner {
+ public:
+  explicit StallScanner(ScanOptions options = {});
+  StallScanner(StallScanner&&) noexcept;
+  StallScanner& operator=(StallScanner&&) noexcept;
+  ~StallScanner();
+
+  void add(const TcpPacket& packet);
+  std::vector<FlowReport> report() const;
+  std::size_t flow_count() const noexcept { return flows_.size(); }
+
+ private:
+  struct Flow;
+  ScanOptions options_;
+  std::map<FlowKey, std::unique_ptr<Flow>> flows_;
+  Flow* last_ = nullptr;  // cache: consecutive packets usually belong to one flow
+  FlowKey last_key_{};
+};
+
+}  // namespace ackstall::pcap

@@ -1,0 +1,56 @@
+// Internal: one direction of a TCP flow — the sender's segments and the receiver's ACKs for them
+// — and the stall rules of stall_scanner.h applied to it.
+//
+// Sequence numbers are unwrapped to 64 bits near the highest sequence sent and made relative to
+// the ISN + 1 (or to the first sequence number seen when the capture missed the SYN), like
+// Wireshark's relative sequence numbers.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "ackstall/pcap/stall_scanner.h"
+
+namespace ackstall::pcap::detail {
+
+class HalfFlow {
+ public:
+  HalfFlow(SocketAddr sender, SocketAddr receiver, std::int64_t threshold_ns);
+
+  void on_sender(const TcpPacket& p);    // a segment from the sender
+  void on_receiver(const TcpPacket& p);  // a segment from the receiver (its ACK field)
+
+  bool carried_data() const noexcept { return report_.data_segments > 0; }
+  DirectionReport report() const;
+
+ private:
+  struct InFlight {
+    std::int64_t end = 0;  // relative sequence number after the segment
+    std::int64_t sent_ns = 0;
+  };
+
+  std::int64_t relative(std::uint32_t wire) const noexcept;
+  bool window_scale_known() const noexcept;
+  std::int64_t window_bytes(std::uint16_t raw) const noexcept;
+  void record_stall(Stall s);
+
+  std::int64_t threshold_ns_;
+  DirectionReport report_;
+  bool have_base_ = false;
+  std::int64_t base_ = 0;  // unwrapped sequence number of relative 0
+  std::int64_t snd_una_ = 0, snd_max_ = 0, data_max_ = 0;
+  std::deque<InFlight> flight_;
+  bool any_tx_ = false;
+  std::int64_t last_tx_ns_ = 0;
+  std::uint32_t max_payload_ = 0;
+  // The receiver's advertised window and the handshake's window scaling (RFC 7323 §2.2).
+  bool have_window_ = false;
+  std::uint16_t window_raw_ = 0;
+  bool sender_syn_ = false, receiver_syn_ = false;
+  std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
+  std::vector<std::int64_t> delayed_ack_delays_;
+};
+
+}  // namespace ackstall::pcap::detail

@@ -1,0 +1,36 @@
+#include "ackstall/pcap/scan_file.h"
+
+#include <string>
+
+#include "ackstall/pcap/file_reader.h"
+#include "ackstall/pcap/frame_decoder.h"
+
+namespace ackstall::pcap {
+
+Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options,
+                           const std::optional<FlowFilter>& filter) {
+  auto reader = FileReader::open(path);
+  if (!reader) return tl::unexpected(reader.error());
+  FileScan scan;
+  StallScanner scanner(options);
+  const LinkType link = reader->header().link;
+  while (true) {
+    auto rec = reader->next();
+    if (!rec) return tl::unexpected(rec.error());
+    if (!*rec) break;
+    scan.records++;
+    const Record& r = **rec;
+    auto frame = decode_frame(link, r.data, r.orig_len, r.time_ns);
+    if (!frame) {
+      scan.skipped[std::string(frame.error().reason)]++;
+      continue;
+    }
+    if (filter && !filter->matches(flow_key_of(frame->packet))) continue;
+    scan.tcp_packets++;
+    scanner.add(frame->packet);
+  }
+  scan.flows = scanner.report();
+  return scan;
+}
+
+}  // namespace ackstall::pcap

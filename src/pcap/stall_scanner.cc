@@ -1,0 +1,68 @@
+#include "ackstall/pcap/stall_scanner.h"
+
+#include "half_flow.h"
+
+namespace ackstall::pcap {
+
+struct StallScanner::Flow {
+  Flow(const FlowKey& key, std::int64_t threshold_ns)
+      : a_to_b(key.a, key.b, threshold_ns), b_to_a(key.b, key.a, threshold_ns) {}
+  std::uint64_t packets = 0;
+  detail::HalfFlow a_to_b, b_to_a;
+};
+
+std::string_view to_string(StallKind kind) noexcept {
+  switch (kind) {
+    case StallKind::delayed_ack: return "delayed_ack";
+    case StallKind::zero_window: return "zero_window";
+    case StallKind::window_update: return "window_update";
+    case StallKind::window_limited: return "window_limited";
+    case StallKind::slow_ack: return "slow_ack";
+    case StallKind::retransmission: return "retransmission";
+  }
+  return "?";
+}
+
+std::string_view to_string(AckEvery a) noexcept {
+  switch (a) {
+    case AckEvery::unknown: return "unknown";
+    case AckEvery::every_segment: return "every_segment";
+    case AckEvery::every_second_segment: return "every_second_segment";
+    case AckEvery::other: return "other";
+  }
+  return "?";
+}
+
+StallScanner::StallScanner(ScanOptions options) : options_(options) {}
+StallScanner::StallScanner(StallScanner&&) noexcept = default;
+StallScanner& StallScanner::operator=(StallScanner&&) noexcept = default;
+StallScanner::~StallScanner() = default;
+
+void StallScanner::add(const TcpPacket& p) {
+  const FlowKey key = flow_key_of(p);
+  if (last_ == nullptr || key != last_key_) {
+    auto& slot = flows_[key];
+    if (!slot) slot = std::make_unique<Flow>(key, options_.threshold_ns);
+    last_ = slot.get();
+    last_key_ = key;
+  }
+  Flow& f = *last_;
+  f.packets++;
+  const bool from_a = SocketAddr{p.src.addr, p.src.port} == key.a;
+  (from_a ? f.a_to_b : f.b_to_a).on_sender(p);
+  (from_a ? f.b_to_a : f.a_to_b).on_receiver(p);
+}
+
+std::vector<FlowReport> StallScanner::report() const {
+  std::vector<FlowReport> out;
+  out.reserve(flows_.size());
+  for (const auto& [key, flow] : flows_) {
+    FlowReport r{key, flow->packets, {}};
+    if (flow->a_to_b.carried_data()) r.directions.push_back(flow->a_to_b.report());
+    if (flow->b_to_a.carried_data()) r.directions.push_back(flow->b_to_a.report());
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace ackstall::pcap

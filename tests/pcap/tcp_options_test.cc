@@ -1,0 +1,62 @@
+#include "ackstall/pcap/tcp_options.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+namespace ackstall::pcap {
+namespace {
+
+std::vector<std::uint8_t> encode(const TcpOptions& o) {
+  std::array<std::uint8_t, kMaxEncodedOptions> buf{};
+  return {buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(encode_tcp_options(o, buf))};
+}
+
+TEST(TcpOptions, LinuxSynLayout) {
+  // A Linux SYN: MSS, SACK_PERM, TS, NOP, WS (tcp_options_write).
+  const auto b = encode({1460, 7, true, TcpTimestamps{0x01020304, 0}});
+  const std::vector<std::uint8_t> want = {2, 4, 0x05, 0xb4, 4, 2, 8, 10, 1, 2, 3, 4,
+                                          0, 0, 0, 0,    1, 3, 3, 7};
+  EXPECT_EQ(b, want);
+}
+
+TEST(TcpOptions, EstablishedTimestampsAndNoTsSyn) {
+  EXPECT_EQ(encode({{}, {}, false, TcpTimestamps{5, 6}}),
+            (std::vector<std::uint8_t>{1, 1, 8, 10, 0, 0, 0, 5, 0, 0, 0, 6}));
+  EXPECT_EQ(encode({1460, 2, true, {}}),
+            (std::vector<std::uint8_t>{2, 4, 0x05, 0xb4, 1, 1, 4, 2, 1, 3, 3, 2}));
+  EXPECT_TRUE(encode({}).empty());
+}
+
+TEST(TcpOptions, EveryCombinationRoundTripsInWholeWords) {
+  for (int mask = 0; mask < 16; ++mask) {
+    TcpOptions o;
+    if (mask & 1) o.mss = 1448;
+    if (mask & 2) o.wscale = 14;
+    o.sack_ok = (mask & 4) != 0;
+    if (mask & 8) o.timestamps = TcpTimestamps{0xdeadbeef, 0x12345678};
+    const auto b = encode(o);
+    EXPECT_EQ(b.size() % 4, 0u) << mask;
+    const auto parsed = parse_tcp_options(b);
+    EXPECT_FALSE(parsed.malformed) << mask;
+    EXPECT_EQ(parsed.options, o) << mask;
+  }
+}
+
+TEST(TcpOptions, MalformedStopsButKeepsEarlierOptions) {
+  auto r = parse_tcp_options(std::vector<std::uint8_t>{2, 4, 0x05, 0xb4, 3, 1});
+  EXPECT_TRUE(r.malformed);
+  EXPECT_EQ(r.options.mss, 1460);
+  EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{2, 4, 0x05}).malformed);  // runs past end
+  EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{2, 5, 0, 0, 0}).malformed);  // MSS len 5
+  EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{8}).malformed);  // no length byte
+  // EOL ends the list; SACK blocks and unknown kinds are skipped.
+  r = parse_tcp_options(std::vector<std::uint8_t>{5, 10, 0, 0, 0, 1, 0, 0, 0, 2, 3, 3, 9, 0, 2, 4});
+  EXPECT_FALSE(r.malformed);
+  EXPECT_EQ(r.options.wscale, 9);
+  EXPECT_FALSE(r.options.mss);
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
