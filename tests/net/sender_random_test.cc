@@ -166,8 +166,10 @@ TEST(SenderRandom, MillionOperationsByteExact) {
     os.reset = false;
     os.delivered = 0;
     os.nonblocking = rng.chance(500000);
-    os.mss = static_cast<std::int64_t>(88 + rng.below(1400));
-    os.sndbuf_reported = static_cast<int>(2 * (256 + rng.below(12000)));
+    // Small MSS and SO_SNDBUF (in proportion to real ones) keep the bytes per operation low,
+    // so a million operations stay fast under ASan while every policy branch is hit.
+    os.mss = static_cast<std::int64_t>(40 + rng.below(700));
+    os.sndbuf_reported = static_cast<int>(2 * (64 + rng.below(6000)));
     const auto kind = static_cast<core::PolicyKind>(rng.below(3));
     ChunkedSender sender(os, 7, {kind, 0});
     auto track = [&] {
@@ -179,15 +181,15 @@ TEST(SenderRandom, MillionOperationsByteExact) {
     while (alive && sends < kOperations) {
       if (rng.chance(2000)) {  // the application changes SO_SNDBUF now and then
         auto r = sender.set_option(SocketOption::send_buffer,
-                                   static_cast<int>(256 + rng.below(12000)));
+                                   static_cast<int>(64 + rng.below(6000)));
         ASSERT_TRUE(r);
         track();
       }
       // One request: length, then a random layout with zero-length slices.
       const unsigned pick = static_cast<unsigned>(rng.below(100));
-      const std::size_t len = pick < 50 ? rng.below(257)
-                              : pick < 85 ? 256 + rng.below(3841)
-                                          : 4096 + rng.below(12289);
+      const std::size_t len = pick < 50 ? rng.below(129)
+                              : pick < 85 ? 128 + rng.below(1921)
+                                          : 2048 + rng.below(6145);
       std::array<core::ByteSlice, 12> slices{};
       const std::size_t nslices = 1 + rng.below(slices.size());
       std::size_t cut[12];

@@ -30,5 +30,6 @@ int run(std::span<const char* const> argv, Io io);
 
 // Subcommands (one file each: cmd_<name>.cc).
 void add_plan_command(CLI::App& parent, Action& selected);
+void add_probe_command(CLI::App& parent, Action& selected);
 
 }  // namespace ackstall::tools

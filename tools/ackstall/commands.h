@@ -9,6 +9,7 @@ namespace ackstall::tools {
 
 inline constexpr std::array kCommands = {
     &add_plan_command,
+    &add_probe_command,
 };
 
 }  // namespace ackstall::tools

@@ -1,0 +1,125 @@
+// ackstall probe against a loopback listener (in-process through run()).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <numeric>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ackstall/net/tcp_socket.h"
+#include "app.h"
+
+namespace ackstall::tools {
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_cli(std::vector<std::string> args) {
+  std::vector<const char*> argv = {"ackstall"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run(argv, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+void expect_one_line_error(const Result& r, int code, const std::string& mentions) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+struct ProbeTest : ::testing::Test {
+  net::Listener listener = *net::listen_tcp({"127.0.0.1", 0});
+  std::string target = "127.0.0.1:" + std::to_string(listener.port);
+};
+
+TEST_F(ProbeTest, TextReportWithProvenance) {
+  const auto r = run_cli({"probe", target, "--len", "100000"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("probe " + target + " from 127.0.0.1:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" via lo"), std::string::npos) << r.out;
+  for (const char* line : {"\nmss ", "\ntimestamps ", "\nmtu ", "\nsndbuf ", "\nplan "}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line << " in\n" << r.out;
+  }
+  EXPECT_NE(r.out.find("measured  TCP_INFO tcpi_snd_mss"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("measured  SIOCGIFMTU on lo"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("policy seed"), std::string::npos) << r.out;
+}
+
+TEST_F(ProbeTest, JsonPlanFollowsTheSendBufferSet) {
+  const auto r = run_cli({"probe", target, "--sndbuf", "8192", "--len", "20000", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["target"], target);
+  EXPECT_EQ(j["interface"], "lo");
+  EXPECT_EQ(j["mtu"]["provenance"], "measured");
+  EXPECT_EQ(j["mss"]["provenance"], "measured");
+  EXPECT_EQ(j["sndbuf"]["value"], 8192);           // the value set ...
+  EXPECT_EQ(j["raw"]["sndbuf_reported"], 16384);   // ... which Linux reports doubled
+  EXPECT_EQ(j["plan"]["policy"], "seed");
+  EXPECT_EQ(j["plan"]["sndbuf"], 8192);
+  const auto chunks = j["plan"]["chunks"].get<std::vector<std::size_t>>();
+  EXPECT_EQ(std::accumulate(chunks.begin(), chunks.end(), std::size_t{0}), 20000u);
+  const std::int64_t mss = j["plan"]["mss"];
+  if (mss < 4096) {  // the seed chunks only when SO_SNDBUF >= MSS (loopback MSS is ~64K)
+    for (std::size_t c : chunks) EXPECT_LT(c, 8192u);
+  } else {
+    EXPECT_EQ(chunks, std::vector<std::size_t>{20000});
+  }
+}
+
+TEST_F(ProbeTest, PolicyCygwinChunksAtTheSendBuffer) {
+  const auto r =
+      run_cli({"probe", target, "--sndbuf", "8192", "--len", "20000", "--policy", "cygwin", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["plan"]["chunks"], (std::vector<std::size_t>{8192, 8192, 3616}));
+}
+
+TEST(Probe, BadTargetIsAUsageError) {
+  for (const char* bad : {"localhost", "localhost:0", "localhost:99999", ":80", "::1:80"}) {
+    SCOPED_TRACE(bad);
+    expect_one_line_error(run_cli({"probe", bad}), kExitUsage, "HOST:PORT");
+  }
+  expect_one_line_error(run_cli({"probe"}), kExitUsage, "target");
+  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--policy", "fast"}), kExitUsage,
+                        "--policy");
+  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--len", "x"}), kExitUsage, "--len");
+  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--sndbuf", "0"}), kExitUsage,
+                        "--sndbuf");
+}
+
+TEST(Probe, RefusedConnectionIsARuntimeFailure) {
+  std::uint16_t port = 0;
+  {
+    auto l = net::listen_tcp({"127.0.0.1", 0});
+    ASSERT_TRUE(l);
+    port = l->port;
+  }
+  const std::string target = "127.0.0.1:" + std::to_string(port);
+  expect_one_line_error(run_cli({"probe", target}), kExitFailure,
+                        "probe " + target + ": connect: Connection refused");
+}
+
+TEST(Probe, UnresolvableHostIsARuntimeFailure) {
+  expect_one_line_error(run_cli({"probe", "no-such-host.invalid:80", "--timeout-ms", "1000"}),
+                        kExitFailure, "getaddrinfo");
+}
+
+TEST(Probe, ListedInHelp) {
+  const auto r = run_cli({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("probe"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ackstall::tools

@@ -1,0 +1,148 @@
+// ackstall probe HOST:PORT: connect, report what the OS knows about the path (with provenance:
+// measured or which fallback), and the chunk plan the policy would use for one send of --len.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "ackstall/core/chunk_policy.h"
+#include "ackstall/net/chunked_sender.h"
+#include "ackstall/net/endpoint.h"
+#include "ackstall/net/path_probe.h"
+#include "ackstall/net/tcp_socket.h"
+#include "app.h"
+#include "policy_option.h"
+
+namespace ackstall::tools {
+namespace {
+
+struct ProbeOptions {
+  std::string target;
+  std::uint64_t len = 65536;
+  core::PolicyKind policy = core::PolicyKind::seed;
+  std::optional<int> sndbuf;
+  int timeout_ms = 5000;
+  bool json = false;
+};
+
+template <class T>
+nlohmann::json to_json(const net::Finding<T>& f) {
+  return {{"value", f.value},
+          {"provenance", std::string(net::to_string(f.provenance))},
+          {"source", f.source}};
+}
+
+nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+void print_finding(std::ostream& out, std::string_view name, const std::string& value,
+                   net::Provenance p, const std::string& source) {
+  fmt::print(out, "{:<11} {:>8}  {:<8}  {}\n", name, value, net::to_string(p), source);
+}
+
+int fail(Io io, const std::string& what) {
+  io.err << "ackstall: " << what << '\n';
+  return kExitFailure;
+}
+
+int run_probe(const ProbeOptions& opt, Io io) {
+  const net::Endpoint target = *net::parse_endpoint(opt.target);  // validated at parse time
+  const std::string where = net::to_string(target);
+  auto sock = net::connect_tcp(target, std::chrono::milliseconds(opt.timeout_ms));
+  if (!sock) return fail(io, "probe " + where + ": " + sock.error().message());
+
+  net::ChunkedSender sender(net::system_socket_ops(), sock->native(), {opt.policy, 0});
+  if (opt.sndbuf) {
+    if (auto r = sender.set_option(net::SocketOption::send_buffer, *opt.sndbuf); !r) {
+      return fail(io, "probe " + where + ": " + r.error().message());
+    }
+  }
+  net::Syscalls calls(net::system_socket_ops());
+  const net::PathReport report = net::probe_path(calls, sock->native());
+  const auto policy = sender.policy();
+  if (!policy) return fail(io, "probe " + where + ": " + policy.error().message());
+  const auto chunks = policy->plan(static_cast<std::size_t>(opt.len));
+  const std::string local = net::local_address(*sock).value_or("?");
+  const std::string peer = net::peer_address(*sock).value_or(where);
+
+  if (opt.json) {
+    nlohmann::json j = {
+        {"target", where},
+        {"peer", peer},
+        {"local", local},
+        {"interface", report.interface},
+        {"stream", report.stream},
+        {"mss", to_json(report.mss)},
+        {"timestamps", to_json(report.timestamps)},
+        {"mtu", to_json(report.mtu)},
+        {"sndbuf", to_json(report.sndbuf)},
+        {"raw",
+         {{"tcp_info_snd_mss", optional_json(report.tcp_info_snd_mss)},
+          {"tcp_maxseg", optional_json(report.tcp_maxseg)},
+          {"sndbuf_reported", optional_json(report.sndbuf_reported)}}},
+        {"plan",
+         {{"policy", std::string(core::to_string(policy->kind()))},
+          {"mss", policy->params().mss},
+          {"sndbuf", policy->params().sndbuf},
+          {"len", opt.len},
+          {"base_chunk", policy->base_chunk()},
+          {"chunks", chunks}}}};
+    io.out << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  fmt::print(io.out, "probe {} from {}{}\n", peer, local,
+             report.interface.empty() ? std::string() : " via " + report.interface);
+  std::string mss_source = report.mss.source;
+  if (report.tcp_maxseg) mss_source += fmt::format(" (TCP_MAXSEG {})", *report.tcp_maxseg);
+  print_finding(io.out, "mss", std::to_string(report.mss.value), report.mss.provenance,
+                mss_source);
+  print_finding(io.out, "timestamps", report.timestamps.value ? "on" : "off",
+                report.timestamps.provenance, report.timestamps.source);
+  print_finding(io.out, "mtu", std::to_string(report.mtu.value), report.mtu.provenance,
+                report.mtu.source);
+  print_finding(io.out, "sndbuf", std::to_string(report.sndbuf.value), report.sndbuf.provenance,
+                report.sndbuf.source);
+  fmt::print(io.out, "plan        policy {}, mss {}, sndbuf {}, base chunk {}, len {}: {} chunk{}\n",
+             core::to_string(policy->kind()), policy->params().mss, policy->params().sndbuf,
+             policy->base_chunk(), opt.len, chunks.size(), chunks.size() == 1 ? "" : "s");
+  for (std::size_t c : chunks) fmt::print(io.out, "  {}\n", c);
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& parent, Action& selected) {
+  auto opt = std::make_shared<ProbeOptions>();
+  CLI::App* cmd = parent.add_subcommand(
+      "probe", "Connect to HOST:PORT, report MSS, timestamps, MTU and SO_SNDBUF (measured or "
+               "fallback) and the chunk plan for one send");
+  const CLI::Validator endpoint(
+      [](std::string& text) -> std::string {
+        auto e = net::parse_endpoint(text);
+        return e ? std::string() : "bad HOST:PORT '" + text + "': " + e.error();
+      },
+      "HOST:PORT");
+  cmd->add_option("target", opt->target, "where to connect: HOST:PORT or [IPv6]:PORT")
+      ->required()
+      ->check(endpoint);
+  cmd->add_option("--len", opt->len, "bytes in the application's send to plan (default 65536)")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
+  add_policy_option(*cmd, opt->policy);
+  cmd->add_option("--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first (bytes)")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--timeout-ms", opt->timeout_ms, "connect timeout (default 5000)")
+      ->check(CLI::Range(1, 600000));
+  cmd->add_flag("--json", opt->json, "print JSON");
+  cmd->callback([opt, &selected] {
+    selected = [opt](Io io) { return run_probe(*opt, io); };
+  });
+}
+
+}  // namespace ackstall::tools
