@@ -1,0 +1,66 @@
+// ackstall/sim/ack_linux.h — Linux delayed ACK (stack-behaviour.md §4, §7).
+//
+// Modelled from net/ipv4/tcp_input.c and tcp_output.c:
+//   * tcp_event_data_recv: first data -> tcp_incr_quickack + ato = TCP_ATO_MIN; later the ATO
+//     adapts to the inter-arrival gap m: m <= ATO_MIN/2 -> ato = ato/2 + ATO_MIN/2; m < ato ->
+//     ato = min(ato/2 + m, rto); m > rto -> tcp_incr_quickack (idle: quickack again).
+//   * tcp_incr_quickack: quick = min(max(rcv_wnd / (2 * rcv_mss), 2), TCP_MAX_QUICKACKS).
+//   * tcp_measure_rcv_mss: rcv_mss starts at min(advmss, 536) and follows full-sized segments;
+//     a shorter segment sets ICSK_ACK_PUSHED (and PUSHED2 if PUSHED was already set). `linux`
+//     (current) also marks a PSH segment, which is what the lab saw (§7: "current kernels ACK a
+//     full-sized PSH segment ... as soon as the application drains the queue").
+//   * __tcp_ack_snd_check: ACK now if more than one rcv_mss is un-ACKed, or in quickack mode
+//     (quick > 0 and not pingpong); else tcp_send_delayed_ack.
+//   * tcp_send_delayed_ack: ato capped by max_ato = (pingpong || PUSHED) ? TCP_DELACK_MAX : HZ/2,
+//     and by max(srtt, TCP_DELACK_MIN); if a timer is already due within ato/4, ACK now, else
+//     keep the earlier deadline.
+//   * tcp_cleanup_rbuf (read): with an ACK scheduled, ACK if more than one rcv_mss is un-ACKed,
+//     or the read copied data and drained the queue and (PUSHED2, or PUSHED and not pingpong).
+//   * tcp_delack_timer_handler: not pingpong -> ato = min(2 * ato, rto); pingpong -> leave
+//     pingpong, ato = ATO_MIN. Then ACK.
+//   * tcp_event_data_sent: sending data within ato of the last receive enters pingpong.
+//   * linux_pingpong: the application re-sets TCP_QUICKACK=0 after every read, which re-enters
+//     pingpong (do_tcp_setsockopt -> inet_csk_enter_pingpong_mode), as in the §7 lab.
+// Not modelled: the "new window >= rcv_wnd" term of __tcp_ack_snd_check (assumed true: the
+// reader keeps up), SACK compression, GRO.
+#pragma once
+
+#include "ackstall/sim/ack_policy.h"
+
+namespace ackstall::sim {
+
+enum class LinuxAckFlavor : std::uint8_t { v2_6, current, pingpong };
+
+class LinuxAckPolicy final : public AckPolicy {
+ public:
+  LinuxAckPolicy(LinuxAckFlavor flavor, Nanos ato_min, Nanos ato_max, std::int32_t max_quickacks);
+  AckDecision on_segment(const SegmentArrival& a) override;
+  AckDecision on_read(const AppRead& r) override;
+  void on_ack_sent(Nanos now, std::int64_t segments_acked) override;
+  void on_data_sent(Nanos now) override;
+  bool on_timer(Nanos now) override;
+  bool pending() const override { return timer_; }
+
+  bool pingpong() const noexcept { return pingpong_; }
+  std::int64_t rcv_mss() const noexcept { return rcv_mss_; }
+  Nanos ato() const noexcept { return ato_; }
+  std::int32_t quick() const noexcept { return quick_; }
+
+ private:
+  void incr_quickack(std::int64_t rcv_wnd);
+  AckDecision delayed(Nanos now, Nanos srtt);
+
+  LinuxAckFlavor flavor_;
+  Nanos ato_min_, ato_max_;
+  std::int32_t max_quick_;
+  std::int32_t quick_ = 0;
+  bool pingpong_ = false;
+  Nanos ato_ = Nanos::zero();
+  Nanos lrcvtime_ = Nanos::zero();
+  std::int64_t rcv_mss_ = 0;
+  bool pushed_ = false, pushed2_ = false;
+  bool timer_ = false;
+  Nanos deadline_ = Nanos::never();
+};
+
+}  // namespace ackstall::sim

@@ -1,0 +1,45 @@
+// ackstall/sim/link.h — the wire: framing arithmetic and one direction's drop-tail FIFO.
+//
+// A model with no engine access: the simulation asks it what to do and schedules the events.
+// Full duplex = two independent LinkDirection objects (stack-behaviour.md §5).
+//   wire bytes = max(ip_len + framing_overhead - frame_gap, min_frame) + frame_gap
+//   tx time    = ceil(wire bytes * 8 * 1e9 / rate_bps) ns (100BASE-T 1538 bytes: 123040 ns)
+// Frames leave in FIFO order; the queue limit counts the frame being transmitted.
+#pragma once
+
+#include "ackstall/sim/engine.h"
+#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/segment.h"
+
+#include <cstdint>
+
+namespace ackstall::sim {
+
+std::int64_t wire_bytes(const LinkConfig& link, std::int64_t ip_len) noexcept;
+Nanos tx_time(const LinkConfig& link, std::int64_t wire) noexcept;
+
+struct InFlight {
+  Segment seg;
+  Nanos deliver_at;
+};
+
+class LinkDirection {
+ public:
+  explicit LinkDirection(std::int32_t limit) : limit_(limit) {}
+  // False = dropped (queue full). True with `starts` = the link was idle: transmission starts now.
+  bool enqueue(const Segment& s, bool& starts);
+  const Segment& on_air() const noexcept { return queue_.front(); }
+  // Transmission of the frame on air ended; it enters propagation. True when another frame
+  // starts transmission now.
+  bool tx_done(Nanos deliver_at);
+  InFlight pop_arrival();
+  std::size_t queued() const noexcept { return queue_.size(); }
+  std::size_t in_flight() const noexcept { return flight_.size(); }
+
+ private:
+  std::int32_t limit_;
+  Ring<Segment> queue_;
+  Ring<InFlight> flight_;
+};
+
+}  // namespace ackstall::sim

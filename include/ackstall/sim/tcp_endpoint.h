@@ -1,0 +1,165 @@
+// ackstall/sim/tcp_endpoint.h — one TCP endpoint as a sans-IO state machine.
+//
+// Inputs: connect/listen, application send/read/close, a segment from the wire, a timer expiry.
+// Outputs (appended to an Actions buffer the caller owns and reuses): segments to put on the
+// wire, timer (re)arm/cancel requests, application notifications, stall markers. The endpoint
+// never schedules anything and never sees the engine; time comes in as `now`.
+//
+// Composition (each policy is its own unit):
+//   SendBufferAccounting (send_buffer.h)  — what the application may write, PSH placement
+//   nagle_allows_short (nagle.h)          — Nagle variant
+//   AckPolicy (ack_policy.h)              — receiver delayed-ACK rule
+//   advertised_window / window_update_due (receive_window.h) — window and update-on-read
+//   NewReno (congestion.h), RttEstimator (rtt.h)
+// The output routine follows OpenBSD tcp_output (stack-behaviour.md §3): full segments go;
+// a short segment that empties the buffer goes if Nagle allows; a window-limited short segment
+// goes if len >= max_sndwnd / 2 (sender SWS avoidance) or it is a retransmission; FIN forces
+// the last segment out; an owed ACK goes alone or piggybacked.
+//
+// Invariants (tests/sim/tcp_endpoint_test.cc, invariants_test.cc):
+//   1. Bytes reach read() exactly once and in order; read never returns more than was sent.
+//   2. snd_una <= snd_nxt <= snd_max <= data end + FIN; window values are never negative.
+//   3. The retransmission timer is armed iff data (or SYN/FIN) is outstanding.
+//   4. A delayed-ACK timer request is cancelled whenever any segment carrying an ACK leaves.
+// Simplifications (documented, not hidden): out-of-order segments are dropped and ACKed at once
+// (no reassembly queue, so recovery is go-back-N after NewReno's first retransmission); no
+// TIME_WAIT or RST handling; urgent data and SACK are not modelled.
+#pragma once
+
+#include "ackstall/sim/ack_policy.h"
+#include "ackstall/sim/congestion.h"
+#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/rtt.h"
+#include "ackstall/sim/segment.h"
+#include "ackstall/sim/send_buffer.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ackstall::sim {
+
+enum class TimerKind : std::uint8_t { rexmt = 0, delack = 1, persist = 2 };
+inline constexpr int kTimerKinds = 3;
+
+struct TimerRequest {
+  TimerKind kind;
+  Nanos at;  // Nanos::never() = cancel
+};
+
+struct Actions {
+  std::vector<Segment> out;
+  std::vector<TimerRequest> timers;
+  std::vector<StallMarker> stalls;
+  bool writable = false;   // wake a writer waiting on the send buffer (FD_WRITE etc.)
+  bool readable = false;   // in-order data (or EOF) is ready for read()
+  bool connected = false;  // the handshake completed on this endpoint
+  void clear() noexcept {
+    out.clear();
+    timers.clear();
+    stalls.clear();
+    writable = readable = connected = false;
+  }
+};
+
+struct EndpointCounters {
+  std::uint64_t data_segments = 0;
+  std::uint64_t retransmits = 0;
+  std::uint64_t pure_acks = 0;
+  std::uint64_t window_updates = 0;
+  std::uint64_t delayed_acks = 0;
+  std::uint64_t rto_fires = 0;
+  std::int64_t bytes_received = 0;
+};
+
+struct EndpointParams {
+  TcpProfile profile{};
+  std::int32_t link_mtu = 1500;
+  Nanos tick_phase = Nanos::zero();  // bsd_tick phase
+  std::uint32_t ts_offset = 0;       // timestamp clock offset
+};
+
+class TcpEndpoint {
+ public:
+  explicit TcpEndpoint(const EndpointParams& params);
+
+  void connect(Nanos now, Actions& a);   // active open: SYN
+  void listen();                         // passive open
+  SendOutcome send(Nanos now, std::int64_t len, bool nonblocking, Actions& a);
+  void close(Nanos now, Actions& a);     // no more data: FIN after the last byte
+  std::int64_t read(Nanos now, std::int64_t max, Actions& a);
+  void on_segment(Nanos now, const Segment& s, Actions& a);
+  void on_timer(Nanos now, TimerKind k, Actions& a);
+
+  bool established() const noexcept { return state_ == State::established; }
+  std::int64_t readable() const noexcept { return rcv_queue_; }
+  bool eof() const noexcept { return fin_received_ && rcv_queue_ == 0; }
+  std::int32_t maxseg() const noexcept { return static_cast<std::int32_t>(maxseg_); }
+  bool timestamps() const noexcept { return ts_on_; }
+  bool all_acked() const noexcept { return snd_una_ == snd_max_; }
+  std::int64_t cwnd() const noexcept { return cc_.cwnd(); }
+  std::int64_t snd_wnd() const noexcept { return snd_wnd_; }
+  std::int64_t rcvbuf() const noexcept { return rcvbuf_; }
+  std::int64_t snd_una() const noexcept { return snd_una_; }
+  std::int64_t snd_max() const noexcept { return snd_max_; }
+  std::int64_t rcv_nxt() const noexcept { return rcv_nxt_; }
+  Nanos rto() const noexcept { return rtt_.rto(); }
+  const EndpointCounters& counters() const noexcept { return ctr_; }
+  const SendBufferAccounting& send_buffer() const noexcept { return sbuf_; }
+
+ private:
+  enum class State : std::uint8_t { closed, listen, syn_sent, syn_rcvd, established };
+
+  void output(Nanos now, Actions& a);
+  void emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool fin, bool psh);
+  void send_syn(Nanos now, Actions& a, bool with_ack);
+  void arm(Actions& a, TimerKind k, Nanos at);
+  void process_ack(Nanos now, const Segment& s, Actions& a);
+  void apply(const AckDecision& d, Actions& a, Nanos now);
+  void set_maxseg(std::int64_t peer_mss);
+  std::int64_t data_end() const noexcept { return 1 + sbuf_.enqueued(); }
+  std::int64_t window_to_advertise() const noexcept;
+
+  TcpProfile prof_;
+  std::int64_t own_mss_;  // MSS option we announce
+  std::int64_t maxseg_;   // payload of a full segment (after timestamps)
+  std::uint32_t ts_offset_;
+  State state_ = State::closed;
+  bool ts_on_ = false;
+  int snd_scale_ = 0, rcv_scale_ = 0;
+  bool want_wscale_ = false;
+
+  SendBufferAccounting sbuf_;
+  std::unique_ptr<AckPolicy> ack_;
+  NewReno cc_;
+  RttEstimator rtt_;
+
+  // Send side.
+  std::int64_t snd_una_ = 0, snd_nxt_ = 0, snd_max_ = 0;
+  std::int64_t snd_wnd_ = 0, max_sndwnd_ = 0, snd_wl1_ = -1, snd_wl2_ = -1;
+  std::int64_t snd_sml_ = 0;             // Minshall: end of the last short segment sent
+  bool fin_queued_ = false, fin_sent_ = false;
+  std::int64_t fin_seq_ = -1;
+  bool timing_ = false;
+  std::int64_t rtt_seq_ = 0;
+  Nanos rtt_start_;
+  Nanos last_rcv_ = Nanos::zero();
+  bool force_ = false;                   // persist probe
+  Nanos persist_backoff_ = Nanos::zero();
+  Nanos nagle_since_ = Nanos::never();
+  bool rexmt_armed_ = false, persist_armed_ = false;
+
+  // Receive side.
+  std::int64_t rcv_nxt_ = 0, rcv_adv_ = 0, rcv_wup_ = 0;
+  std::int64_t rcv_queue_ = 0;
+  std::int64_t rcvbuf_;
+  bool fin_received_ = false;
+  std::uint32_t ts_recent_ = 0;
+  bool ack_now_ = false;
+  bool mark_window_update_ = false, mark_delayed_ = false;
+  Nanos delack_since_ = Nanos::never();
+
+  EndpointCounters ctr_;
+};
+
+}  // namespace ackstall::sim

@@ -1,0 +1,472 @@
+#include "ackstall/sim/tcp_endpoint.h"
+
+#include "ackstall/sim/nagle.h"
+#include "ackstall/sim/receive_window.h"
+
+#include <algorithm>
+
+namespace ackstall::sim {
+
+namespace {
+constexpr std::int64_t kMaxWin = 65535;        // TCP_MAXWIN
+constexpr int kMaxWinShift = 14;               // TCP_MAX_WINSHIFT
+constexpr std::int64_t kTsOptLen = 12;         // TCPOLEN_TSTAMP_APPA (§1, §3: MSS -= 12)
+}  // namespace
+
+TcpEndpoint::TcpEndpoint(const EndpointParams& p)
+    : prof_(p.profile),
+      own_mss_(p.profile.mss > 0 ? p.profile.mss : p.link_mtu - 40),
+      maxseg_(own_mss_),
+      ts_offset_(p.ts_offset),
+      sbuf_(p.profile.send_buffer),
+      ack_(make_ack_policy(p.profile.ack, p.tick_phase)),
+      cc_(own_mss_, p.profile.cwnd.initial_segments, p.profile.cwnd.after_idle_segments),
+      rtt_(p.profile.rto_initial, p.profile.rto_min),
+      rcvbuf_(p.profile.rcvbuf) {
+  // BSD: request_r_scale = smallest shift with TCP_MAXWIN << shift >= sb_hiwat (tcp_usrreq).
+  while (rcv_scale_ < kMaxWinShift && (kMaxWin << rcv_scale_) < rcvbuf_) ++rcv_scale_;
+}
+
+void TcpEndpoint::arm(Actions& a, TimerKind k, Nanos at) {
+  a.timers.push_back({k, at});
+  const bool on = !at.is_never();
+  if (k == TimerKind::rexmt) rexmt_armed_ = on;
+  if (k == TimerKind::persist) persist_armed_ = on;
+}
+
+void TcpEndpoint::set_maxseg(std::int64_t peer_mss) {
+  // BSD tcp_mss: min(peer's offer, our interface MSS), minus the timestamp option if in use
+  // (stack-behaviour.md §1/§3: 1460 -> 1448).
+  std::int64_t m = std::min(peer_mss > 0 ? peer_mss : 536, own_mss_);
+  if (ts_on_) m -= kTsOptLen;
+  maxseg_ = m;
+  // BSD rounds the socket buffers up to a multiple of the MSS (§3: 17520 / 17376).
+  if (prof_.round_rcvbuf_to_mss) rcvbuf_ = (prof_.rcvbuf + maxseg_ - 1) / maxseg_ * maxseg_;
+  cc_ = NewReno(maxseg_, prof_.cwnd.initial_segments, prof_.cwnd.after_idle_segments);
+}
+
+std::int64_t TcpEndpoint::window_to_advertise() const noexcept {
+  const std::int64_t max_win = kMaxWin << rcv_scale_;
+  WindowInput in{.space = rcvbuf_ - rcv_queue_,
+                 .rcvbuf = rcvbuf_,
+                 .maxseg = maxseg_,
+                 .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
+                 .max_win = max_win};
+  return advertised_window(prof_.receive_window, in);
+}
+
+void TcpEndpoint::send_syn(Nanos now, Actions& a, bool with_ack) {
+  Segment s;
+  s.seq = 0;
+  s.flags = tcp_flag::syn | (with_ack ? tcp_flag::ack : 0);
+  s.ack = with_ack ? rcv_nxt_ : 0;
+  s.wnd = static_cast<std::uint16_t>(std::min(rcvbuf_, kMaxWin));  // SYN windows are unscaled
+  s.opts.mss = static_cast<std::uint16_t>(own_mss_);
+  if (with_ack) {
+    if (want_wscale_) s.opts.wscale = static_cast<std::int8_t>(rcv_scale_);
+    if (ts_on_) s.opts.timestamps = true;
+  } else {
+    if (prof_.ask_window_scale) s.opts.wscale = static_cast<std::int8_t>(rcv_scale_);
+    if (prof_.ask_timestamps) s.opts.timestamps = true;
+  }
+  if (s.opts.timestamps) {
+    s.opts.tsval = ts_offset_ + static_cast<std::uint32_t>(now.count() / 1'000'000);
+    s.opts.tsecr = with_ack ? ts_recent_ : 0;
+  }
+  s.retransmit = snd_max_ > 0;
+  snd_nxt_ = 1;
+  snd_max_ = std::max<std::int64_t>(snd_max_, 1);
+  if (!timing_ && !s.retransmit) {
+    timing_ = true;
+    rtt_seq_ = 0;
+    rtt_start_ = now;
+  }
+  a.out.push_back(s);
+  arm(a, TimerKind::rexmt, now + rtt_.rto());
+}
+
+void TcpEndpoint::connect(Nanos now, Actions& a) {
+  state_ = State::syn_sent;
+  send_syn(now, a, false);
+}
+
+void TcpEndpoint::listen() { state_ = State::listen; }
+
+SendOutcome TcpEndpoint::send(Nanos now, std::int64_t len, bool nonblocking, Actions& a) {
+  SendOutcome o = sbuf_.send(len, nonblocking);
+  if (o.accepted > 0 && state_ == State::established) output(now, a);
+  return o;
+}
+
+void TcpEndpoint::close(Nanos now, Actions& a) {
+  fin_queued_ = true;
+  if (state_ == State::established) output(now, a);
+}
+
+std::int64_t TcpEndpoint::read(Nanos now, std::int64_t max, Actions& a) {
+  const std::int64_t n = std::min(max, rcv_queue_);
+  if (n <= 0) return 0;
+  rcv_queue_ -= n;
+  // Linux tcp_cleanup_rbuf (the policy decides; BSD policies return nothing here).
+  const AckDecision d = ack_->on_read(
+      {.now = now, .copied = n, .unacked = rcv_nxt_ - rcv_wup_, .drained = rcv_queue_ == 0});
+  bool send_now = d.ack_now;
+  // Window update on read (BSD PRU_RCVD -> tcp_output; Linux tcp_cleanup_rbuf), §3 / §4.
+  if (!send_now && prof_.window_update_on_read) {
+    WindowInput in{.space = rcvbuf_ - rcv_queue_,
+                   .rcvbuf = rcvbuf_,
+                   .maxseg = maxseg_,
+                   .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
+                   .max_win = kMaxWin << rcv_scale_};
+    if (window_update_due(prof_.receive_window, in)) {
+      send_now = true;
+      mark_window_update_ = true;
+    }
+  }
+  if (send_now && state_ == State::established) {
+    ack_now_ = true;
+    output(now, a);
+  }
+  mark_window_update_ = false;
+  return n;
+}
+
+void TcpEndpoint::apply(const AckDecision& d, Actions& a, Nanos now) {
+  if (d.ack_now) {
+    ack_now_ = true;
+    return;
+  }
+  if (!d.arm_at.is_never()) {
+    if (delack_since_.is_never()) delack_since_ = now;
+    a.timers.push_back({TimerKind::delack, d.arm_at});
+  }
+}
+
+void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool fin, bool psh) {
+  (void)syn;
+  Segment s;
+  s.seq = snd_nxt_;
+  s.len = static_cast<std::int32_t>(len);
+  s.flags = tcp_flag::ack | (psh ? tcp_flag::psh : 0) | (fin ? tcp_flag::fin : 0);
+  s.ack = rcv_nxt_;
+  const std::int64_t win = window_to_advertise();
+  s.wnd = static_cast<std::uint16_t>(std::min<std::int64_t>(win >> rcv_scale_, kMaxWin));
+  rcv_adv_ = std::max(rcv_adv_, rcv_nxt_ + (std::int64_t{s.wnd} << rcv_scale_));
+  if (ts_on_) {
+    s.opts.timestamps = true;
+    s.opts.tsval = ts_offset_ + static_cast<std::uint32_t>(now.count() / 1'000'000);
+    s.opts.tsecr = ts_recent_;
+  }
+  s.retransmit = snd_nxt_ < snd_max_;
+  const bool probe = force_ && snd_wnd_ - (snd_nxt_ - snd_una_) <= 0;
+  if (probe) {
+    // Window probe (tcp_output with t_force and the persist timer running): the byte goes out
+    // but snd_nxt does not advance and the retransmission timer stays off; snd_max covers the
+    // byte so that an ACK of it is acceptable.
+    snd_max_ = std::max(snd_max_, snd_nxt_ + len);
+    a.out.push_back(s);
+    return;
+  }
+  if (len > 0 || fin) {
+    if (!timing_ && !s.retransmit) {  // BSD t_rtttime: time one segment at a time (Karn)
+      timing_ = true;
+      rtt_seq_ = snd_nxt_;
+      rtt_start_ = now;
+    }
+    snd_nxt_ += len + (fin ? 1 : 0);
+    if (fin) {
+      fin_sent_ = true;
+      fin_seq_ = snd_nxt_ - 1;
+    }
+    snd_max_ = std::max(snd_max_, snd_nxt_);
+    if (!rexmt_armed_) arm(a, TimerKind::rexmt, now + rtt_.rto());
+    if (persist_armed_ && !force_) arm(a, TimerKind::persist, Nanos::never());
+    if (len > 0 && len < maxseg_) snd_sml_ = snd_nxt_;  // Linux tcp_minshall_update
+    if (len > 0) {
+      if (s.retransmit) ++ctr_.retransmits;
+      else ++ctr_.data_segments;
+      ack_->on_data_sent(now);
+      if (!nagle_since_.is_never()) {
+        a.stalls.push_back({StallKind::nagle_hold, nagle_since_, now});
+        nagle_since_ = Nanos::never();
+      }
+    }
+  } else {
+    ++ctr_.pure_acks;
+    s.window_update = mark_window_update_;
+    s.delayed_ack = mark_delayed_;
+    if (mark_window_update_) ++ctr_.window_updates;
+  }
+  // Every segment carries our ACK: a pending delayed ACK is satisfied (§3: any segment the
+  // receiver sends cancels it; Linux tcp_event_ack_sent).
+  const std::int64_t segs = maxseg_ > 0 ? (rcv_nxt_ - rcv_wup_ + maxseg_ - 1) / maxseg_ : 1;
+  rcv_wup_ = rcv_nxt_;
+  if (ack_->pending() || !delack_since_.is_never()) a.timers.push_back({TimerKind::delack, Nanos::never()});
+  delack_since_ = Nanos::never();
+  ack_->on_ack_sent(now, segs);
+  ack_now_ = false;
+  a.out.push_back(s);
+}
+
+void TcpEndpoint::output(Nanos now, Actions& a) {
+  if (state_ != State::established) return;
+  const bool idle = snd_max_ == snd_una_;
+  // After-idle restart (OpenBSD tcp_output: idle && tcp_now - t_rcvtime >= t_rxtcur).
+  if (idle && data_end() > snd_nxt_ && now - last_rcv_ >= rtt_.rto()) cc_.on_idle_restart();
+  for (int guard = 0; guard < 100000; ++guard) {
+    const std::int64_t off = snd_nxt_ - snd_una_;
+    const std::int64_t avail = std::max<std::int64_t>(0, data_end() - snd_nxt_);
+    std::int64_t win = std::min(snd_wnd_, cc_.cwnd());
+    if (force_ && win == 0) win = 1;  // persist probe (tcp_output: t_force with win == 0)
+    std::int64_t len = std::min(avail, std::max<std::int64_t>(0, win - off));
+    if (len > maxseg_) len = maxseg_;
+    const bool empties = snd_nxt_ + len == data_end();
+    bool go = false;
+    bool nagle_held = false;
+    if (len > 0) {
+      if (len == maxseg_) {
+        go = true;
+      } else {
+        if (empties) {
+          // §3/§4: Nagle variant decides a short segment that empties the buffer.
+          const NagleInput in{.idle = snd_max_ == snd_una_,
+                              .short_unacked = snd_sml_ > snd_una_ && snd_sml_ <= snd_nxt_};
+          if (nagle_allows_short(prof_.nagle, in)) go = true;
+          else nagle_held = true;
+        }
+        if (!go && max_sndwnd_ > 0 && len >= max_sndwnd_ / 2) go = true;  // sender SWS (§3)
+        if (!go && snd_nxt_ < snd_max_) go = true;                           // retransmission
+        if (!go && force_) go = true;
+      }
+    }
+    // FIN: set only when this segment empties the buffer; it forces the segment out
+    // (tcp_output: "if (flags & TH_FIN && (!TF_SENTFIN || snd_nxt == snd_una)) goto send").
+    const bool fin = fin_queued_ && !fin_sent_ && snd_nxt_ + len == data_end();
+    if (fin) go = true;
+    if (ack_now_) go = true;
+    if (!go) {
+      if (nagle_held && nagle_since_.is_never()) nagle_since_ = now;
+      // Persist: data waiting, window closed, nothing outstanding to clock it (tcp_setpersist).
+      if (avail > 0 && snd_wnd_ - off <= 0 && !rexmt_armed_ && !persist_armed_) {
+        if (persist_backoff_ == Nanos::zero()) persist_backoff_ = rtt_.rto();
+        arm(a, TimerKind::persist, now + persist_backoff_);
+      }
+      return;
+    }
+    const bool psh = len > 0 && sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len);
+    emit(now, a, len, false, fin, psh);
+    if (force_) return;  // one probe only
+    if (len == 0 && !fin) return;
+  }
+}
+
+void TcpEndpoint::process_ack(Nanos now, const Segment& s, Actions& a) {
+  if (!s.has(tcp_flag::ack)) return;
+  const std::int64_t wnd = std::int64_t{s.wnd} << snd_scale_;
+  if (s.ack > snd_una_ && s.ack <= snd_max_) {
+    const std::int64_t acked = s.ack - snd_una_;
+    if (timing_ && s.ack > rtt_seq_) {
+      rtt_.sample(now - rtt_start_);
+      timing_ = false;
+    }
+    const bool rexmit_hole = cc_.on_new_ack(acked, s.ack);
+    snd_una_ = s.ack;
+    if (snd_nxt_ < snd_una_) snd_nxt_ = snd_una_;
+    persist_backoff_ = Nanos::zero();
+    const std::int64_t data_acked = std::min(snd_una_ - 1, sbuf_.enqueued());
+    if (data_acked > 0 && sbuf_.on_acked(data_acked)) a.writable = true;
+    // BSD tcp_input: "if (th->th_ack == tp->snd_max) TCP_TIMER_DISARM(REXMT) else if no
+    // persist, re-arm with the current RTO".
+    if (snd_una_ == snd_max_) arm(a, TimerKind::rexmt, Nanos::never());
+    else arm(a, TimerKind::rexmt, now + rtt_.rto());
+    if (rexmit_hole && snd_una_ < snd_max_) {
+      const std::int64_t save = snd_nxt_;
+      snd_nxt_ = snd_una_;
+      const std::int64_t len = std::min<std::int64_t>(maxseg_, data_end() - snd_nxt_);
+      if (len > 0) emit(now, a, len, false, false, sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len));
+      snd_nxt_ = std::max(save, snd_nxt_);
+    }
+  } else if (s.ack == snd_una_ && s.len == 0 && !s.has(tcp_flag::syn) && !s.has(tcp_flag::fin) &&
+             snd_max_ > snd_una_ && wnd == snd_wnd_) {
+    // RFC 5681 duplicate ACK.
+    const std::int64_t flight = snd_max_ - snd_una_;
+    if (cc_.on_dup_ack(flight, snd_max_)) {
+      const std::int64_t save = snd_nxt_;
+      snd_nxt_ = snd_una_;
+      const std::int64_t len = std::min<std::int64_t>(maxseg_, data_end() - snd_nxt_);
+      timing_ = false;
+      if (len > 0) emit(now, a, len, false, false, sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len));
+      snd_nxt_ = std::max(save, snd_nxt_);
+    }
+  }
+  // Send window update (RFC 793 / tcp_input: SND.WL1, SND.WL2).
+  if (s.seq > snd_wl1_ || (s.seq == snd_wl1_ && (s.ack > snd_wl2_ || (s.ack == snd_wl2_ && wnd > snd_wnd_)))) {
+    snd_wnd_ = wnd;
+    snd_wl1_ = s.seq;
+    snd_wl2_ = s.ack;
+    max_sndwnd_ = std::max(max_sndwnd_, snd_wnd_);
+    if (snd_wnd_ > 0 && persist_armed_) {
+      arm(a, TimerKind::persist, Nanos::never());
+      persist_backoff_ = Nanos::zero();
+      // Probe bytes beyond the old window were never ACKed: resend from snd_una.
+      if (snd_nxt_ > snd_una_ && !rexmt_armed_) arm(a, TimerKind::rexmt, now + rtt_.rto());
+    }
+  }
+}
+
+void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
+  last_rcv_ = now;
+  switch (state_) {
+    case State::closed:
+      return;
+    case State::listen: {
+      if (!s.has(tcp_flag::syn) || s.has(tcp_flag::ack)) return;
+      // Passive open: answer timestamps only if the peer asked (§1, §3); window scale only if
+      // both sides do it (RFC 1323).
+      ts_on_ = s.opts.timestamps && prof_.accept_timestamps;
+      want_wscale_ = s.opts.wscale >= 0 && prof_.ask_window_scale;
+      if (want_wscale_) snd_scale_ = std::min<int>(s.opts.wscale, kMaxWinShift);
+      else rcv_scale_ = 0;
+      if (ts_on_) ts_recent_ = s.opts.tsval;
+      rcv_nxt_ = 1;
+      rcv_wup_ = 1;
+      snd_wnd_ = s.wnd;
+      snd_wl1_ = s.seq;
+      snd_wl2_ = 0;
+      set_maxseg(s.opts.mss);
+      state_ = State::syn_rcvd;
+      send_syn(now, a, true);
+      return;
+    }
+    case State::syn_sent: {
+      if (!s.has(tcp_flag::syn) || !s.has(tcp_flag::ack) || s.ack != 1) return;
+      ts_on_ = prof_.ask_timestamps && s.opts.timestamps;
+      const bool ws = prof_.ask_window_scale && s.opts.wscale >= 0;
+      if (ws) snd_scale_ = std::min<int>(s.opts.wscale, kMaxWinShift);
+      else rcv_scale_ = 0;
+      if (ts_on_) ts_recent_ = s.opts.tsval;
+      if (timing_) {
+        rtt_.sample(now - rtt_start_);
+        timing_ = false;
+      }
+      rcv_nxt_ = 1;
+      rcv_wup_ = 1;
+      snd_una_ = 1;
+      snd_wnd_ = s.wnd;  // unscaled in SYN segments
+      max_sndwnd_ = snd_wnd_;
+      snd_wl1_ = s.seq;
+      snd_wl2_ = s.ack;
+      set_maxseg(s.opts.mss);
+      arm(a, TimerKind::rexmt, Nanos::never());
+      state_ = State::established;
+      a.connected = true;
+      ack_now_ = true;  // the third packet of the handshake
+      output(now, a);
+      return;
+    }
+    case State::syn_rcvd: {
+      if (!s.has(tcp_flag::ack) || s.ack < 1) return;
+      if (timing_) {
+        rtt_.sample(now - rtt_start_);
+        timing_ = false;
+      }
+      snd_una_ = 1;
+      snd_nxt_ = std::max<std::int64_t>(snd_nxt_, 1);
+      arm(a, TimerKind::rexmt, Nanos::never());
+      state_ = State::established;
+      a.connected = true;
+      max_sndwnd_ = std::max(max_sndwnd_, std::int64_t{s.wnd} << snd_scale_);
+      break;  // fall through to established processing of this ACK (it may carry data)
+    }
+    case State::established:
+      break;
+  }
+  if (s.has(tcp_flag::syn)) {  // retransmitted SYN-ACK: our ACK was lost
+    ack_now_ = true;
+    output(now, a);
+    return;
+  }
+  // RFC 1323 ts_recent: from the segment that covers the last ACK we sent.
+  if (ts_on_ && s.opts.timestamps && s.seq <= rcv_wup_) ts_recent_ = s.opts.tsval;
+  process_ack(now, s, a);
+
+  if (s.len > 0 || s.has(tcp_flag::fin)) {
+    if (s.seq == rcv_nxt_ && !fin_received_) {
+      const std::int64_t space = std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_);
+      const std::int64_t take = std::min<std::int64_t>(s.len, space);
+      if (take > 0) {
+        rcv_nxt_ += take;
+        rcv_queue_ += take;
+        ctr_.bytes_received += take;
+        a.readable = true;
+        const AckDecision d = ack_->on_segment({.now = now,
+                                                .len = take,
+                                                .psh = s.has(tcp_flag::psh),
+                                                .unacked = rcv_nxt_ - rcv_wup_,
+                                                .rcv_wnd = window_to_advertise(),
+                                                .advmss = maxseg_,
+                                                .rto = rtt_.rto(),
+                                                .srtt = rtt_.srtt()});
+        apply(d, a, now);
+      }
+      if (take < s.len) {
+        ack_now_ = true;  // beyond the window (a persist probe into a full buffer): ACK now
+      } else if (s.has(tcp_flag::fin)) {
+        rcv_nxt_ += 1;   // FIN: ACK at once (tcp_input, TCPS_ESTABLISHED -> CLOSE_WAIT)
+        fin_received_ = true;
+        ack_now_ = true;
+        a.readable = true;
+      }
+    } else {
+      ack_now_ = true;   // out of order or duplicate: ACK at once (§3, §4)
+    }
+  }
+  output(now, a);
+}
+
+void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
+  switch (k) {
+    case TimerKind::rexmt: {
+      rexmt_armed_ = false;
+      if (state_ == State::syn_sent || state_ == State::syn_rcvd) {
+        rtt_.backoff();
+        timing_ = false;
+        send_syn(now, a, state_ == State::syn_rcvd);
+        return;
+      }
+      if (snd_una_ == snd_max_) return;
+      ++ctr_.rto_fires;  // must stay 0 on a clean link (tests/sim/invariants_test.cc)
+      rtt_.backoff();
+      cc_.on_timeout(snd_max_ - snd_una_);
+      timing_ = false;   // Karn
+      snd_nxt_ = snd_una_;
+      if (fin_sent_ && snd_una_ <= fin_seq_) fin_sent_ = false;
+      output(now, a);
+      if (!rexmt_armed_) arm(a, TimerKind::rexmt, now + rtt_.rto());
+      return;
+    }
+    case TimerKind::delack: {
+      if (!ack_->on_timer(now)) return;
+      ++ctr_.delayed_acks;
+      if (!delack_since_.is_never()) a.stalls.push_back({StallKind::delayed_ack, delack_since_, now});
+      delack_since_ = Nanos::never();
+      ack_now_ = true;
+      mark_delayed_ = true;
+      output(now, a);
+      mark_delayed_ = false;
+      return;
+    }
+    case TimerKind::persist: {
+      persist_armed_ = false;
+      if (data_end() <= snd_nxt_ || snd_wnd_ - (snd_nxt_ - snd_una_) > 0) return;
+      force_ = true;
+      output(now, a);
+      force_ = false;
+      persist_backoff_ = min(persist_backoff_ * 2, Nanos::s(60));
+      if (!persist_armed_) arm(a, TimerKind::persist, now + persist_backoff_);
+      return;
+    }
+  }
+}
+
+}  // namespace ackstall::sim
