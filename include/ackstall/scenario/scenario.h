@@ -1,0 +1,53 @@
+// ackstall/scenario/scenario.h — TOML scenario files for the simulator.
+//
+// A scenario is a TOML document:
+//
+//     [scenario]                       # metadata, all optional
+//     name = "unpatched stream write"
+//     seed_row = "unpatched stream write (netcat/ttcp)"   # the seed's table row it reproduces
+//     seed_mib_s = 0.04                                   # the seed's figure for that row
+//
+//     [link]
+//     preset = "ethernet-100baset"     # see profiles.h; then any link.* key overrides
+//     [sender]
+//     profile = "winxp"                # see profiles.h; then any sender.* key overrides
+//     [receiver]
+//     profile = "openbsd-3.9"
+//     ack.ack_on_push = true
+//     [app.transmitter]
+//     chunking = "seed"
+//
+// Keys are listed in fields.h. Order of application: presets/profiles first (file, then --set),
+// then the file's other keys, then the --set overrides. Every key must be known, of the right
+// type, and the result must pass sim::validate(); the first problem is returned as one line,
+// "<source>: <key>: <problem>".
+#pragma once
+
+#include <expected>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "ackstall/sim/experiment.h"
+
+namespace ackstall::scenario {
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string seed_row;                // the seed's table row this scenario reproduces
+  std::optional<double> seed_mib_s;    // the seed's figure for that row
+  std::string calibration;             // "calibrated: ..." / "prediction" (VALIDATION.md)
+  sim::ExperimentConfig config;
+};
+
+// `sets` are "key=value" strings (the CLI's --set); value is TOML-ish: true/false, an integer,
+// a float, or a string (quotes optional).
+std::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
+                                                    std::string_view source_name,
+                                                    std::span<const std::string> sets = {});
+std::expected<Scenario, std::string> load_scenario_file(const std::string& path,
+                                                        std::span<const std::string> sets = {});
+
+}  // namespace ackstall::scenario

@@ -1,0 +1,100 @@
+#include "ackstall/scenario/scenario.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <vector>
+
+namespace ackstall::scenario {
+namespace {
+
+constexpr const char* kDoc = R"(
+[scenario]
+name = "unpatched, ackonpush"
+seed_row = "unpatched, receiver ackonpush=1"
+seed_mib_s = 4.5
+
+[link]
+preset = "ethernet-100baset"
+
+[sender]
+profile = "winxp"
+send_buffer.size = 8192
+
+[receiver]
+ack.ack_on_push = true
+profile = "openbsd-3.9"    # applied before the key above, whatever the order
+
+[app.transmitter]
+writes = 1000
+chunking = "none"
+)";
+
+TEST(Scenario, ParsesMetadataProfilesAndKeys) {
+  auto s = parse_scenario(kDoc, "t.toml");
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->name, "unpatched, ackonpush");
+  EXPECT_EQ(s->seed_mib_s, 4.5);
+  EXPECT_TRUE(s->config.receiver.ack.ack_on_push);
+  EXPECT_EQ(s->config.receiver.ack.kind, sim::AckPolicyKind::openbsd);
+  EXPECT_EQ(s->config.app.transmitter.writes, 1000);
+}
+
+TEST(Scenario, SetOverridesFileAndProfiles) {
+  const std::vector<std::string> sets = {"app.transmitter.writes=5", "receiver.profile=linux",
+                                         "app.transmitter.chunking=seed",
+                                         "receiver.ack.delack_timeout=\"100ms\""};
+  auto s = parse_scenario(kDoc, "t.toml", sets);
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->config.app.transmitter.writes, 5);
+  EXPECT_EQ(s->config.receiver.ack.kind, sim::AckPolicyKind::linux);
+  EXPECT_TRUE(s->config.receiver.ack.ack_on_push);  // file key re-applied after the profile
+  EXPECT_EQ(s->config.app.transmitter.chunking, core::PolicyKind::seed);
+  EXPECT_EQ(s->config.receiver.ack.delack_timeout, sim::Nanos::ms(100));
+}
+
+void expect_error(std::string_view doc, std::string_view expected,
+                  std::vector<std::string> sets = {}) {
+  auto s = parse_scenario(doc, "bad.toml", sets);
+  ASSERT_FALSE(s) << doc;
+  EXPECT_EQ(s.error().find('\n'), std::string::npos) << s.error();
+  EXPECT_NE(s.error().find(expected), std::string::npos) << s.error();
+}
+
+TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
+  expect_error("[receiver]\nack.kind = \"solaris\"\n", "bad.toml: receiver.ack.kind: unknown value \"solaris\"");
+  expect_error("[receiver]\nprofile = \"solaris\"\n", "receiver.profile: unknown profile \"solaris\"");
+  expect_error("[link]\npreset = \"token-ring\"\n", "link.preset: unknown link preset");
+  expect_error("[sender]\nmss = \"1460\"\n", "sender.mss: expected an integer, got a string");
+  expect_error("[sender]\nmss = 20\n", "sender.mss: must be 0 (from MTU) or >= 64");
+  expect_error("[link]\nmtu = 70000\n", "link.mtu: must be in [104, 65535]");
+  expect_error("[app.transmitter]\nwrite_len = 0\n", "app.transmitter.write_len");
+  expect_error("colour = \"blue\"\n", "colour: unknown key");
+  expect_error("[scenario]\nauthor = \"x\"\n", "scenario.author: unknown key");
+  expect_error("[link]\nrate = [1, 2]\n", "link.rate (line 2): arrays, dates and times");
+  expect_error("[link\nrate = 1\n", "bad.toml: TOML syntax error (line 1)");
+  expect_error("", "--set x: expected key=value", {"x"});
+  expect_error("", "--set link.mtu: expected an integer", {"link.mtu=big"});
+  expect_error("", "--set nope.key: unknown key", {"nope.key=1"});
+}
+
+TEST(Scenario, MissingFile) {
+  auto s = load_scenario_file("/nonexistent/x.toml");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error(), "/nonexistent/x.toml: cannot open scenario file");
+}
+
+TEST(Scenario, EveryExampleLoads) {
+  const std::filesystem::path dir = std::filesystem::path(ACKSTALL_SOURCE_DIR) / "examples";
+  int n = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (e.path().extension() != ".toml") continue;
+    auto s = load_scenario_file(e.path().string());
+    EXPECT_TRUE(s) << s.error();
+    ++n;
+  }
+  EXPECT_GT(n, 0);
+}
+
+}  // namespace
+}  // namespace ackstall::scenario
