@@ -242,7 +242,7 @@ void TcpEndpoint::output(Nanos now, Actions& a) {
     // FIN: set only when this segment empties the buffer; it forces the segment out
     // (tcp_output: "if (flags & TH_FIN && (!TF_SENTFIN || snd_nxt == snd_una)) goto send").
     const bool fin = fin_queued_ && !fin_sent_ && snd_nxt_ + len == data_end();
-    if (fin) go = true;
+    if (fin && (prof_.fin_overrides_nagle || !nagle_held)) go = true;
     if (ack_now_) go = true;
     if (!go) {
       if (nagle_held && nagle_since_.is_never()) nagle_since_ = now;
