@@ -1,0 +1,75 @@
+#include "ackstall/sim/ack_linux.h"
+
+#include <gtest/gtest.h>
+
+namespace ackstall::sim {
+namespace {
+
+SegmentArrival seg(Nanos now, std::int64_t len, std::int64_t unacked, bool psh = false) {
+  return {.now = now, .len = len, .psh = psh, .unacked = unacked, .rcv_wnd = 65536,
+          .advmss = 1448, .rto = Nanos::ms(200), .srtt = Nanos::us(100)};
+}
+
+TEST(LinuxAck, QuickackAtStartThenEverySecondFullSegment) {
+  LinuxAckPolicy p(LinuxAckFlavor::current, Nanos::ms(40), Nanos::ms(200), 16);
+  // First data: quickack mode (min(max(65536 / (2 * 536), 2), 16) = 16 quick ACKs).
+  EXPECT_TRUE(p.on_segment(seg(Nanos::zero(), 1448, 1448)).ack_now);
+  p.on_ack_sent(Nanos::zero(), 1);
+  EXPECT_GT(p.quick(), 0);
+  EXPECT_EQ(p.rcv_mss(), 1448);
+  // Use up the quick ACKs.
+  for (int i = 1; i < 40 && p.quick() > 0; ++i) {
+    p.on_segment(seg(Nanos::us(i * 10), 1448, 1448));
+    p.on_ack_sent(Nanos::us(i * 10), 1);
+  }
+  ASSERT_EQ(p.quick(), 0);
+  // Now: one full segment is delayed, the second (> rcv_mss un-ACKed) is ACKed at once.
+  const auto d = p.on_segment(seg(Nanos::ms(1), 1448, 1448));
+  EXPECT_FALSE(d.ack_now);
+  EXPECT_FALSE(d.arm_at.is_never());
+  EXPECT_TRUE(p.on_segment(seg(Nanos::ms(1) + Nanos::us(5), 1448, 2896)).ack_now);
+}
+
+TEST(LinuxAck, ReadThatDrainsAShortSegmentAcks) {
+  LinuxAckPolicy p(LinuxAckFlavor::v2_6, Nanos::ms(40), Nanos::ms(200), 16);
+  p.on_segment(seg(Nanos::zero(), 1448, 1448));
+  p.on_ack_sent(Nanos::zero(), 1);
+  while (p.quick() > 0) {
+    p.on_segment(seg(Nanos::us(5), 1448, 1448));
+    p.on_ack_sent(Nanos::us(5), 1);
+  }
+  const auto d = p.on_segment(seg(Nanos::ms(1), 456, 456, true));  // short (PUSHED)
+  EXPECT_FALSE(d.ack_now);
+  EXPECT_TRUE(p.on_read({.now = Nanos::ms(1), .copied = 456, .unacked = 456, .drained = true}).ack_now);
+}
+
+TEST(LinuxPingpong, LoneFullSegmentWaitsFortyMilliseconds) {
+  LinuxAckPolicy p(LinuxAckFlavor::pingpong, Nanos::ms(40), Nanos::ms(200), 16);
+  EXPECT_TRUE(p.pingpong());
+  // Pingpong: no quickack even for the first segment.
+  auto d = p.on_segment(seg(Nanos::zero(), 1448, 1448));
+  EXPECT_FALSE(d.ack_now);
+  EXPECT_EQ(d.arm_at, Nanos::ms(40));
+  // A read of a full, non-PSH segment does not ACK in pingpong (§7: L = 11 * 1448 stalls).
+  EXPECT_FALSE(p.on_read({.now = Nanos::us(10), .copied = 1448, .unacked = 1448, .drained = true}).ack_now);
+  EXPECT_TRUE(p.on_timer(Nanos::ms(40)));
+  EXPECT_FALSE(p.pingpong());  // delayed ACK missed: pingpong left ...
+  p.on_ack_sent(Nanos::ms(40), 1);
+  p.on_read({.now = Nanos::ms(41), .copied = 0, .unacked = 0, .drained = true});
+  EXPECT_TRUE(p.pingpong());   // ... and re-entered by the application's TCP_QUICKACK=0
+}
+
+TEST(LinuxAck, AtoAdaptsButStaysWithinBounds) {
+  LinuxAckPolicy p(LinuxAckFlavor::current, Nanos::ms(40), Nanos::ms(200), 2);
+  Nanos t = Nanos::zero();
+  for (int i = 0; i < 200; ++i) {
+    t += Nanos::ms(i % 5 == 0 ? 30 : 1);
+    p.on_segment(seg(t, 1448, 1448));
+    p.on_ack_sent(t, 1);
+    EXPECT_GE(p.ato(), Nanos::ms(20));
+    EXPECT_LE(p.ato(), Nanos::ms(200));
+  }
+}
+
+}  // namespace
+}  // namespace ackstall::sim

@@ -1,0 +1,55 @@
+#include "ackstall/sim/experiment.h"
+
+#include <gtest/gtest.h>
+
+namespace ackstall::sim {
+namespace {
+
+TEST(Config, DefaultsAreTheSeedSetup) {
+  const ExperimentConfig c;
+  EXPECT_EQ(c.link.rate_bps, 100'000'000);
+  EXPECT_EQ(c.link.framing_overhead, 38);
+  EXPECT_EQ(c.sender.send_buffer.kind, SendBufferKind::afd);
+  EXPECT_EQ(c.sender.send_buffer.size, 8192);
+  EXPECT_FALSE(c.sender.ask_timestamps);
+  EXPECT_TRUE(c.sender.accept_timestamps);
+  EXPECT_EQ(c.receiver.ack.kind, AckPolicyKind::openbsd);
+  EXPECT_EQ(c.receiver.ack.delack_timeout, Nanos::ms(200));
+  EXPECT_FALSE(c.receiver.ack.ack_on_push);
+  EXPECT_EQ(c.app.transmitter.writes, 30000);
+  EXPECT_EQ(c.app.transmitter.write_len, 8192);
+  EXPECT_TRUE(c.app.transmitter.nonblocking);
+  EXPECT_EQ(c.app.transmitter.chunking, core::PolicyKind::none);
+  EXPECT_EQ(c.initiator, Initiator::sender);
+  EXPECT_FALSE(validate(c).has_value());
+}
+
+TEST(Config, ValidateNamesTheField) {
+  ExperimentConfig c;
+  c.link.rate_bps = 0;
+  ASSERT_TRUE(validate(c).has_value());
+  EXPECT_NE(validate(c)->find("link.rate_bps"), std::string::npos);
+  c = {};
+  c.receiver.ack.ack_frequency = 0;
+  EXPECT_NE(validate(c)->find("receiver.ack.ack_frequency"), std::string::npos);
+  c = {};
+  c.app.transmitter.write_len = -1;
+  EXPECT_NE(validate(c)->find("app.transmitter.write_len"), std::string::npos);
+  EXPECT_THROW(run_experiment(c), std::invalid_argument);
+}
+
+TEST(Config, NamesRoundTrip) {
+  for (auto k : {AckPolicyKind::openbsd, AckPolicyKind::bsd_tick, AckPolicyKind::freebsd,
+                 AckPolicyKind::linux_2_6, AckPolicyKind::linux, AckPolicyKind::linux_pingpong,
+                 AckPolicyKind::windows, AckPolicyKind::ns3})
+    EXPECT_EQ(parse_ack_policy_kind(to_string(k)), k);
+  for (auto k : {NagleKind::off, NagleKind::classic, NagleKind::minshall})
+    EXPECT_EQ(parse_nagle_kind(to_string(k)), k);
+  for (auto k : {SendBufferKind::afd, SendBufferKind::bsd, SendBufferKind::ns3})
+    EXPECT_EQ(parse_send_buffer_kind(to_string(k)), k);
+  EXPECT_EQ(parse_ack_policy_kind("linux-2.6"), AckPolicyKind::linux_2_6);
+  EXPECT_FALSE(parse_ack_policy_kind("solaris").has_value());
+}
+
+}  // namespace
+}  // namespace ackstall::sim

@@ -1,0 +1,380 @@
+// Whole-experiment tests: the seed's physics emerges from the models (nothing is hard-coded),
+// invariants hold on every frame, runs are deterministic and independent across threads.
+#include "ackstall/sim/experiment.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <thread>
+
+namespace ackstall::sim {
+namespace {
+
+using core::PolicyKind;
+
+// ns-3's assumptions (shared/peers/ns3-bulk README + tcpbulk.cc): PPP 100 Mbit/s, 50 us, MSS
+// 1460, no timestamps, NewReno, Nagle on, DelAckCount 2 / 200 ms, RcvBuf 16384, no host
+// latencies. ns-3.37's InitialCwnd is 10 segments and it does not restart cwnd after idle.
+ExperimentConfig ns3_config(std::int64_t sndbuf) {
+  ExperimentConfig c;
+  c.link = LinkConfig::ppp(100'000'000, Nanos::us(50));
+  for (TcpProfile* p : {&c.sender, &c.receiver}) {
+    p->ask_timestamps = p->accept_timestamps = p->ask_window_scale = false;
+    p->nagle = NagleKind::classic;
+    p->fin_overrides_nagle = false;
+    p->send_buffer = {SendBufferKind::ns3, sndbuf, false};
+    p->ack = {};
+    p->ack.kind = AckPolicyKind::ns3;
+    p->receive_window = ReceiveWindowKind::ns3;
+    p->window_update_on_read = false;
+    p->rcvbuf = 16384;
+    p->round_rcvbuf_to_mss = false;
+    p->cwnd = {10, 0};
+    p->rto_initial = p->rto_min = Nanos::s(1);
+    p->stack_latency = Nanos::zero();
+  }
+  c.app.transmitter.wakeup_latency = Nanos::zero();
+  c.app.transmitter.send_cost = Nanos::zero();
+  c.app.receiver.read_latency = Nanos::zero();
+  c.app.receiver.read_cost = Nanos::zero();
+  return c;
+}
+
+void expect_clean(const Summary& s) {
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.bytes_delivered, s.bytes_requested);
+  EXPECT_EQ(s.rto_fires, 0u) << "the retransmission timer fired on a clean link";
+  EXPECT_EQ(s.retransmits, 0u);
+  EXPECT_EQ(s.drops, 0u);
+}
+
+// ---- headline physics (shared/reference/stack-behaviour.md §6) --------------------------------
+
+TEST(SeedPhysics, UnpatchedStreamWriteIsFortyKilobytesPerSecond) {
+  const ExperimentConfig c;  // the seed's defaults, 30000 x 8192
+  const Summary s = run_experiment(c);
+  expect_clean(s);
+  const double kb_s = s.goodput_mib_s * 1024.0;
+  EXPECT_GT(kb_s, 35.0);
+  EXPECT_LT(kb_s, 45.0);
+  // Mechanism: one full 200 ms delayed ACK per write (the PSHed 892-byte tail), while the
+  // window-update-on-read rule saves the fifth segment's ACK (ns-3, lacking it, waits twice).
+  EXPECT_NEAR(static_cast<double>(s.delayed_acks), 30000.0, 2.0);
+  EXPECT_NEAR(s.stalls.delayed_ack.time.seconds(), 6000.0, 2.0);
+  EXPECT_GE(s.window_updates, 30000u);
+  EXPECT_NEAR(s.ceiling_mib_s, 11.32, 0.01);
+}
+
+TEST(SeedPhysics, AckOnPushRemovesTheStalls) {
+  ExperimentConfig c;
+  c.receiver.ack.ack_on_push = true;
+  const Summary s = run_experiment(c);
+  expect_clean(s);
+  EXPECT_LE(s.delayed_acks, 2u);
+  EXPECT_GT(s.goodput_mib_s, 3.0);   // seed: 4.5; still stop-and-wait per 8192-byte send
+  EXPECT_LT(s.goodput_mib_s, 9.0);
+}
+
+TEST(SeedPhysics, SeedChunkingRestoresLineRate) {
+  struct Row { const char* name; std::int64_t len; std::int64_t sndbuf; double lo, hi; };
+  const Row rows[] = {
+      {"-l 7300", 7300, 8192, 10.5, 11.33},
+      {"-l 2920", 2920, 8192, 10.5, 11.33},
+      {"-b 32768", 8192, 32768, 10.5, 11.33},
+      {"defaults", 8192, 8192, 9.0, 11.33},
+  };
+  for (const Row& r : rows) {
+    ExperimentConfig c;
+    c.app.transmitter.chunking = PolicyKind::seed;
+    c.app.transmitter.write_len = r.len;
+    c.sender.send_buffer.size = r.sndbuf;
+    const Summary s = run_experiment(c);
+    expect_clean(s);
+    EXPECT_EQ(s.delayed_acks, 0u) << r.name;
+    EXPECT_GT(s.goodput_mib_s, r.lo) << r.name;
+    EXPECT_LT(s.goodput_mib_s, r.hi) << r.name;
+  }
+}
+
+TEST(SeedPhysics, CygwinTodayChunkOfExactlySndbufStillStalls) {
+  // Cygwin's current chunking cuts at wmem = SO_SNDBUF: an 8192 piece still fills the quota.
+  ExperimentConfig c;
+  c.app.transmitter.writes = 300;
+  c.app.transmitter.chunking = PolicyKind::cygwin;
+  const Summary s = run_experiment(c);
+  expect_clean(s);
+  EXPECT_LT(s.goodput_mib_s, 0.1);
+}
+
+TEST(SeedPhysics, BlockingSocketsAvoidTheStall) {
+  // KB823764 workaround: blocking sends (KB214397 rule 2 keeps two sends in flight).
+  ExperimentConfig c;
+  c.app.transmitter.writes = 3000;
+  c.app.transmitter.nonblocking = false;
+  const Summary s = run_experiment(c);
+  expect_clean(s);
+  EXPECT_GT(s.goodput_mib_s, 9.0);
+}
+
+TEST(SeedPhysics, TimestampsChangeSegmentParity) {
+  // Receiver-initiated: OpenBSD asks for timestamps, XP accepts: MSS 1448 (§1). 8192 = 5 * 1448
+  // + 952: still an odd sixth segment, still one stall per write.
+  ExperimentConfig c;
+  c.app.transmitter.writes = 50;
+  c.initiator = Initiator::receiver;
+  const Summary s = run_experiment(c);
+  expect_clean(s);
+  EXPECT_TRUE(s.timestamps);
+  EXPECT_EQ(s.mss, 1448);
+  EXPECT_NEAR(s.ceiling_mib_s, 11.22, 0.01);
+}
+
+// ---- ns-3 comparison (peers/ns3-bulk README: 0.0195 and 11.474 MiB/s) ---------------------------
+
+TEST(Ns3Assumptions, SndBuf8192TwoStallsPerWrite) {
+  const Summary s = run_experiment(ns3_config(8192));
+  expect_clean(s);
+  EXPECT_NEAR(s.goodput_mib_s, 0.0195, 0.0195 * 0.02);
+  EXPECT_NEAR(static_cast<double>(s.delayed_acks), 60000.0, 3.0);
+  EXPECT_EQ(s.window_updates, 0u);
+}
+
+TEST(Ns3Assumptions, SndBuf65536LineRateWithOneFinalStall) {
+  const Summary s = run_experiment(ns3_config(65536));
+  expect_clean(s);
+  EXPECT_NEAR(s.goodput_mib_s, 11.474, 11.474 * 0.02);
+  EXPECT_EQ(s.delayed_acks, 1u);
+}
+
+// ---- §7 real-kernel lab: linux-pingpong receiver, emulated 8192 quota, timestamps -----------------
+
+ExperimentConfig lab(std::int64_t len) {
+  ExperimentConfig c;
+  c.initiator = Initiator::sender;
+  c.link.prop_delay = Nanos::us(5);
+  c.sender = TcpProfile::openbsd39();  // asks timestamps
+  c.sender.nagle = NagleKind::minshall;
+  c.sender.send_buffer = {SendBufferKind::afd, 8192, false};
+  c.sender.cwnd = {10, 0};
+  c.sender.stack_latency = Nanos::us(2);
+  c.receiver = TcpProfile::openbsd39();
+  c.receiver.ack.kind = AckPolicyKind::linux_pingpong;
+  c.receiver.receive_window = ReceiveWindowKind::linux;
+  c.receiver.rcvbuf = 131072;
+  c.receiver.stack_latency = Nanos::us(2);
+  c.app.transmitter.write_len = len;
+  c.app.transmitter.writes = 200;
+  c.app.transmitter.wakeup_latency = Nanos::us(20);
+  c.app.receiver.read_latency = Nanos::us(5);
+  return c;
+}
+
+TEST(LinuxLab, OddFullSegmentCountStallsEverySend) {
+  const Summary odd = run_experiment(lab(15928));  // 11 * 1448
+  expect_clean(odd);
+  EXPECT_EQ(odd.mss, 1448);
+  EXPECT_GE(odd.delayed_acks, 195u);
+  EXPECT_LT(odd.goodput_mib_s, 0.5);                 // lab: 0.36 MB/s
+  const Summary even = run_experiment(lab(8192));    // 5 * 1448 + 952
+  expect_clean(even);
+  EXPECT_GT(even.goodput_mib_s, 9.0);                // lab: 11.5-11.7 MB/s
+}
+
+// ---- invariants on every frame, for every ACK policy -------------------------------------------
+
+class InvariantSink final : public TraceSink {
+ public:
+  void on_frame(const WireFrame& f) override {
+    const int d = static_cast<int>(f.dir);
+    ++frames;
+    EXPECT_FALSE(f.dropped);
+    EXPECT_GE(f.time, last_time[d]);                       // FIFO per direction
+    EXPECT_GE(f.time, wire_free[d]);                       // one frame on the wire at a time
+    wire_free[d] = f.time + Nanos(static_cast<std::int64_t>(f.wire_bytes) * 80);  // 100 Mbit/s
+    EXPECT_GT(f.arrival, f.time);
+    last_time[d] = f.time;
+    if (f.flags & tcp_flag::syn) {
+      next_seq[d] = f.seq + 1;
+      return;
+    }
+    if (f.flags & tcp_flag::ack) {
+      if (have_ack[d]) {
+        EXPECT_GE(static_cast<std::int32_t>(f.ack - last_ack[d]), 0);  // monotone
+      }
+      last_ack[d] = f.ack;
+      have_ack[d] = true;
+    }
+    if (f.payload_len > 0) {
+      EXPECT_FALSE(f.retransmit);
+      EXPECT_EQ(f.seq, next_seq[d]) << "gap or overlap in new data";  // each byte once, in order
+      next_seq[d] = f.seq + f.payload_len;
+      payload[d] += f.payload_len;
+    }
+    if (f.flags & tcp_flag::fin) next_seq[d] += 1;
+  }
+  void on_stall(const StallMarker& m) override {
+    EXPECT_LE(m.begin, m.end);
+    ++stalls;
+  }
+  std::uint64_t frames = 0, stalls = 0;
+  std::int64_t payload[2] = {0, 0};
+  Nanos last_time[2] = {Nanos::zero(), Nanos::zero()};
+  Nanos wire_free[2] = {Nanos::zero(), Nanos::zero()};
+  std::uint32_t next_seq[2] = {0, 0};
+  std::uint32_t last_ack[2] = {0, 0};
+  bool have_ack[2] = {false, false};
+};
+
+TEST(Invariants, EveryAckPolicyEveryByteOnceInOrderNoRto) {
+  for (auto kind : {AckPolicyKind::openbsd, AckPolicyKind::bsd_tick, AckPolicyKind::freebsd,
+                    AckPolicyKind::linux_2_6, AckPolicyKind::linux, AckPolicyKind::linux_pingpong,
+                    AckPolicyKind::windows, AckPolicyKind::ns3}) {
+    for (PolicyKind chunk : {PolicyKind::none, PolicyKind::seed}) {
+      ExperimentConfig c;
+      c.receiver.ack.kind = kind;
+      if (kind == AckPolicyKind::freebsd) c.receiver.ack.delack_timeout = Nanos::ms(100);
+      c.app.transmitter.writes = 200;
+      c.app.transmitter.write_len = 5000;
+      c.app.transmitter.chunking = chunk;
+      InvariantSink sink;
+      const Summary s = run_experiment(c, &sink);
+      SCOPED_TRACE(std::string(to_string(kind)) + " " + std::string(core::to_string(chunk)));
+      expect_clean(s);
+      EXPECT_EQ(sink.payload[0], s.bytes_requested);
+      EXPECT_EQ(sink.payload[1], 0);
+      EXPECT_EQ(sink.stalls, s.stalls.delayed_ack.count + s.stalls.nagle_hold.count +
+                                 s.stalls.quota_wait.count + s.stalls.wakeup.count +
+                                 s.stalls.select_teardown.count);
+    }
+  }
+}
+
+TEST(Invariants, SendBufferKindsAndNagleVariants) {
+  for (auto sb : {SendBufferKind::afd, SendBufferKind::bsd, SendBufferKind::ns3}) {
+    for (auto nagle : {NagleKind::off, NagleKind::classic, NagleKind::minshall}) {
+      ExperimentConfig c;
+      c.sender.send_buffer.kind = sb;
+      c.sender.nagle = nagle;
+      c.app.transmitter.writes = 100;
+      c.app.transmitter.write_len = 3333;
+      InvariantSink sink;
+      const Summary s = run_experiment(c, &sink);
+      SCOPED_TRACE(std::string(to_string(sb)) + " " + std::string(to_string(nagle)));
+      expect_clean(s);
+      EXPECT_EQ(sink.payload[0], s.bytes_requested);
+    }
+  }
+}
+
+TEST(Invariants, SlowReaderZeroWindowRecoversWithoutRto) {
+  // The ns-3 receiver sends no window update on read: a slow reader closes the window and only
+  // the persist timer's probes reopen it. Still no retransmission timeout.
+  ExperimentConfig c = ns3_config(65536);
+  c.app.transmitter.writes = 20;
+  c.app.receiver.read_len = 1000;
+  c.app.receiver.read_cost = Nanos::ms(2);
+  const Summary s = run_experiment(c);
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.rto_fires, 0u);
+  EXPECT_EQ(s.drops, 0u);
+}
+
+TEST(Invariants, TinyQueueDropsAreRecovered) {
+  ExperimentConfig c;
+  c.sender.send_buffer = {SendBufferKind::bsd, 65536, false};
+  c.receiver.rcvbuf = 65536;
+  c.link.queue_limit_packets = 3;
+  c.app.transmitter.writes = 200;
+  const Summary s = run_experiment(c);
+  EXPECT_TRUE(s.completed);
+  EXPECT_EQ(s.bytes_delivered, s.bytes_requested);
+}
+
+// ---- determinism and independence --------------------------------------------------------------
+
+class HashSink final : public TraceSink {
+ public:
+  void on_frame(const WireFrame& f) override {
+    mix(static_cast<std::uint64_t>(f.time.count()));
+    mix(f.seq);
+    mix(f.ack);
+    mix(f.flags);
+    mix(f.window);
+    mix(f.payload_len);
+    mix(f.options.tsval);
+  }
+  void on_stall(const StallMarker& m) override { mix(static_cast<std::uint64_t>(m.end.count())); }
+  std::uint64_t h = 1469598103934665603ULL;
+
+ private:
+  void mix(std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; }
+};
+
+ExperimentConfig jittery() {
+  ExperimentConfig c;
+  c.receiver.ack.kind = AckPolicyKind::bsd_tick;  // RNG-drawn tick phase
+  c.app.transmitter.writes = 300;
+  c.app.transmitter.wakeup_jitter = Nanos::us(50);
+  c.app.transmitter.chunking = PolicyKind::seed;
+  return c;
+}
+
+TEST(Determinism, SameSeedSameTraceDifferentSeedDifferentTrace) {
+  HashSink a, b, c;
+  const ExperimentConfig cfg = jittery();
+  const Summary sa = run_experiment(cfg, &a);
+  const Summary sb = run_experiment(cfg, &b);
+  ExperimentConfig other = cfg;
+  other.seed = 2;
+  run_experiment(other, &c);
+  EXPECT_EQ(a.h, b.h);
+  EXPECT_EQ(sa.duration, sb.duration);
+  EXPECT_EQ(sa.events, sb.events);
+  EXPECT_NE(a.h, c.h);
+}
+
+TEST(Determinism, TwoSimulationsInParallelThreadsMatchSerialRuns) {
+  const ExperimentConfig c1 = jittery();
+  ExperimentConfig c2;
+  c2.app.transmitter.writes = 500;
+  c2.app.transmitter.chunking = PolicyKind::seed;
+  HashSink serial1, serial2;
+  const Summary s1 = run_experiment(c1, &serial1);
+  const Summary s2 = run_experiment(c2, &serial2);
+  HashSink par1, par2;
+  Summary p1, p2;
+  std::thread t1([&] { p1 = run_experiment(c1, &par1); });
+  std::thread t2([&] { p2 = run_experiment(c2, &par2); });
+  t1.join();
+  t2.join();
+  EXPECT_EQ(par1.h, serial1.h);
+  EXPECT_EQ(par2.h, serial2.h);
+  EXPECT_EQ(p1.duration, s1.duration);
+  EXPECT_EQ(p2.duration, s2.duration);
+  EXPECT_EQ(p1.events, s1.events);
+  EXPECT_EQ(p2.events, s2.events);
+}
+
+// ---- scp pipeline (seed: openbsd -> cygwin, 1.5 vs 6.8 MB/s) -------------------------------------
+
+TEST(Scp, SelectSleepLoopCostsAndEventWakeupFixesIt) {
+  ExperimentConfig c;
+  c.sender = TcpProfile::openbsd39();
+  c.receiver = TcpProfile::winxp();
+  c.initiator = Initiator::receiver;   // initiated on cygwin
+  c.app.transmitter.writes = 2000;
+  c.app.transmitter.nonblocking = false;
+  c.app.receiver.read_len = 16384;
+  c.app.scp.enabled = true;
+  c.app.scp.teardown = SelectTeardown::sleep_loop;
+  const Summary before = run_experiment(c);
+  c.app.scp.teardown = SelectTeardown::event;
+  const Summary after = run_experiment(c);
+  expect_clean(before);
+  expect_clean(after);
+  EXPECT_GT(before.stalls.select_teardown.time, after.stalls.select_teardown.time);
+  EXPECT_GT(after.goodput_mib_s, 2.0 * before.goodput_mib_s);
+}
+
+}  // namespace
+}  // namespace ackstall::sim

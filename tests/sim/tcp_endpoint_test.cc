@@ -1,0 +1,173 @@
+#include "ackstall/sim/tcp_endpoint.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+namespace ackstall::sim {
+namespace {
+
+// Two endpoints joined by an instantaneous, lossless pipe; no engine: the test is the caller
+// that a sans-IO endpoint needs. Timers are only recorded.
+struct Pair {
+  TcpEndpoint ep[2];
+  std::deque<std::pair<int, Segment>> wire;  // (destination, segment)
+  std::vector<Segment> sent[2];
+  std::vector<TimerRequest> timers[2];
+  bool writable[2] = {false, false};
+  Actions a;
+
+  Pair(const TcpProfile& p0, const TcpProfile& p1)
+      : ep{TcpEndpoint(EndpointParams{p0, 1500, Nanos::zero(), 0}),
+           TcpEndpoint(EndpointParams{p1, 1500, Nanos::zero(), 0})} {}
+
+  void collect(int i) {
+    for (const auto& s : a.out) {
+      sent[i].push_back(s);
+      wire.emplace_back(1 - i, s);
+    }
+    for (const auto& t : a.timers) timers[i].push_back(t);
+    if (a.writable) writable[i] = true;
+    a.clear();
+  }
+  void pump(Nanos now, bool read_all = false) {
+    while (!wire.empty()) {
+      auto [dst, s] = wire.front();
+      wire.pop_front();
+      ep[dst].on_segment(now, s, a);
+      collect(dst);
+      if (read_all) {
+        ep[dst].read(now, 1 << 30, a);
+        collect(dst);
+      }
+    }
+  }
+  void connect(int initiator) {
+    ep[1 - initiator].listen();
+    ep[initiator].connect(Nanos::zero(), a);
+    collect(initiator);
+    pump(Nanos::us(1));
+  }
+  bool delack_armed(int i) const {
+    bool armed = false;
+    for (const auto& t : timers[i])
+      if (t.kind == TimerKind::delack) armed = !t.at.is_never();
+    return armed;
+  }
+};
+
+TEST(Handshake, XpInitiatorGetsNoTimestamps) {
+  Pair p(TcpProfile::winxp(), TcpProfile::openbsd39());
+  p.connect(0);
+  ASSERT_TRUE(p.ep[0].established());
+  ASSERT_TRUE(p.ep[1].established());
+  EXPECT_FALSE(p.sent[0][0].opts.timestamps);  // XP's SYN does not ask (§1)
+  EXPECT_EQ(p.sent[0][0].opts.mss, 1460);
+  EXPECT_FALSE(p.sent[1][0].opts.timestamps);  // OpenBSD answers only if asked
+  EXPECT_FALSE(p.ep[0].timestamps());
+  EXPECT_EQ(p.ep[0].maxseg(), 1460);
+  EXPECT_EQ(p.ep[1].rcvbuf(), 17520);          // 16384 rounded up to 12 * 1460 (§3)
+}
+
+TEST(Handshake, BsdInitiatorNegotiatesTimestampsWithXp) {
+  Pair p(TcpProfile::winxp(), TcpProfile::openbsd39());
+  p.connect(1);
+  EXPECT_TRUE(p.sent[1][0].opts.timestamps);   // OpenBSD asks
+  EXPECT_TRUE(p.sent[0][0].opts.timestamps);   // XP accepts
+  EXPECT_TRUE(p.ep[0].timestamps());
+  EXPECT_EQ(p.ep[0].maxseg(), 1448);           // 1460 - 12 (§1)
+  EXPECT_EQ(p.ep[1].rcvbuf(), 17376);          // 12 * 1448 (§3)
+  EXPECT_EQ(p.sent[1][0].option_bytes(), 20);  // MSS + wscale + timestamps
+}
+
+TEST(DataPath, SeedStallShape) {
+  // XP sends one 8192-byte send: five full segments, the 892-byte tail held by Nagle until the
+  // fifth is ACKed; the tail carries PSH and waits for OpenBSD's delayed ACK.
+  Pair p(TcpProfile::winxp(), TcpProfile::openbsd39());
+  p.connect(0);
+  p.sent[0].clear();
+  const auto o = p.ep[0].send(Nanos::us(10), 8192, true, p.a);
+  p.collect(0);
+  EXPECT_EQ(o.accepted, 8192);
+  EXPECT_TRUE(p.ep[0].send(Nanos::us(11), 8192, true, p.a).would_block);
+  p.collect(0);
+  p.pump(Nanos::us(20), /*read_all=*/true);
+  std::vector<std::int32_t> lens;
+  for (const auto& s : p.sent[0]) if (s.len > 0) lens.push_back(s.len);
+  ASSERT_EQ(lens, (std::vector<std::int32_t>{1460, 1460, 1460, 1460, 1460, 892}));
+  const Segment& tail = p.sent[0].back();
+  EXPECT_TRUE(tail.has(tcp_flag::psh));
+  for (std::size_t i = 0; i + 1 < p.sent[0].size(); ++i) EXPECT_FALSE(p.sent[0][i].has(tcp_flag::psh));
+  EXPECT_FALSE(p.ep[0].all_acked());   // the tail's ACK is delayed
+  EXPECT_TRUE(p.delack_armed(1));
+  EXPECT_FALSE(p.writable[0]);         // no FD_WRITE until the whole send is ACKed
+  // The delayed-ACK timer fires: the whole send completes, FD_WRITE.
+  p.ep[1].on_timer(Nanos::ms(200), TimerKind::delack, p.a);
+  p.collect(1);
+  EXPECT_TRUE(p.sent[1].back().delayed_ack);
+  p.pump(Nanos::ms(200));
+  EXPECT_TRUE(p.ep[0].all_acked());
+  EXPECT_TRUE(p.writable[0]);
+}
+
+TEST(DataPath, AckOnPushAcksTheTailAtOnce) {
+  TcpProfile bsd = TcpProfile::openbsd39();
+  bsd.ack.ack_on_push = true;
+  Pair p(TcpProfile::winxp(), bsd);
+  p.connect(0);
+  p.ep[0].send(Nanos::us(10), 8192, true, p.a);
+  p.collect(0);
+  p.pump(Nanos::us(20), true);
+  EXPECT_TRUE(p.ep[0].all_acked());
+  EXPECT_TRUE(p.writable[0] || !p.ep[0].send_buffer().writer_waiting());
+}
+
+TEST(DataPath, BytesReadOnceInOrderAcrossManySends) {
+  Pair p(TcpProfile::openbsd39(), TcpProfile::openbsd39());
+  p.connect(0);
+  std::int64_t sent = 0, read = 0;
+  Nanos t = Nanos::us(10);
+  for (int i = 0; i < 200; ++i) {
+    const auto o = p.ep[0].send(t, 1000 + i * 37, true, p.a);
+    p.collect(0);
+    sent += o.accepted;
+    p.pump(t);
+    read += p.ep[1].read(t, 3000, p.a);
+    p.collect(1);
+    p.pump(t);
+    // Fire any delayed ACK so the sender keeps going.
+    p.ep[1].on_timer(t, TimerKind::delack, p.a);
+    p.collect(1);
+    p.pump(t);
+    t += Nanos::ms(1);
+    ASSERT_LE(read, sent);
+    ASSERT_GE(p.ep[0].snd_wnd(), 0);
+  }
+  for (int i = 0; i < 100 && read < sent; ++i) {
+    read += p.ep[1].read(t, 1 << 20, p.a);
+    p.collect(1);
+    p.ep[1].on_timer(t, TimerKind::delack, p.a);
+    p.collect(1);
+    p.pump(t);
+  }
+  EXPECT_EQ(read, sent);
+  EXPECT_EQ(p.ep[1].counters().bytes_received, sent);
+  EXPECT_EQ(p.ep[0].counters().retransmits, 0u);
+}
+
+TEST(DataPath, NoDelayMinshallSendsTheTail) {
+  TcpProfile s = TcpProfile::winxp();
+  s.nagle = NagleKind::minshall;
+  Pair p(s, TcpProfile::openbsd39());
+  p.connect(0);
+  p.sent[0].clear();
+  // cwnd 2: the first two segments, then the rest as ACKs return; Minshall lets the short tail
+  // go while full segments are un-ACKed.
+  p.ep[0].send(Nanos::us(10), 8192, true, p.a);
+  p.collect(0);
+  p.pump(Nanos::us(20), true);
+  EXPECT_EQ(p.sent[0].back().len, 892);
+}
+
+}  // namespace
+}  // namespace ackstall::sim
