@@ -246,8 +246,10 @@ void TcpEndpoint::output(Nanos now, Actions& a) {
     if (ack_now_) go = true;
     if (!go) {
       if (nagle_held && nagle_since_.is_never()) nagle_since_ = now;
-      // Persist: data waiting, window closed, nothing outstanding to clock it (tcp_setpersist).
-      if (avail > 0 && snd_wnd_ - off <= 0 && !rexmt_armed_ && !persist_armed_) {
+      // Persist: data waiting and no timer to clock it (window closed or too small for the
+      // sender's SWS rules): OpenBSD tcp_output "if (so->so_snd.sb_cc && !REXMT && !PERSIST)
+      // tcp_setpersist(tp)".
+      if (avail > 0 && !rexmt_armed_ && !persist_armed_) {
         if (persist_backoff_ == Nanos::zero()) persist_backoff_ = rtt_.rto();
         arm(a, TimerKind::persist, now + persist_backoff_);
       }
@@ -458,7 +460,7 @@ void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
     }
     case TimerKind::persist: {
       persist_armed_ = false;
-      if (data_end() <= snd_nxt_ || snd_wnd_ - (snd_nxt_ - snd_una_) > 0) return;
+      if (data_end() <= snd_nxt_) return;
       force_ = true;
       output(now, a);
       force_ = false;

@@ -21,8 +21,10 @@ TEST(NewReno, SlowStartPerAckThenCongestionAvoidance) {
   EXPECT_EQ(cc.ssthresh(), 4000);
   for (int i = 0; i < 3; ++i) cc.on_new_ack(1000, 0);
   EXPECT_EQ(cc.cwnd(), 4000);
+  cc.on_new_ack(1000, 0);      // cwnd == ssthresh: still slow start (BSD: cw > ssthresh)
+  EXPECT_EQ(cc.cwnd(), 5000);
   cc.on_new_ack(1000, 0);      // above ssthresh: mss*mss/cwnd
-  EXPECT_EQ(cc.cwnd(), 4250);
+  EXPECT_EQ(cc.cwnd(), 5200);
 }
 
 TEST(NewReno, FastRetransmitAndRecovery) {

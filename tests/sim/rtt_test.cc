@@ -11,7 +11,7 @@ TEST(Rtt, Rfc6298WithMinimum) {
   r.sample(Nanos::us(200));
   EXPECT_EQ(r.srtt(), Nanos::us(200));
   EXPECT_EQ(r.rto(), Nanos::ms(300));  // clamped to rto_min
-  r.sample(Nanos::ms(200));            // a delayed-ACK sample
+  r.sample(Nanos::s(1));               // a long sample raises srtt and rttvar
   EXPECT_GT(r.rto(), Nanos::ms(300));
   r.backoff();
   const Nanos b = r.rto();

@@ -91,7 +91,16 @@ TEST(DataPath, SeedStallShape) {
   EXPECT_EQ(o.accepted, 8192);
   EXPECT_TRUE(p.ep[0].send(Nanos::us(11), 8192, true, p.a).would_block);
   p.collect(0);
-  p.pump(Nanos::us(20), /*read_all=*/true);
+  p.pump(Nanos::us(20));
+  // Segments 2 and 4 were ACKed at once, the fifth waits; the reader now drains the queue and
+  // the window update (adv = 7300 >= 2 * 1460) ACKs it, releasing the Nagle-held tail.
+  EXPECT_TRUE(p.delack_armed(1));
+  p.ep[1].read(Nanos::us(30), 1 << 20, p.a);
+  p.collect(1);
+  EXPECT_TRUE(p.sent[1].back().window_update);
+  p.pump(Nanos::us(40));
+  p.ep[1].read(Nanos::us(50), 1 << 20, p.a);  // the tail: opens only 892, no update
+  p.collect(1);
   std::vector<std::int32_t> lens;
   for (const auto& s : p.sent[0]) if (s.len > 0) lens.push_back(s.len);
   ASSERT_EQ(lens, (std::vector<std::int32_t>{1460, 1460, 1460, 1460, 1460, 892}));
@@ -117,7 +126,10 @@ TEST(DataPath, AckOnPushAcksTheTailAtOnce) {
   p.connect(0);
   p.ep[0].send(Nanos::us(10), 8192, true, p.a);
   p.collect(0);
-  p.pump(Nanos::us(20), true);
+  p.pump(Nanos::us(20));
+  p.ep[1].read(Nanos::us(30), 1 << 20, p.a);  // window update ACKs the fifth segment
+  p.collect(1);
+  p.pump(Nanos::us(40));                       // the PSHed tail is ACKed on arrival
   EXPECT_TRUE(p.ep[0].all_acked());
   EXPECT_TRUE(p.writable[0] || !p.ep[0].send_buffer().writer_waiting());
 }
