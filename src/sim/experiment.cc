@@ -214,6 +214,8 @@ class Simulation {
       // The simulated Cygwin calls the very chunk policy of core (seed's get_chunk).
       piece_left_ = static_cast<std::int64_t>(chunker_.next_chunk(static_cast<std::size_t>(write_left_)));
     }
+    // Cygwin fhandler_socket::sendmsg (seed diff): WSASendTo; on WSAEWOULDBLOCK wait(evt) for
+    // FD_WRITE and retry the same chunk; the patched loop moves to the next chunk on success.
     const SendOutcome o = eps_[kSender].send(now, piece_left_, t.nonblocking, acts_);
     ++send_calls_;
     if (o.would_block) {
@@ -247,25 +249,28 @@ class Simulation {
   }
 
   // ---- receiving application (ttcp -r / scp sink) ---------------------------------------------
+  // Cygwin select() (select.cc, 2006): every call starts the pipe-polling thread
+  // (thread_pipe: check, Sleep(10), check ...), and cleanup (pipe_cleanup -> detach) waits for
+  // that thread to notice stop_thread_pipe, i.e. for its current 10 ms sleep to end. With the
+  // seed's fix (SetEvent(pi->wakeup); Cygwin since 2020: cygwait(pi->bye)) it exits at once.
+  Nanos select_teardown_end(Nanos select_start, Nanos ready) const {
+    const auto& scp = cfg_.app.scp;
+    if (scp.teardown == SelectTeardown::event) return ready + scp.event_wakeup;
+    const std::int64_t q = scp.sleep_quantum.count();
+    std::int64_t k = ((ready - select_start).count() + q - 1) / q;
+    if (k < 1) k = 1;  // the thread has just started its first sleep
+    return select_start + scp.sleep_quantum * k;
+  }
+
   void on_readable() {
     if (rx_scheduled_) return;
     const Nanos now = q_.now();
     Nanos at = now;
-    const auto& scp = cfg_.app.scp;
-    if (scp.enabled) {
-      // Cygwin select(): the pipe-polling thread must stop before select() returns.
-      Nanos end = now;
-      if (scp.teardown == SelectTeardown::sleep_loop) {
-        // thread_pipe: check, Sleep(10), check ... started when select() began (rx_blocked_at_);
-        // it notices stop_thread_pipe only when its current sleep ends.
-        const Nanos since = now - rx_blocked_at_;
-        const std::int64_t k = (since.count() + scp.sleep_quantum.count() - 1) / scp.sleep_quantum.count();
-        end = rx_blocked_at_ + scp.sleep_quantum * k;
-      } else {
-        end = now + scp.event_wakeup;  // seed's SetEvent(pi->wakeup) / Cygwin 2020 cygwait(bye)
-      }
-      if (end > now) stall({StallKind::select_teardown, now, end});
-      at = end;
+    if (cfg_.app.scp.enabled) {
+      // Blocked in select() since rx_blocked_at_; the socket became readable now.
+      at = select_teardown_end(rx_blocked_at_, now);
+      if (at > now) stall({StallKind::select_teardown, now, at});
+      rx_selected_ = true;
     }
     rx_scheduled_ = true;
     q_.schedule(at + cfg_.app.receiver.read_latency, kAppRx);
@@ -275,10 +280,24 @@ class Simulation {
     rx_scheduled_ = false;
     const Nanos now = q_.now();
     const auto& r = cfg_.app.receiver;
+    if (cfg_.app.scp.enabled && !rx_selected_) {
+      // scp sink loop: select() on socket + pipe before every read.
+      if (eps_[kReceiver].readable() == 0 && !eps_[kReceiver].eof()) {
+        rx_blocked_at_ = now;  // wait in select(); on_readable finishes it
+        return;
+      }
+      const Nanos end = select_teardown_end(now, now);
+      if (end > now) stall({StallKind::select_teardown, now, end});
+      rx_selected_ = true;
+      rx_scheduled_ = true;
+      q_.schedule(end, kAppRx);
+      return;
+    }
+    rx_selected_ = false;
     const std::int64_t n = eps_[kReceiver].read(now, r.read_len, acts_);
     ++read_calls_;
     if (n == 0) {
-      rx_blocked_at_ = now;  // blocked in read()/select() again
+      rx_blocked_at_ = now;  // blocked in read() again (soreceive: lowat 1)
       apply(kReceiver);
       return;
     }
@@ -342,6 +361,7 @@ class Simulation {
   TxState tx_state_ = TxState::idle;
   Nanos wait_since_ = Nanos::zero();
   bool rx_scheduled_ = false;
+  bool rx_selected_ = false;  // scp: select() already returned for the next read
   Nanos rx_blocked_at_ = Nanos::zero();
   Nanos last_read_ = Nanos::zero();
   Nanos connected_at_ = Nanos::zero();

@@ -187,11 +187,12 @@ struct TtcpReceiverConfig {
 };
 
 // scp-like pipeline: the sending application pays `sender_cpu_ps_per_byte` before each write
-// (ssh encryption); the receiving application waits in select() on the socket and a pipe, pays
-// the select teardown, then reads and pays `receiver_cpu_ps_per_byte`. Cygwin's select() polls
-// a pipe with a helper thread (select.cc thread_pipe); tearing select down waits for that thread
-// to stop: with the 2006 `Sleep(10)` loop up to the end of its current 10 ms sleep, with the
-// seed's event (and Cygwin since 2020, §2) after `event_wakeup`.
+// (ssh encryption); the receiving application calls select() on the socket and a pipe before
+// every read, pays the select teardown, then reads and pays `receiver_cpu_ps_per_byte`.
+// Cygwin's select() starts a helper thread per pipe on every call (select.cc thread_pipe);
+// tearing select down waits for that thread to stop: with the 2006 `Sleep(10)` loop until its
+// current 10 ms sleep ends (a full quantum when data was already there), with the seed's event
+// (and Cygwin since 2020, §2) after `event_wakeup`.
 enum class SelectTeardown : std::uint8_t { sleep_loop, event };
 
 struct ScpConfig {
@@ -241,7 +242,7 @@ enum class StallKind : std::uint8_t {
   delayed_ack,      // a receiver delayed-ACK timer that ran to expiry (arm -> fire)
   nagle_hold,       // sender had a short segment ready and Nagle held it (hold -> send)
   quota_wait,       // application blocked by the send-buffer accounting (WOULDBLOCK -> FD_WRITE)
-  wakeup,           // FD_WRITE (or readable) -> the application thread runs again
+  wakeup,           // FD_WRITE / send completion -> the transmitting thread runs again
   select_teardown,  // scp: socket readable -> select() returned
 };
 
