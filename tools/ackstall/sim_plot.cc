@@ -1,0 +1,124 @@
+#include "sim_plot.h"
+
+#include <fmt/format.h>
+#include <fmt/os.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace ackstall::tools {
+namespace {
+
+// Offset of `seq` from the first data byte (ISS + 1), modulo 2^32.
+double rel(std::uint32_t seq, std::uint32_t iss) {
+  return static_cast<double>(static_cast<std::uint32_t>(seq - iss - 1));
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// A gnuplot double-quoted string literal.
+std::string gp_quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+void PlotTraceSink::on_frame(const sim::WireFrame& f) {
+  if (f.dropped) return;
+  const bool data_dir = f.dir == sim::Direction::sender_to_receiver;
+  if (data_dir && (f.flags & sim::tcp_flag::syn) != 0) {
+    iss_ = f.seq;
+    have_iss_ = true;
+    return;
+  }
+  if (!have_iss_) return;
+  if (data_dir && f.payload_len > 0) {
+    data_.push_back({f.time.seconds(), rel(f.seq, iss_) + f.payload_len});
+  } else if (!data_dir && (f.flags & sim::tcp_flag::ack) != 0 && (f.flags & sim::tcp_flag::syn) == 0) {
+    acks_.push_back({f.time.seconds(), rel(f.ack, iss_)});
+  }
+}
+
+void PlotTraceSink::on_stall(const sim::StallMarker& stall) { stalls_.push_back(stall); }
+
+std::expected<void, std::string> PlotTraceSink::render(const std::string& png_path,
+                                                       const std::string& title) const {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path dir = fs::temp_directory_path(ec) / fmt::format("ackstall-plot-{}", ::getpid());
+  fs::create_directories(dir, ec);
+  if (ec) return std::unexpected("cannot create " + dir.string() + ": " + ec.message());
+  struct Cleanup {
+    fs::path d;
+    ~Cleanup() {
+      std::error_code e;
+      fs::remove_all(d, e);
+    }
+  } cleanup{dir};
+
+  {
+    std::ofstream data(dir / "data.dat"), acks(dir / "acks.dat");
+    for (const Point& p : data_) data << fmt::format("{:.9f} {:.0f}\n", p.t, p.seq);
+    for (const Point& p : acks_) acks << fmt::format("{:.9f} {:.0f}\n", p.t, p.seq);
+    if (data_.empty()) data << "0 0\n";
+    if (acks_.empty()) acks << "0 0\n";
+  }
+  // Two panels sharing the time axis: the time-sequence graph on top, and one lane per stall
+  // kind below it (stalls of different kinds overlap in time, so they get separate lanes).
+  std::ofstream gp(dir / "plot.gp");
+  gp << "set terminal pngcairo size 1400,900 font 'sans,10'\n";
+  gp << "set output " << gp_quote(png_path) << "\n";
+  gp << "set multiplot title " << gp_quote(title + " - time-sequence graph") << " noenhanced\n";
+  double t_end = 0;
+  for (const Point& p : data_) t_end = std::max(t_end, p.t);
+  for (const Point& p : acks_) t_end = std::max(t_end, p.t);
+  for (const auto& st : stalls_) t_end = std::max(t_end, st.end.seconds());
+  gp << fmt::format("set xrange [0:{:.9f}]\n", t_end > 0 ? t_end * 1.01 : 1.0);
+  gp << "set lmargin 14\nset rmargin 4\n";
+  gp << "set origin 0,0.30\nset size 1,0.66\nset key top left\nset format x ''\n";
+  gp << "set ylabel 'relative sequence number (bytes)'\n";
+  gp << "plot " << gp_quote((dir / "data.dat").string())
+     << " using 1:2 with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'data segment (end seq)', \\\n"
+     << "     " << gp_quote((dir / "acks.dat").string())
+     << " using 1:2 with steps lw 1.5 lc rgb '#2ca02c' title 'cumulative ACK'\n";
+  static constexpr const char* kColours[] = {"#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
+  constexpr int kKinds = 5;
+  gp << "set origin 0,0.02\nset size 1,0.30\nset format x '%g'\nset xlabel 'time (s)'\n";
+  gp << "set ylabel 'stalls'\nset yrange [0:" << kKinds << "]\nunset key\nset ytics (";
+  for (int k = 0; k < kKinds; ++k)
+    gp << (k ? ", " : "") << gp_quote(std::string(sim::to_string(static_cast<sim::StallKind>(k))))
+       << " " << k + 0.5;
+  gp << ")\nset grid ytics\nset style fill solid 1.0 noborder\n";
+  int object = 1;
+  for (const sim::StallMarker& st : stalls_) {
+    const int k = static_cast<int>(st.kind);
+    gp << fmt::format("set object {} rect from {:.9f},{} to {:.9f},{} fc rgb '{}' fs solid 1.0 noborder\n", object++,
+                      st.begin.seconds(), k + 0.15, st.end.seconds(), k + 0.85, kColours[k % kKinds]);
+    if (object > 50000) break;  // gnuplot slows down badly past this many objects
+  }
+  gp << "plot NaN notitle\nunset multiplot\n";
+  gp.close();
+  const std::string cmd = "gnuplot " + shell_quote((dir / "plot.gp").string()) + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  if (rc == -1 || !WIFEXITED(rc)) return std::unexpected("cannot run gnuplot");
+  if (WEXITSTATUS(rc) == 127)
+    return std::unexpected("gnuplot not found (Debian package gnuplot-nox)");
+  if (WEXITSTATUS(rc) != 0)
+    return std::unexpected("gnuplot failed (exit " + std::to_string(WEXITSTATUS(rc)) + ")");
+  if (!fs::exists(png_path)) return std::unexpected("gnuplot wrote no " + png_path);
+  return {};
+}
+
+}  // namespace ackstall::tools

@@ -1,0 +1,41 @@
+// A time-sequence graph of one simulated run (the classic tcptrace view): data segments as
+// sequence vs time, the receiver's cumulative ACK line, and every stall marked as a shaded
+// interval by kind. Rendered to PNG by gnuplot (Debian gnuplot-nox).
+//
+// The sink stores one point per frame (a plot is a trace the user asked for); relative
+// sequence numbers start at 0 at the first data byte.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <string>
+#include <vector>
+
+#include "ackstall/sim/experiment.h"
+
+namespace ackstall::tools {
+
+class PlotTraceSink final : public sim::TraceSink {
+ public:
+  void on_frame(const sim::WireFrame& frame) override;
+  void on_stall(const sim::StallMarker& stall) override;
+
+  // Writes the data and a gnuplot script beside `png_path`'s temp dir and runs gnuplot.
+  std::expected<void, std::string> render(const std::string& png_path,
+                                          const std::string& title) const;
+
+  std::size_t data_points() const noexcept { return data_.size(); }
+  std::size_t ack_points() const noexcept { return acks_.size(); }
+
+ private:
+  struct Point {
+    double t;
+    double seq;
+  };
+  std::vector<Point> data_, acks_;
+  std::vector<sim::StallMarker> stalls_;
+  bool have_iss_ = false;
+  std::uint32_t iss_ = 0;  // sender's initial sequence number
+};
+
+}  // namespace ackstall::tools

@@ -1,0 +1,116 @@
+#include "sim_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <array>
+#include <ostream>
+#include <utility>
+
+namespace ackstall::tools {
+namespace {
+
+using sim::StallKind;
+
+std::array<std::pair<StallKind, const sim::StallTotal*>, 5> stalls_of(const sim::Summary& s) {
+  return {{{StallKind::delayed_ack, &s.stalls.delayed_ack},
+           {StallKind::nagle_hold, &s.stalls.nagle_hold},
+           {StallKind::quota_wait, &s.stalls.quota_wait},
+           {StallKind::wakeup, &s.stalls.wakeup},
+           {StallKind::select_teardown, &s.stalls.select_teardown}}};
+}
+
+std::string title(const SimRun& r) {
+  return r.scenario.name.empty() ? r.source : r.scenario.name;
+}
+
+}  // namespace
+
+void print_summary(std::ostream& out, const SimRun& r) {
+  const sim::Summary& s = r.summary;
+  fmt::print(out, "scenario   {} ({})\n", title(r), r.source);
+  fmt::print(out, "goodput    {:.4f} MiB/s   link ceiling {:.2f} MiB/s", s.goodput_mib_s,
+             s.ceiling_mib_s);
+  if (r.scenario.seed_mib_s) fmt::print(out, "   seed measured {:g} MiB/s", *r.scenario.seed_mib_s);
+  fmt::print(out, "\n");
+  fmt::print(out, "transfer   {} of {} bytes in {:.6f} s{}\n", s.bytes_delivered, s.bytes_requested,
+             s.duration.seconds(), s.completed ? "" : "  (INCOMPLETE: time limit reached)");
+  fmt::print(out, "tcp        mss {}, timestamps {}, connected at {:.1f} us\n", s.mss,
+             s.timestamps ? "on" : "off", s.connected_at.micros());
+  fmt::print(out, "stalls    ");
+  for (const auto& [kind, total] : stalls_of(s))
+    fmt::print(out, " {} {:.3f} s ({}x);", sim::to_string(kind), total->time.seconds(), total->count);
+  fmt::print(out, "\n");
+  fmt::print(out,
+             "segments   data {}, pure ACKs {} (window updates {}, delayed {}), retransmits {}, "
+             "RTO {}, drops {}\n",
+             s.data_segments, s.pure_acks, s.window_updates, s.delayed_acks, s.retransmits,
+             s.rto_fires, s.drops);
+  fmt::print(out, "app        send calls {} (would block {}), read calls {}\n", s.send_calls,
+             s.would_block, s.read_calls);
+  fmt::print(out, "simulator  {} events in {:.3f} s wall\n", s.events, r.wall_seconds);
+}
+
+nlohmann::json summary_json(const SimRun& r) {
+  const sim::Summary& s = r.summary;
+  nlohmann::json stalls = nlohmann::json::object();
+  for (const auto& [kind, total] : stalls_of(s))
+    stalls[std::string(sim::to_string(kind))] = {{"seconds", total->time.seconds()},
+                                                 {"count", total->count}};
+  nlohmann::json j = {
+      {"source", r.source},
+      {"name", r.scenario.name},
+      {"seed_row", r.scenario.seed_row},
+      {"seed_mib_s", r.scenario.seed_mib_s ? nlohmann::json(*r.scenario.seed_mib_s) : nlohmann::json()},
+      {"calibration", r.scenario.calibration},
+      {"completed", s.completed},
+      {"goodput_mib_s", s.goodput_mib_s},
+      {"ceiling_mib_s", s.ceiling_mib_s},
+      {"bytes_requested", s.bytes_requested},
+      {"bytes_delivered", s.bytes_delivered},
+      {"duration_s", s.duration.seconds()},
+      {"connected_at_s", s.connected_at.seconds()},
+      {"mss", s.mss},
+      {"timestamps", s.timestamps},
+      {"stalls", stalls},
+      {"data_segments", s.data_segments},
+      {"pure_acks", s.pure_acks},
+      {"window_updates", s.window_updates},
+      {"delayed_acks", s.delayed_acks},
+      {"retransmits", s.retransmits},
+      {"rto_fires", s.rto_fires},
+      {"drops", s.drops},
+      {"send_calls", s.send_calls},
+      {"would_block", s.would_block},
+      {"read_calls", s.read_calls},
+      {"events", s.events},
+      {"wall_s", r.wall_seconds},
+  };
+  return j;
+}
+
+void print_table(std::ostream& out, std::span<const SimRun> runs) {
+  fmt::print(out, "{:<48} {:>10} {:>10} {:>7} {:>8}  {}\n", "seed row", "seed MiB/s", "sim MiB/s",
+             "sim/seed", "ceiling", "largest stall (total s, count)");
+  for (const SimRun& r : runs) {
+    const sim::Summary& s = r.summary;
+    std::string seed = "-", ratio = "-";
+    if (r.scenario.seed_mib_s) {
+      seed = fmt::format("{:g}", *r.scenario.seed_mib_s);
+      ratio = fmt::format("{:.2f}", s.goodput_mib_s / *r.scenario.seed_mib_s);
+    }
+    StallKind worst = StallKind::delayed_ack;
+    const sim::StallTotal* worst_total = nullptr;
+    for (const auto& [kind, total] : stalls_of(s))
+      if (worst_total == nullptr || total->time > worst_total->time) {
+        worst = kind;
+        worst_total = total;
+      }
+    const std::string row = r.scenario.seed_row.empty() ? title(r) : r.scenario.seed_row;
+    fmt::print(out, "{:<48} {:>10} {:>10.4f} {:>7} {:>8.2f}  {} {:.3f} s ({}x){}\n", row, seed,
+               s.goodput_mib_s, ratio, s.ceiling_mib_s, sim::to_string(worst),
+               worst_total->time.seconds(), worst_total->count, s.completed ? "" : "  INCOMPLETE");
+  }
+}
+
+}  // namespace ackstall::tools
