@@ -62,8 +62,8 @@ void HalfFlow::on_sender(const TcpPacket& p) {
     const std::int64_t data_start = start + (syn ? 1 : 0);
     const std::int64_t data_end = data_start + p.payload_len;
     if (data_end > data_max_) {
-      report_.bytes_sent += static_cast<std::uint64_t>(data_end - std::max(data_max_, data_start));
       data_max_ = data_end;
+      report_.bytes_sent = static_cast<std::uint64_t>(data_max_);
       report_.data_segments++;
       if (report_.data_segments == 1) report_.first_data_ns = now;
     } else {

@@ -170,9 +170,11 @@ TEST(ScanFile, ThroughTheWriterAndReader) {
   auto r = scan_file(path);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->records, r->tcp_packets);
+  EXPECT_EQ(r->first_ns, 0);
+  EXPECT_GT(r->last_ns, 2'000 * kMs);
   ASSERT_EQ(r->flows.size(), 1u);
   EXPECT_EQ(r->flows[0].directions.at(0).stall_counts[0], 10u);
-  auto filtered = scan_file(path, {}, parse_flow_filter(":9999").value());
+  auto filtered = scan_file(path, {}, {parse_flow_filter(":9999").value()});
   ASSERT_TRUE(filtered);
   EXPECT_TRUE(filtered->flows.empty());
   EXPECT_EQ(filtered->records, r->records);

@@ -30,6 +30,8 @@ int run(std::span<const char* const> argv, Io io);
 
 // Subcommands (one file each: cmd_<name>.cc).
 void add_plan_command(CLI::App& parent, Action& selected);
+void add_scan_command(CLI::App& parent, Action& selected);
 void add_probe_command(CLI::App& parent, Action& selected);
+void add_sim_command(CLI::App& parent, Action& selected);
 
 }  // namespace ackstall::tools

@@ -9,7 +9,9 @@ namespace ackstall::tools {
 
 inline constexpr std::array kCommands = {
     &add_plan_command,
+    &add_scan_command,
     &add_probe_command,
+    &add_sim_command,
 };
 
 }  // namespace ackstall::tools

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,12 +19,14 @@ namespace ackstall::pcap {
 
 struct FileScan {
   std::uint64_t records = 0;
+  std::int64_t first_ns = 0, last_ns = 0;  // record timestamps (0 when no record)
   std::uint64_t tcp_packets = 0;
   std::map<std::string, std::uint64_t> skipped;  // reason -> count
   std::vector<FlowReport> flows;                 // filtered
 };
 
+// `filters`: keep flows matching any of them (all flows when empty).
 Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options = {},
-                           const std::optional<FlowFilter>& filter = std::nullopt);
+                           const std::vector<FlowFilter>& filters = {});
 
 }  // namespace ackstall::pcap

@@ -70,8 +70,8 @@ struct DirectionReport {
   SocketAddr sender, receiver;
   std::uint64_t data_segments = 0;           // segments carrying new payload
   std::uint64_t retransmitted_segments = 0;  // segments carrying only already-sent sequence space
-  std::uint64_t bytes_sent = 0;              // unique payload bytes
-  std::uint64_t bytes_acked = 0;
+  std::uint64_t bytes_sent = 0;   // payload sequence space sent (counts bytes the capture missed)
+  std::uint64_t bytes_acked = 0;  // payload sequence space acknowledged, <= bytes_sent
   std::int64_t first_data_ns = 0;
   std::int64_t last_ack_ns = 0;
   double goodput_bytes_per_s = 0;  // bytes_acked / (last_ack_ns - first_data_ns)
