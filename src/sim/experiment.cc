@@ -94,7 +94,6 @@ class Simulation {
     const std::int64_t wire = wire_bytes(cfg_.link, s.ip_len());
     const Nanos t = tx_time(cfg_.link, wire);
     q_.schedule(q_.now() + t, kTxDone, static_cast<std::uint32_t>(dir));
-    count_frame(dir, s);
     if (trace_) trace_frame(dir, s, wire, q_.now(), q_.now() + t + cfg_.link.prop_delay, false);
   }
 
@@ -120,11 +119,6 @@ class Simulation {
     const int dst = 1 - dir;
     eps_[dst].on_segment(q_.now(), f.seg, acts_);
     apply(dst);
-  }
-
-  void count_frame(int dir, const Segment& s) {
-    if (dir == kSender && s.len > 0) return;  // endpoint counters cover data segments
-    (void)s;
   }
 
   void trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos t, Nanos arrival, bool dropped) {
