@@ -99,6 +99,7 @@ TcpProfile ns3() {
   p.cwnd = {10, 0};
   p.rto_initial = Nanos::s(1);
   p.rto_min = Nanos::s(1);
+  p.stack_latency = Nanos::zero();  // ns-3 processes a packet in zero simulated time
   return p;
 }
 

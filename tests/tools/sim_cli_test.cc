@@ -1,0 +1,153 @@
+// `ackstall sim` end to end: scenario files, --set, JSON, pcap (read back, and by tshark when
+// installed), plots (when gnuplot is installed), and one-line errors for bad input.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ackstall/pcap/file_reader.h"
+#include "ackstall/pcap/frame_decoder.h"
+#include "app.h"
+
+namespace ackstall::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_cli(std::vector<std::string> args) {
+  std::vector<const char*> argv = {"ackstall"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run(argv, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+std::string example(const std::string& rel) {
+  return std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("ackstall-sim-cli-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+std::string sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (p == nullptr) return out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  ::pclose(p);
+  return out;
+}
+
+TEST(SimCli, SummaryOfOneScenario) {
+  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=50"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("goodput    0.03"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("seed measured 0.04 MiB/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("transfer   409600 of 409600 bytes"), std::string::npos) << r.out;
+}
+
+TEST(SimCli, JsonAndTable) {
+  auto r = run_cli({"sim", example("seed/04-patched-l7300.toml"), "--set", "app.transmitter.writes=200",
+                    "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["bytes_delivered"], 200 * 7300);
+  EXPECT_GT(j["goodput_mib_s"].get<double>(), 5.0);
+  EXPECT_EQ(j["seed_mib_s"], 11.1);
+  r = run_cli({"sim", example("seed/02-unpatched.toml"), example("seed/04-patched-l7300.toml"), "--set",
+               "app.transmitter.writes=20"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("unpatched stream write (netcat/ttcp)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("patched, ttcp -l 7300"), std::string::npos) << r.out;
+}
+
+TEST(SimCli, ListsProfilesWithSources) {
+  const auto r = run_cli({"sim", "--list-profiles"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* p : {"winxp", "openbsd-3.9", "bsd-tick", "freebsd-6", "linux-2.6", "linux-pingpong", "ns3"})
+    EXPECT_NE(r.out.find(p), std::string::npos) << p;
+  EXPECT_NE(r.out.find("sources: stack-behaviour.md §3"), std::string::npos);
+}
+
+TEST(SimCli, BadInputIsOneLineExitTwo) {
+  const fs::path bad = scratch("bad.toml");
+  std::ofstream(bad) << "[receiver]\nack.kind = \"solaris\"\n";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"sim", bad.string()},
+           {"sim", example("seed/02-unpatched.toml"), "--set", "receiver.ack.wat=1"},
+           {"sim", example("seed/02-unpatched.toml"), "--set", "link.mtu=12"},
+           {"sim", "/nonexistent.toml"},
+           {"sim"},
+           {"sim", example("seed/02-unpatched.toml"), example("seed/03-unpatched-ackonpush.toml"),
+            "--pcap", "x.pcap"}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.code, kExitUsage) << args.back() << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  const auto r = run_cli({"sim", bad.string()});
+  EXPECT_NE(r.err.find("receiver.ack.kind: unknown value \"solaris\""), std::string::npos) << r.err;
+}
+
+TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
+  const fs::path pcap = scratch("run.pcap");
+  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=40",
+                          "--pcap", pcap.string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const std::uint64_t expected_frames = 3 /* handshake */ + j["data_segments"].get<std::uint64_t>() +
+                                        j["pure_acks"].get<std::uint64_t>();
+  auto reader = pcap::FileReader::open(pcap);
+  ASSERT_TRUE(reader) << reader.error().message;
+  std::uint64_t frames = 0, payload = 0;
+  while (true) {
+    auto rec = reader->next();
+    ASSERT_TRUE(rec) << rec.error().message;
+    if (!*rec) break;
+    ++frames;
+    auto frame = pcap::decode_frame(reader->header().link, (*rec)->data, (*rec)->orig_len, (*rec)->time_ns);
+    ASSERT_TRUE(frame) << "record " << frames << ": " << frame.error().reason;
+    payload += frame->packet.payload_len;
+  }
+  // Handshake, data, ACKs, and the FIN exchange: at least the counted frames.
+  EXPECT_GE(frames, expected_frames);
+  EXPECT_EQ(payload, 40u * 8192u);
+  if (std::system("command -v tshark >/dev/null 2>&1") != 0) GTEST_SKIP() << "tshark not installed";
+  const std::string count = sh("tshark -r " + pcap.string() + " -T fields -e frame.number 2>/dev/null | wc -l");
+  EXPECT_EQ(std::stoull(count), frames);
+  const std::string bad_ck = sh("tshark -r " + pcap.string() +
+                                " -o tcp.check_checksum:TRUE -Y 'tcp.checksum.status == 0 || ip.checksum.status == 0' "
+                                "-o ip.check_checksum:TRUE 2>/dev/null | wc -l");
+  EXPECT_EQ(std::stoull(bad_ck), 0u) << "tshark found bad checksums";
+}
+
+TEST(SimCli, PlotWritesPng) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
+  const fs::path png = scratch("plot.png");
+  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=10",
+                          "--plot", png.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(png, std::ios::binary);
+  char magic[8] = {};
+  in.read(magic, 8);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+  EXPECT_GT(fs::file_size(png), 10000u);
+}
+
+}  // namespace
+}  // namespace ackstall::tools
