@@ -125,6 +125,8 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
   add(f, s + "nagle", "one of: off, classic, minshall", "Nagle variant",
       enum_setter<sim::NagleKind>([p](ExperimentConfig& c) -> auto& { return p(c).nagle; },
                                   &sim::parse_nagle_kind, "off, classic, minshall"));
+  B("fin_overrides_nagle", "a queued FIN sends a short segment past Nagle (BSD, Linux)",
+    [](TcpProfile& t) -> auto& { return t.fin_overrides_nagle; });
   add(f, s + "send_buffer.kind", "one of: afd, bsd, ns3", "send-buffer accounting",
       enum_setter<sim::SendBufferKind>(
           [p](ExperimentConfig& c) -> auto& { return p(c).send_buffer.kind; },

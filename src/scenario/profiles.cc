@@ -100,6 +100,7 @@ TcpProfile ns3() {
   p.rto_initial = Nanos::s(1);
   p.rto_min = Nanos::s(1);
   p.stack_latency = Nanos::zero();  // ns-3 processes a packet in zero simulated time
+  p.fin_overrides_nagle = false;    // ns-3 SendPendingData keeps Nagle before the FIN
   return p;
 }
 
