@@ -4,7 +4,8 @@
 // seed's get_chunk) and walks the caller's slices with a core::IoCursor (the seed's nextchunk);
 // every OS call goes through Syscalls (EINTR retried there, EAGAIN as a status).
 //
-// send(slices, flags), per mode (nonblocking = socket has O_NONBLOCK, or flags has dont_wait):
+// send(slices, flags), per mode (nonblocking = flags has dont_wait, or the socket has
+// O_NONBLOCK, asked of the OS on every send: one fcntl, so a mode change is always seen):
 //   blocking:    send chunk after chunk; on EAGAIN wait (poll for writability) and retry the
 //                same chunk; stop at the first short OS send (fewer bytes than offered) and
 //                return the total. Without a short send the whole request goes out.
@@ -14,8 +15,9 @@
 // Errors: an error before any byte was accepted is returned as the NetError. An error after
 //   some bytes of this request were accepted (blocking mode) returns those bytes, and the error
 //   is returned by the next send() — the caller always learns exactly how many bytes the OS took.
-// Slices: at most kMaxSlicesPerCall per OS call; a chunk spanning more slices goes out in
-//   several OS calls of whole-slice batches (not counted as short sends).
+// Slices: at most kMaxSlicesPerCall (IOV_MAX) per OS call. In blocking mode a chunk spanning
+//   more slices goes out in several OS calls (a full batch is not a short send); in nonblocking
+//   mode only the first batch is offered, which is again a legal short write.
 //
 // SO_SNDBUF tracking (the seed's update_sndbuf, hooked in cygwin_setsockopt): set_option() is
 //   the setsockopt wrapper; setting send_buffer (or tcp_maxseg) marks the policy stale, and the
