@@ -11,6 +11,17 @@ std::string_view to_string(Provenance p) noexcept {
 
 namespace {
 
+// Where measured values come from, named as the platform's own call.
+#if defined(_WIN32)
+constexpr std::string_view kMtuCall = "GetAdaptersAddresses Mtu of ";
+constexpr std::string_view kTcpInfoOptions = "SIO_TCP_INFO TCP_INFO_v0.TimestampsEnabled";
+constexpr std::string_view kTcpInfoMss = "SIO_TCP_INFO TCP_INFO_v0.Mss";
+#else
+constexpr std::string_view kMtuCall = "SIOCGIFMTU on ";
+constexpr std::string_view kTcpInfoOptions = "TCP_INFO tcpi_options";
+constexpr std::string_view kTcpInfoMss = "TCP_INFO tcpi_snd_mss";
+#endif
+
 Finding<std::int64_t> mtu_from(const NetResult<InterfaceMtu>& r) {
   if (!r) {
     return {kFallbackMtu, Provenance::fallback,
@@ -20,11 +31,11 @@ Finding<std::int64_t> mtu_from(const NetResult<InterfaceMtu>& r) {
     return {kMtuFloor, Provenance::fallback,
             "fallback: 576 floor (" + r->interface + " reports " + std::to_string(r->mtu) + ")"};
   }
-  return {r->mtu, Provenance::measured, "SIOCGIFMTU on " + r->interface};
+  return {r->mtu, Provenance::measured, std::string(kMtuCall) + r->interface};
 }
 
 Finding<bool> timestamps_from(const NetResult<TcpInfo>& info) {
-  if (info) return {info->timestamps, Provenance::measured, "TCP_INFO tcpi_options"};
+  if (info) return {info->timestamps, Provenance::measured, std::string(kTcpInfoOptions)};
   return {false, Provenance::fallback, "fallback: assumed off (" + info.error().message() + ")"};
 }
 
@@ -34,7 +45,7 @@ template <class MtuFn>
 Finding<std::int64_t> mss_from(const NetResult<TcpInfo>& info, const NetResult<int>& maxseg,
                                MtuFn&& mtu) {
   if (info && info->snd_mss > 0) {
-    return {info->snd_mss, Provenance::measured, "TCP_INFO tcpi_snd_mss"};
+    return {info->snd_mss, Provenance::measured, std::string(kTcpInfoMss)};
   }
   if (maxseg && *maxseg > 0) return {*maxseg, Provenance::measured, "getsockopt(TCP_MAXSEG)"};
   const Finding<std::int64_t> m = mtu();

@@ -1,0 +1,237 @@
+// The Winsock SocketOps: the only place the sender and probe meet Winsock headers (besides the
+// other files of src/net/win/). Mirrors src/net/posix/socket_ops_posix.cc call for call; the
+// differences are documented where they occur.
+#include "winsock.h"  // first: the Winsock headers in their required order
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "ackstall/net/socket_ops.h"
+
+// ws2ipdef.h spells it TCP_MAXSEG = 4 in newer SDKs; undocumented, fails on Windows 7
+// (stack-behaviour.md §1). MinGW-w64 10 does not define it.
+#ifndef TCP_MAXSEG
+#define TCP_MAXSEG 4
+#endif
+
+namespace ackstall::net {
+namespace {
+
+using win::last_wsa_error;
+
+struct OptionName {
+  int level;
+  int name;
+  std::string_view get_call;
+  std::string_view set_call;
+};
+
+OptionName option_name(SocketOption opt) {
+  switch (opt) {
+    case SocketOption::send_buffer:
+      return {SOL_SOCKET, SO_SNDBUF, "getsockopt(SO_SNDBUF)", "setsockopt(SO_SNDBUF)"};
+    case SocketOption::tcp_maxseg:
+      return {IPPROTO_TCP, TCP_MAXSEG, "getsockopt(TCP_MAXSEG)", "setsockopt(TCP_MAXSEG)"};
+    case SocketOption::tcp_nodelay:
+      return {IPPROTO_TCP, TCP_NODELAY, "getsockopt(TCP_NODELAY)", "setsockopt(TCP_NODELAY)"};
+  }
+  return {-1, -1, "getsockopt", "setsockopt"};
+}
+
+// Same address? IPv4-mapped IPv6 local addresses match the IPv4 adapter address.
+bool same_address(const sockaddr_storage& local, const sockaddr* a) {
+  if (a == nullptr) return false;
+  in_addr v4{};
+  bool local_is_v4 = false;
+  if (local.ss_family == AF_INET) {
+    v4 = reinterpret_cast<const sockaddr_in&>(local).sin_addr;
+    local_is_v4 = true;
+  } else if (local.ss_family == AF_INET6) {
+    const auto& a6 = reinterpret_cast<const sockaddr_in6&>(local).sin6_addr;
+    static constexpr std::array<unsigned char, 12> kMapped = {0, 0, 0, 0, 0, 0,
+                                                              0, 0, 0, 0, 0xff, 0xff};
+    if (std::memcmp(a6.s6_addr, kMapped.data(), kMapped.size()) == 0) {
+      std::memcpy(&v4, a6.s6_addr + 12, sizeof v4);
+      local_is_v4 = true;
+    } else if (a->sa_family == AF_INET6) {
+      const auto& i6 = reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr;
+      return std::memcmp(a6.s6_addr, i6.s6_addr, sizeof a6.s6_addr) == 0;
+    }
+  }
+  if (local_is_v4 && a->sa_family == AF_INET) {
+    return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr == v4.s_addr;
+  }
+  return false;
+}
+
+std::string narrow(const wchar_t* w) {
+  if (w == nullptr) return {};
+  const int n = ::WideCharToMultiByte(CP_UTF8, 0, w, -1, nullptr, 0, nullptr, nullptr);
+  if (n <= 1) return {};
+  std::string out(static_cast<std::size_t>(n - 1), '\0');
+  ::WideCharToMultiByte(CP_UTF8, 0, w, -1, out.data(), n, nullptr, nullptr);
+  return out;
+}
+
+class WinSocketOps final : public SocketOps {
+ public:
+  WinSocketOps() { win::ensure_winsock(); }
+
+  // One WSASend of the slices as WSABUFs. WSABUF.len is a ULONG: a slice longer than 4 GiB - 1
+  // is offered in part, and the batch stops there (a legal short write). Winsock has no
+  // MSG_DONTWAIT: dont_wait on a blocking socket switches FIONBIO on for this one call. No
+  // MSG_MORE either (ignored; Windows has no TCP_CORK).
+  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+                              SendFlags flags) override {
+    assert(slices.size() <= kMaxSlicesPerCall);
+    std::array<WSABUF, kMaxSlicesPerCall> bufs;
+    const std::size_t n = std::min(slices.size(), kMaxSlicesPerCall);
+    std::size_t used = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t len = std::min<std::size_t>(slices[i].size, ULONG_MAX);
+      bufs[used].buf = static_cast<char*>(const_cast<void*>(slices[i].data));  // WSABUF not const
+      bufs[used].len = static_cast<ULONG>(len);
+      ++used;
+      if (len != slices[i].size) break;
+    }
+    const bool toggle = has(flags, SendFlags::dont_wait) && !win::registered_nonblocking(s);
+    if (toggle) {
+      u_long on = 1;
+      if (::ioctlsocket(s, FIONBIO, &on) != 0) return last_wsa_error("ioctlsocket(FIONBIO)");
+    }
+    DWORD sent = 0;
+    const int r = ::WSASend(s, bufs.data(), static_cast<DWORD>(used), &sent, 0, nullptr, nullptr);
+    const int err = r == 0 ? 0 : ::WSAGetLastError();
+    if (toggle) {
+      u_long off = 0;
+      ::ioctlsocket(s, FIONBIO, &off);
+    }
+    if (r != 0) return std::unexpected(win::wsa_error("WSASend", err));
+    return static_cast<std::size_t>(sent);
+  }
+
+  NetResult<void> wait_writable(NativeSocket s, int timeout_ms) override {
+    WSAPOLLFD p{};
+    p.fd = s;
+    p.events = POLLWRNORM;
+    const int r = ::WSAPoll(&p, 1, timeout_ms < 0 ? -1 : timeout_ms);
+    if (r == SOCKET_ERROR) return last_wsa_error("WSAPoll");
+    if (r == 0) return std::unexpected(NetError{"WSAPoll", ETIMEDOUT, {}});
+    if ((p.revents & POLLNVAL) != 0) return std::unexpected(NetError{"WSAPoll", EBADF, {}});
+    return {};  // POLLWRNORM, POLLERR or POLLHUP: the next send reports which
+  }
+
+  NetResult<int> get_option(NativeSocket s, SocketOption opt) override {
+    const OptionName o = option_name(opt);
+    int value = 0;
+    int len = sizeof value;
+    if (::getsockopt(s, o.level, o.name, reinterpret_cast<char*>(&value), &len) != 0) {
+      return last_wsa_error(o.get_call);
+    }
+    return value;
+  }
+
+  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) override {
+    const OptionName o = option_name(opt);
+    if (::setsockopt(s, o.level, o.name, reinterpret_cast<const char*>(&value), sizeof value) !=
+        0) {
+      return last_wsa_error(o.set_call);
+    }
+    return {};
+  }
+
+  // From the registry of modes the library set (winsock.h): Winsock cannot be asked.
+  NetResult<bool> is_nonblocking(NativeSocket s) override {
+    return win::registered_nonblocking(s);
+  }
+
+  // SIO_TCP_INFO version 0 (Windows 10 1703+). Wine 8 does not implement it (WSAEOPNOTSUPP or
+  // WSAEINVAL there): the probe then falls back to the interface MTU, the seed's way.
+  NetResult<TcpInfo> tcp_info(NativeSocket s) override {
+    DWORD version = 0;
+    TCP_INFO_v0 info{};
+    DWORD bytes = 0;
+    if (::WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &info, sizeof info, &bytes, nullptr,
+                   nullptr) != 0) {
+      return last_wsa_error("WSAIoctl(SIO_TCP_INFO)");
+    }
+    if (bytes < sizeof info) {
+      return std::unexpected(NetError{"WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0"});
+    }
+    return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0};
+  }
+
+  // The adapter (GetAdaptersAddresses) with a unicast address equal to the socket's local
+  // address, and its IPv4/IPv6 MTU. Windows reports the loopback pseudo-interface's MTU as
+  // 0xFFFFFFFF ("unlimited"): returned as ENODEV so the probe falls back to 1500.
+  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override {
+    sockaddr_storage local{};
+    int len = sizeof local;
+    if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &len) != 0) {
+      return last_wsa_error("getsockname");
+    }
+    ULONG size = 16 * 1024;
+    std::vector<unsigned char> buf;
+    ULONG rc = ERROR_BUFFER_OVERFLOW;
+    for (int attempt = 0; attempt < 4 && rc == ERROR_BUFFER_OVERFLOW; ++attempt) {
+      buf.resize(size);
+      rc = ::GetAdaptersAddresses(AF_UNSPEC,
+                                  GAA_FLAG_SKIP_ANYCAST | GAA_FLAG_SKIP_MULTICAST |
+                                      GAA_FLAG_SKIP_DNS_SERVER,
+                                  nullptr, reinterpret_cast<IP_ADAPTER_ADDRESSES*>(buf.data()),
+                                  &size);
+    }
+    if (rc != NO_ERROR) {
+      return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+                                      "GetAdaptersAddresses failed: " + std::to_string(rc)});
+    }
+    for (auto* a = reinterpret_cast<const IP_ADAPTER_ADDRESSES*>(buf.data()); a != nullptr;
+         a = a->Next) {
+      for (auto* u = a->FirstUnicastAddress; u != nullptr; u = u->Next) {
+        if (!same_address(local, u->Address.lpSockaddr)) continue;
+        std::string name = narrow(a->FriendlyName);
+        if (name.empty()) name = a->AdapterName != nullptr ? a->AdapterName : "?";
+        if (a->Mtu == 0xFFFFFFFFul) {
+          return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+                                          name + " reports no MTU (0xFFFFFFFF)"});
+        }
+        return InterfaceMtu{std::move(name), static_cast<std::int64_t>(a->Mtu)};
+      }
+    }
+    return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+                                    "no adapter owns the socket's local address"});
+  }
+
+  NetResult<SocketKind> socket_kind(NativeSocket s) override {
+    int type = 0;
+    int len = sizeof type;
+    if (::getsockopt(s, SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len) != 0) {
+      return last_wsa_error("getsockopt(SO_TYPE)");
+    }
+    sockaddr_storage local{};
+    int alen = sizeof local;
+    if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &alen) != 0) {
+      return last_wsa_error("getsockname");
+    }
+    return SocketKind{type == SOCK_STREAM,
+                      local.ss_family == AF_INET || local.ss_family == AF_INET6};
+  }
+
+  // Windows reports the SO_SNDBUF quota itself. So does Wine (measured, Wine 8.0: set 32768,
+  // get 32768 — Wine undoes Linux's doubling), so no halving anywhere on this platform.
+  bool send_buffer_reported_doubled() const noexcept override { return false; }
+};
+
+}  // namespace
+
+SocketOps& system_socket_ops() {
+  static WinSocketOps ops;
+  return ops;
+}
+
+}  // namespace ackstall::net

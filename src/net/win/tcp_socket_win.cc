@@ -1,0 +1,212 @@
+// Winsock connection setup: socket, connect (with timeout), listen, accept, recv. Mirrors
+// src/net/posix/tcp_socket_posix.cc; "close-on-exec" is WSA_FLAG_NO_HANDLE_INHERIT here.
+#include "winsock.h"  // first: the Winsock headers in their required order
+
+#include <cerrno>
+#include <climits>
+#include <memory>
+
+#include "../eintr.h"
+#include "ackstall/net/tcp_socket.h"
+
+namespace ackstall::net {
+namespace {
+
+using win::last_wsa_error;
+
+std::unexpected<NetError> error_code(std::string_view call, int code) {
+  return std::unexpected(NetError{call, code, {}});
+}
+
+NetResult<std::string> format_address(const sockaddr_storage& a) {
+  char host[INET6_ADDRSTRLEN] = {};
+  if (a.ss_family == AF_INET) {
+    const auto& in = reinterpret_cast<const sockaddr_in&>(a);
+    ::inet_ntop(AF_INET, &in.sin_addr, host, sizeof host);
+    return std::string(host) + ":" + std::to_string(ntohs(in.sin_port));
+  }
+  if (a.ss_family == AF_INET6) {
+    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(a);
+    ::inet_ntop(AF_INET6, &in6.sin6_addr, host, sizeof host);
+    return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6.sin6_port));
+  }
+  return error_code("getsockname", EAFNOSUPPORT);
+}
+
+using AddrInfoPtr = std::unique_ptr<addrinfo, void (*)(addrinfo*)>;
+
+NetResult<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
+  win::ensure_winsock();
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_protocol = IPPROTO_TCP;
+  hints.ai_flags = passive ? (AI_PASSIVE | AI_NUMERICHOST) : AI_ADDRCONFIG;
+  addrinfo* list = nullptr;
+  const std::string port = std::to_string(e.port);
+  const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
+  if (rc != 0) {
+    return std::unexpected(NetError{"getaddrinfo", win::errno_from_wsa(rc), gai_strerrorA(rc)});
+  }
+  return AddrInfoPtr(list, ::freeaddrinfo);
+}
+
+NetResult<TcpSocket> new_socket(const addrinfo& ai) {
+  const SOCKET s = ::WSASocketW(ai.ai_family, ai.ai_socktype, ai.ai_protocol, nullptr, 0,
+                                WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
+  if (s == INVALID_SOCKET) return last_wsa_error("socket");
+  return TcpSocket(static_cast<NativeSocket>(s));
+}
+
+// One nonblocking connect, waited for with WSAPoll; the socket is left in blocking mode.
+NetResult<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
+  auto sock = new_socket(ai);
+  if (!sock) return sock;
+  if (auto r = win::set_mode_nonblocking(sock->native(), true); !r) {
+    return std::unexpected(r.error());
+  }
+  if (::connect(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
+    if (::WSAGetLastError() != WSAEWOULDBLOCK) return last_wsa_error("connect");
+    WSAPOLLFD p{};
+    p.fd = sock->native();
+    p.events = POLLWRNORM;
+    const int r = ::WSAPoll(&p, 1, timeout_ms);
+    if (r == SOCKET_ERROR) return last_wsa_error("WSAPoll");
+    if (r == 0) return error_code("connect", ETIMEDOUT);
+    int err = 0;
+    int len = sizeof err;
+    if (::getsockopt(sock->native(), SOL_SOCKET, SO_ERROR, reinterpret_cast<char*>(&err), &len) !=
+        0) {
+      return last_wsa_error("getsockopt(SO_ERROR)");
+    }
+    if (err != 0) return std::unexpected(win::wsa_error("connect", err));
+    // WSAPoll reports a refused connect as POLLHUP|POLLERR with SO_ERROR sometimes still 0.
+    if ((p.revents & (POLLERR | POLLHUP)) != 0 && (p.revents & POLLWRNORM) == 0) {
+      return error_code("connect", ECONNREFUSED);
+    }
+  }
+  if (auto r = win::set_mode_nonblocking(sock->native(), false); !r) {
+    return std::unexpected(r.error());
+  }
+  return sock;
+}
+
+}  // namespace
+
+TcpSocket& TcpSocket::operator=(TcpSocket&& other) noexcept {
+  if (this != &other) {
+    close();
+    s_ = other.release();
+  }
+  return *this;
+}
+
+NativeSocket TcpSocket::release() noexcept {
+  const NativeSocket s = s_;
+  s_ = kInvalidSocket;
+  return s;
+}
+
+void TcpSocket::close() noexcept {
+  if (!valid()) return;
+  const NativeSocket s = release();
+  win::forget_socket(s);
+  ::closesocket(s);
+}
+
+NetResult<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout) {
+  auto list = resolve(to, false);
+  if (!list) return std::unexpected(list.error());
+  NetError last{"connect", EHOSTUNREACH, {}};
+  for (const addrinfo* ai = list->get(); ai != nullptr; ai = ai->ai_next) {
+    auto s = connect_one(*ai, static_cast<int>(timeout.count()));
+    if (s) return s;
+    last = s.error();
+  }
+  return std::unexpected(last);
+}
+
+NetResult<Listener> listen_tcp(const Endpoint& at, int backlog) {
+  auto list = resolve(at, true);
+  if (!list) return std::unexpected(list.error());
+  const addrinfo& ai = *list->get();
+  auto sock = new_socket(ai);
+  if (!sock) return std::unexpected(sock.error());
+  // Not SO_REUSEADDR: on Windows it lets a second socket steal a bound port.
+  const BOOL one = TRUE;
+  if (::setsockopt(sock->native(), SOL_SOCKET, SO_EXCLUSIVEADDRUSE,
+                   reinterpret_cast<const char*>(&one), sizeof one) != 0) {
+    return last_wsa_error("setsockopt(SO_EXCLUSIVEADDRUSE)");
+  }
+  if (::bind(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
+    return last_wsa_error("bind");
+  }
+  if (::listen(sock->native(), backlog) != 0) return last_wsa_error("listen");
+  sockaddr_storage bound{};
+  int len = sizeof bound;
+  if (::getsockname(sock->native(), reinterpret_cast<sockaddr*>(&bound), &len) != 0) {
+    return last_wsa_error("getsockname");
+  }
+  const std::uint16_t port =
+      bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6&>(bound).sin6_port)
+                                  : ntohs(reinterpret_cast<const sockaddr_in&>(bound).sin_port);
+  return Listener{std::move(*sock), port};
+}
+
+NetResult<TcpSocket> accept_tcp(const TcpSocket& listener) {
+  return detail::retry_on_eintr([&]() -> NetResult<TcpSocket> {
+    const SOCKET s = ::accept(listener.native(), nullptr, nullptr);
+    if (s == INVALID_SOCKET) return last_wsa_error("accept");
+    // An accepted socket inherits the listener's mode; the library promises blocking mode.
+    if (win::registered_nonblocking(listener.native())) {
+      if (auto r = win::set_mode_nonblocking(s, false); !r) {
+        ::closesocket(s);
+        return std::unexpected(r.error());
+      }
+    }
+    return TcpSocket(static_cast<NativeSocket>(s));
+  });
+}
+
+NetResult<void> set_nonblocking(const TcpSocket& s, bool on) {
+  return win::set_mode_nonblocking(s.native(), on);
+}
+
+NetResult<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
+  const int want = static_cast<int>(std::min<std::size_t>(into.size(), INT_MAX));
+  auto r = detail::retry_on_eintr([&]() -> NetResult<std::size_t> {
+    const int n = ::recv(s.native(), reinterpret_cast<char*>(into.data()), want, 0);
+    if (n == SOCKET_ERROR) return last_wsa_error("recv");
+    return static_cast<std::size_t>(n);
+  });
+  if (!r) {
+    if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return RecvOutcome{0, true, false};
+    return std::unexpected(r.error());
+  }
+  return RecvOutcome{*r, false, *r == 0 && !into.empty()};
+}
+
+NetResult<void> shutdown_send(const TcpSocket& s) {
+  if (::shutdown(s.native(), SD_SEND) != 0) return last_wsa_error("shutdown");
+  return {};
+}
+
+NetResult<std::string> local_address(const TcpSocket& s) {
+  sockaddr_storage a{};
+  int len = sizeof a;
+  if (::getsockname(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    return last_wsa_error("getsockname");
+  }
+  return format_address(a);
+}
+
+NetResult<std::string> peer_address(const TcpSocket& s) {
+  sockaddr_storage a{};
+  int len = sizeof a;
+  if (::getpeername(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    return last_wsa_error("getpeername");
+  }
+  return format_address(a);
+}
+
+}  // namespace ackstall::net
