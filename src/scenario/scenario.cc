@@ -18,6 +18,20 @@ struct Assignment {
   Value value;
 };
 
+// Errors are one line: control characters quoted from the input (toml++ echoes what it saw) are
+// shown escaped.
+std::string one_line(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += '?';
+    else out += c;
+  }
+  return out;
+}
+
 std::string where(const toml::source_region& src) {
   return src.begin.line > 0 ? " (line " + std::to_string(src.begin.line) + ")" : std::string();
 }
@@ -105,11 +119,11 @@ bool is_profile_key(std::string_view k) {
 
 }  // namespace
 
-std::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
+tl::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
                                                     std::string_view source_name,
                                                     std::span<const std::string> sets) {
   const std::string src(source_name);
-  auto fail = [&src](const std::string& msg) { return std::unexpected(src + ": " + msg); };
+  auto fail = [&src](const std::string& msg) { return tl::make_unexpected(one_line(src + ": " + msg)); };
 
   std::vector<Assignment> file;
   try {
@@ -122,7 +136,7 @@ std::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
   for (const std::string& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      return std::unexpected("--set " + s + ": expected key=value");
+      return tl::make_unexpected(one_line("--set " + s + ": expected key=value"));
     cli.push_back({s.substr(0, eq), parse_cli_value(std::string_view(s).substr(eq + 1))});
   }
 
@@ -144,13 +158,13 @@ std::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
   return out;
 }
 
-std::expected<Scenario, std::string> load_scenario_file(const std::string& path,
+tl::expected<Scenario, std::string> load_scenario_file(const std::string& path,
                                                         std::span<const std::string> sets) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return std::unexpected(path + ": cannot open scenario file");
+  if (!in) return tl::make_unexpected(one_line(path + ": cannot open scenario file"));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) return std::unexpected(path + ": read error");
+  if (in.bad()) return tl::make_unexpected(path + ": read error");
   return parse_scenario(text.str(), path, sets);
 }
 
