@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Third stage of scripts/test.sh: the Windows build, tested under Wine.
 #
-# Cross-compiles core + net (+ the ackstall tool where its dependencies allow) with MinGW-w64
+# Cross-compiles core + net, their tests and bench/wait_teardown_bench with MinGW-w64
 # (cmake/toolchains/mingw-w64-x86_64.cmake), warnings as errors, the simulator off; then runs
 # under Wine, headless: the unit tests (ctest, through CMAKE_CROSSCOMPILING_EMULATOR), the
 # loopback transfer through Wine's Winsock (net_loopback_test: ChunkedSender -> recv in two
 # threads, stream hash compared byte for byte), and the wait_readable teardown benchmark
-# (short run) where it was built.
+# (short run). The ackstall tool is not cross-built yet (its CLI11/fmt/nlohmann_json and the
+# sim/pcap commands are host-only).
 #
 # Skipped with a visible message where MinGW-w64 or Wine is missing (scripts/deps.sh test
 # installs both). The Wine prefix is created once under the build directory (wineboot -i:
@@ -32,7 +33,7 @@ echo "=== windows: configure + build (MinGW-w64, $build)"
 cmake -S "$src" -B "$build" -G Ninja \
   -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACKSTALL_WERROR=ON -DACKSTALL_BUILD_SIM=OFF \
-  -DACKSTALL_BUILD_BENCH=OFF >/dev/null
+  -DACKSTALL_BUILD_TOOLS=OFF -DACKSTALL_BUILD_BENCH=ON >/dev/null
 cmake --build "$build" -j2
 
 export WINEPREFIX=$build/wineprefix WINEDEBUG=-all WINEARCH=win64
@@ -50,18 +51,6 @@ trap stop_wineserver EXIT
 echo "=== windows: unit tests and loopback transfer under Wine"
 ACKSTALL_LOOPBACK_BYTES=${ACKSTALL_WIN_LOOPBACK_BYTES:-67108864} \
   ctest --test-dir "$build" --output-on-failure --timeout 300 -j1
-
-if [ -x "$build/tools/ackstall/ackstall.exe" ] || [ -f "$build/tools/ackstall/ackstall.exe" ]; then
-  echo "=== windows: ackstall.exe plan under Wine"
-  out=$(timeout 60 "$wine" "$build/tools/ackstall/ackstall.exe" plan --sndbuf 8192 --mss 1460 65536 2>&1 | tr -d '\r')
-  echo "$out"
-  host=$(ACKSTALL_NO_COLOR=1 "${ACKSTALL_HOST_TOOL:-$src/build/release/tools/ackstall/ackstall}" \
-         plan --sndbuf 8192 --mss 1460 65536 2>/dev/null || true)
-  if [ -n "$host" ] && [ "$host" != "$out" ]; then
-    echo "windows: ackstall.exe plan differs from the host's ackstall plan" >&2
-    exit 1
-  fi
-fi
 
 if [ -f "$build/bench/wait_teardown_bench.exe" ]; then
   echo "=== windows: wait_readable teardown (short run; docs/BENCHMARKS.md has the full one)"

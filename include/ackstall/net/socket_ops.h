@@ -16,6 +16,7 @@
 //   * interface_mtu() finds the interface that owns the socket's local address and its MTU.
 #pragma once
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -82,6 +83,12 @@ class SocketOps {
   virtual NetResult<TcpInfo> tcp_info(NativeSocket s) = 0;
   virtual NetResult<InterfaceMtu> interface_mtu(NativeSocket s) = 0;
   virtual NetResult<SocketKind> socket_kind(NativeSocket s) = 0;
+
+  // Windows' ideal send backlog in bytes (SIO_IDEAL_SEND_BACKLOG_QUERY, Vista SP1+), for the
+  // `isb` policy (ideal_send_backlog.h). Default: ENOPROTOOPT (POSIX has no such query).
+  virtual NetResult<std::int64_t> ideal_send_backlog(NativeSocket /*s*/) {
+    return std::unexpected(NetError{"ideal_send_backlog", ENOPROTOOPT, {}});
+  }
 
   // True where getsockopt(SO_SNDBUF) reports twice the value set (Linux: the kernel doubles the
   // request to leave room for bookkeeping overhead, socket(7)).

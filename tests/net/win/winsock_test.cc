@@ -11,6 +11,7 @@
 
 #include "../../../src/net/win/winsock.h"  // first: Winsock headers in their order
 #include "ackstall/net/chunked_sender.h"
+#include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
 
@@ -154,6 +155,31 @@ TEST(Winsock, SetsockoptWrapperRefreshesThePolicy) {
   ASSERT_TRUE(b);
   EXPECT_EQ(b->params().sndbuf, 65536);
   EXPECT_EQ(b->base_chunk(), 1460 * 44);
+}
+
+// The `isb` policy on a real Winsock socket: measured where the ioctl answers (Windows Vista
+// SP1+, and Wine 8, which reports a constant 65536), else the seed policy on its SO_SNDBUF.
+TEST(Winsock, IsbQueryOrSeedFallback) {
+  Pair p = connected_pair();
+  ChunkedSender sender(system_socket_ops(), p.client.native(), {core::PolicyKind::seed, 1460});
+  ASSERT_TRUE(sender.set_option(SocketOption::send_buffer, 8192));
+  IsbTuner tuner(system_socket_ops(), sender);
+  auto r = tuner.update();
+  ASSERT_TRUE(r) << r.error().message();
+  std::printf("isb %lld (%s)\n", static_cast<long long>(r->value), r->source.c_str());
+  auto policy = sender.policy();
+  ASSERT_TRUE(policy);
+  if (r->provenance == Provenance::measured && r->value > 0) {
+    EXPECT_EQ(policy->params().sndbuf, r->value);
+  } else {
+    EXPECT_EQ(policy->params().sndbuf, 8192);
+    EXPECT_NE(r->source.find("WSAIoctl(SIO_IDEAL_SEND_BACKLOG_QUERY)"), std::string::npos)
+        << r->source;
+  }
+  if (win::running_under_wine()) {  // Wine 8 answers the ioctl with a constant 64 KiB
+    EXPECT_EQ(r->provenance, Provenance::measured);
+    EXPECT_EQ(r->value, 65536);
+  }
 }
 
 }  // namespace

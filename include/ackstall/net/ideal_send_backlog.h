@@ -1,0 +1,68 @@
+// ackstall/net/ideal_send_backlog.h — the `isb` sending policy: the seed's chunking under a
+// send-buffer quota that follows Windows' ideal send backlog.
+//
+// Windows (Vista SP1+) tells an application how much data it should keep queued on a TCP
+// connection to fill the path: SIO_IDEAL_SEND_BACKLOG_QUERY (0..16 MB; stack-behaviour.md §1).
+// curl queries it at most once a second and sets SO_SNDBUF to it (lib/cf-socket.c,
+// win_update_sndbuf_size). `isb` does the same through ChunkedSender's setsockopt wrapper, so
+// the seed policy re-chunks under the new quota (chunks stay below SO_SNDBUF: KB823764 is never
+// triggered, and the quota is as large as the path wants).
+//
+// Where the query is not available (POSIX; Windows before Vista SP1) nothing is set and the
+// sender runs the plain seed policy on the SO_SNDBUF it has: the fallback. Wine 8 answers the
+// query with a constant 65536 (measured), so under Wine `isb` means "seed at SO_SNDBUF 64 KiB".
+//
+// Not a core::PolicyKind: core owns that enum and stays free of OS notions; `isb` is a net-level
+// option that wraps PolicyKind::seed (parse_net_policy).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ackstall/core/chunk_policy.h"
+#include "ackstall/net/chunked_sender.h"
+#include "ackstall/net/path_probe.h"
+
+namespace ackstall::net {
+
+// "none" / "seed" / "cygwin" (core policies) or "isb" (seed + IsbTuner). nullopt otherwise.
+struct NetPolicy {
+  core::PolicyKind core = core::PolicyKind::seed;
+  bool isb = false;
+  friend bool operator==(const NetPolicy&, const NetPolicy&) = default;
+};
+std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept;
+std::string_view to_string(const NetPolicy& p) noexcept;
+
+// One ISB reading: measured (the ioctl answered) or fallback (it failed: the source quotes why).
+Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s);
+
+// Keeps a ChunkedSender's SO_SNDBUF at the ISB. Call before each send; the query runs at most
+// once per `interval` (curl: 1 s). Not thread-safe; borrows the sender.
+class IsbTuner {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  IsbTuner(SocketOps& ops, ChunkedSender& sender,
+           std::chrono::milliseconds interval = std::chrono::seconds(1)) noexcept
+      : ops_(&ops), sender_(&sender), interval_(interval) {}
+
+  // Queries (if due) and applies the ISB; returns the last reading. A reading of 0 or a failed
+  // query changes nothing (the seed policy keeps the current quota). A failed setsockopt is
+  // returned as the error.
+  NetResult<Finding<std::int64_t>> update(Clock::time_point now = Clock::now());
+
+  std::optional<std::int64_t> applied() const noexcept { return applied_; }
+
+ private:
+  SocketOps* ops_;
+  ChunkedSender* sender_;
+  std::chrono::milliseconds interval_;
+  std::optional<Clock::time_point> last_query_;
+  Finding<std::int64_t> last_;
+  std::optional<std::int64_t> applied_;
+};
+
+}  // namespace ackstall::net
