@@ -33,5 +33,7 @@ void add_plan_command(CLI::App& parent, Action& selected);
 void add_scan_command(CLI::App& parent, Action& selected);
 void add_probe_command(CLI::App& parent, Action& selected);
 void add_sim_command(CLI::App& parent, Action& selected);
+void add_ttcp_command(CLI::App& parent, Action& selected);
+void add_lab_command(CLI::App& parent, Action& selected);
 
 }  // namespace ackstall::tools

@@ -12,6 +12,8 @@ inline constexpr std::array kCommands = {
     &add_scan_command,
     &add_probe_command,
     &add_sim_command,
+    &add_ttcp_command,
+    &add_lab_command,
 };
 
 }  // namespace ackstall::tools

@@ -1,0 +1,138 @@
+// ackstall/net/afd_emulator.h — Winsock's per-send SO_SNDBUF quota (AFD) on a real Linux socket.
+//
+// Model (shared/seed pseudo-code for a nonblocking socket; stack-behaviour.md §1, §7):
+//   * every application send (one SocketOps::send) is charged WHOLE against the quota:
+//       allowed while charged < quota      (seed: "if (bufferedbytes < so_sndbuf)")
+//       otherwise it would block (EAGAIN)  (seed: "nonblocking and nonoverlapped: EAGAIN")
+//   * a send is released (its bytes uncharged) only when the peer has ACKed its LAST byte: Winsock
+//     releases per whole send, not per packet (seed; KB823764).
+//   The kernel itself gets a large send buffer so that it never blocks first.
+//
+// AfdQuota is the pure accounting (no syscalls), tested on its own. AfdSocketOps is a SocketOps
+// decorator for one connected socket (Linux only: it needs SO_TIMESTAMPING): ChunkedSender (or
+// any SocketOps user) runs over it unchanged, so each chunk the policy cuts is one charged send,
+// exactly as each WSASend was in the seed.
+//
+// ACK progress comes from SO_TIMESTAMPING with SOF_TIMESTAMPING_TX_ACK | SOFTWARE | OPT_ID |
+// OPT_TSONLY, enabled after connect (the kernel numbers bytes from that point), read from
+// MSG_ERRQUEUE, waited for with poll(POLLERR). The id is the offset of the last byte of a send;
+// the kernel merges small sends into one skb and then reports only the newest one, so
+// completions are treated as cumulative ("everything up to here is ACKed").
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+
+#include "ackstall/net/native_socket.h"
+#include "ackstall/net/net_error.h"
+#include "ackstall/net/socket_ops.h"
+
+namespace ackstall::net {
+
+// Byte accounting of one emulated AFD socket. Offsets count stream bytes from the first send.
+class AfdQuota {
+ public:
+  explicit AfdQuota(std::int64_t quota) noexcept : quota_(quota) {}
+
+  std::int64_t quota() const noexcept { return quota_; }
+  // setsockopt(SO_SNDBUF) on Winsock: a new quota, effective for the next send.
+  void set_quota(std::int64_t quota) noexcept { quota_ = quota; }
+
+  // The seed's test before a send: bufferedbytes < so_sndbuf.
+  bool may_send() const noexcept { return charged_ < quota_; }
+
+  // A send of `len` bytes was accepted: charge it whole (len == 0 charges nothing).
+  void charge(std::uint64_t len);
+
+  // The peer has ACKed every byte below stream offset `acked` (cumulative; smaller values than
+  // seen before are ignored, values beyond sent() are clamped). Releases every send whose last
+  // byte is covered; returns how many sends were released.
+  std::size_t acknowledge(std::uint64_t acked) noexcept;
+
+  std::int64_t charged() const noexcept { return charged_; }
+  std::size_t outstanding_sends() const noexcept { return ends_.size(); }
+  std::uint64_t sent() const noexcept { return sent_; }
+  std::uint64_t acked() const noexcept { return acked_; }
+
+ private:
+  std::int64_t quota_;
+  std::int64_t charged_ = 0;
+  std::uint64_t sent_ = 0;
+  std::uint64_t acked_ = 0;
+  struct Send {
+    std::uint64_t end;  // offset one past its last byte
+    std::uint64_t len;
+  };
+  std::deque<Send> ends_;  // ascending by end
+};
+
+// Maps a 32-bit TX_ACK id (offset of the last ACKed byte, modulo 2^32) to a cumulative 64-bit
+// ACKed offset, given the offset ACKed so far (ids never run more than 2^31 ahead).
+std::uint64_t unwrap_ack_id(std::uint32_t id, std::uint64_t acked_so_far) noexcept;
+
+struct AfdOptions {
+  std::int64_t quota = 8192;  // Winsock's XP/Win7-era default SO_SNDBUF (stack-behaviour.md §1)
+  std::chrono::nanoseconds stall_threshold = std::chrono::milliseconds(20);
+  int kernel_sndbuf = 4 << 20;  // SO_SNDBUFFORCE (root) else SO_SNDBUF: the kernel never blocks
+};
+
+struct AfdStats {
+  std::uint64_t sends = 0;        // charged sends (one per SocketOps::send that took bytes)
+  std::uint64_t would_blocks = 0; // sends refused because charged >= quota
+  std::uint64_t waits = 0;        // waits for completions (wait_writable / wait_all_acked)
+  std::uint64_t stalls = 0;       // waits longer than the stall threshold
+  std::uint64_t completions = 0;  // TX_ACK timestamps read
+  std::chrono::nanoseconds waited{0};        // total time spent waiting for completions
+  std::chrono::nanoseconds longest_wait{0};
+};
+
+class AfdSocketOps final : public SocketOps {
+ public:
+  // `s` must be a connected TCP socket that has sent nothing yet; `inner` does the real sends
+  // (normally system_socket_ops()) and must outlive this object. Enables TX_ACK timestamping
+  // and raises the kernel send buffer. Fails with the failing call (EOPNOTSUPP off Linux).
+  static NetResult<std::unique_ptr<AfdSocketOps>> attach(SocketOps& inner, NativeSocket s,
+                                                         AfdOptions options);
+
+  // One send: EAGAIN while charged >= quota (after reading any pending completions), else one
+  // inner send whose accepted bytes are charged as one Winsock send.
+  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+                              SendFlags flags) override;
+  // Waits until a send is allowed (completions read from the error queue), or timeout
+  // (ETIMEDOUT). A socket error or hang-up is returned as the error (ECONNRESET, EPIPE).
+  NetResult<void> wait_writable(NativeSocket s, int timeout_ms) override;
+  // send_buffer reads/sets the emulated quota (Winsock reports the quota itself: not doubled).
+  NetResult<int> get_option(NativeSocket s, SocketOption opt) override;
+  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) override;
+  NetResult<bool> is_nonblocking(NativeSocket s) override;
+  NetResult<TcpInfo> tcp_info(NativeSocket s) override;
+  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override;
+  NetResult<SocketKind> socket_kind(NativeSocket s) override;
+  bool send_buffer_reported_doubled() const noexcept override { return false; }
+
+  // Waits until every byte sent so far is ACKed (end of a transfer), or timeout (ETIMEDOUT).
+  NetResult<void> wait_all_acked(int timeout_ms);
+
+  const AfdQuota& quota() const noexcept { return quota_; }
+  const AfdStats& stats() const noexcept { return stats_; }
+
+ private:
+  AfdSocketOps(SocketOps& inner, NativeSocket s, AfdOptions options) noexcept
+      : inner_(&inner), socket_(s), options_(options), quota_(options.quota) {}
+  // Reads every pending completion without blocking.
+  NetResult<void> drain_completions();
+  // Waits (poll POLLERR) until `done()` holds; counts the wait in stats_.
+  template <class Done>
+  NetResult<void> wait_until(Done done, int timeout_ms);
+
+  SocketOps* inner_;
+  NativeSocket socket_;
+  AfdOptions options_;
+  AfdQuota quota_;
+  AfdStats stats_;
+};
+
+}  // namespace ackstall::net

@@ -1,0 +1,295 @@
+// ackstall lab up|down|run|matrix: the two-namespace real-kernel lab (lab_netns.h).
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app.h"
+#include "lab_netns.h"
+#include "ttcp_run.h"
+
+namespace ackstall::tools {
+namespace {
+
+int usage(Io io, const std::string& what) {
+  io.err << "ackstall: " << what << '\n';
+  return kExitUsage;
+}
+int failure(Io io, const std::string& what) {
+  io.err << "ackstall: " << what << '\n';
+  return kExitFailure;
+}
+
+struct UpOptions {
+  std::string rate = "100mbit";
+  std::string timestamps = "on";
+  std::string ack_mode = "default";
+  std::int64_t queue_bytes = 0;
+  lab::LabConfig config() const {
+    return {rate, timestamps == "on", *parse_ack_mode(ack_mode), queue_bytes};
+  }
+};
+
+void add_up_options(CLI::App& cmd, UpOptions& o) {
+  cmd.add_option("--rate", o.rate, "tc rate of the data direction (default 100mbit: 100BASE-T)");
+  cmd.add_option("--timestamps", o.timestamps, "TCP timestamps: on (default, MSS 1448) or off")
+      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
+  cmd.add_option("--ack-mode", o.ack_mode,
+                 "receiver ACK mode for lab run: default, classic (TCP_QUICKACK=0 after every "
+                 "read) or quickack")
+      ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
+  cmd.add_option("--queue-bytes", o.queue_bytes,
+                 "shaper queue limit in bytes (a tiny queue forces drops; default: 20 ms of queue)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+}
+
+int run_up(const UpOptions& o, Io io) {
+  if (!lab::parse_rate(o.rate)) return usage(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)");
+  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  const auto cfg = o.config();
+  if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
+    return failure(io, r.error());
+  }
+  fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}), {} shaped to {} with Ethernet framing, "
+                     "timestamps {}, receiver ack mode {}\n",
+             lab::kNsA, lab::kVethA, lab::kAddrA, lab::kNsB, lab::kVethB, lab::kAddrB, lab::kVethA,
+             cfg.rate, cfg.timestamps ? "on" : "off", to_string(cfg.ack_mode));
+  return kExitOk;
+}
+
+int run_down(Io io) {
+  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  const bool was = lab::lab_present();
+  if (auto r = lab::lab_down(); !r) return failure(io, "lab down: " + r.error());
+  io.out << (was ? "lab down: removed ackstall-a, ackstall-b\n" : "lab down: no lab was up\n");
+  return kExitOk;
+}
+
+// Parses ttcp transmitter flags given after "lab run --".
+std::string parse_tx(const std::vector<std::string>& args, TtcpConfig& out) {
+  CLI::App app{"ttcp flags", "ttcp"};
+  TtcpCli cli;
+  cli.add_to(app);
+  std::vector<std::string> rev(args.rbegin(), args.rend());
+  try {
+    app.parse(rev);
+  } catch (const CLI::ParseError& e) {
+    return std::string("lab run -- ...: ") + e.what();
+  }
+  if (cli.receive) return "lab run: give transmitter flags; the receiver runs in ackstall-b by itself";
+  if (!cli.cfg.host.empty()) return "lab run: drop HOST '" + cli.cfg.host + "': the transmitter connects to 10.77.0.2";
+  if (cli.ack_mode != "default") return "lab run: give --ack-mode before '--' (it is the receiver's)";
+  cli.cfg.transmit = true;
+  cli.source_sink = true;
+  if (std::string e = cli.finish(false); !e.empty()) return e;
+  out = cli.cfg;
+  return {};
+}
+
+TtcpConfig receiver_for(const TtcpConfig& tx, AckMode mode) {
+  TtcpConfig rx;
+  rx.buflen = tx.buflen;
+  rx.nbuf = tx.nbuf;
+  rx.nbuf_set = tx.nbuf_set && tx.seconds <= 0;
+  rx.verify = tx.verify;
+  rx.json = tx.json;
+  rx.interval = tx.interval;
+  rx.ack_mode = mode;
+  rx.accept_timeout_ms = 15000;
+  return rx;
+}
+
+struct RunOptions {
+  std::string ack_mode;
+  std::vector<std::string> ttcp;
+};
+
+int run_run(const RunOptions& o, Io io) {
+  TtcpConfig tx;
+  if (std::string e = parse_tx(o.ttcp, tx); !e.empty()) return usage(io, e);
+  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  const auto state = lab::read_state();
+  if (!state) return failure(io, "lab run: no lab is up (run `ackstall lab up` first)");
+  const AckMode mode = o.ack_mode.empty() ? state->ack_mode : *parse_ack_mode(o.ack_mode);
+  const auto out = lab::run_pair(tx, receiver_for(tx, mode));
+  if (tx.json) {
+    nlohmann::json j;
+    j["transmitter"] = out.tx_code == 0 ? nlohmann::json::parse(out.tx_out) : nlohmann::json(nullptr);
+    j["receiver"] = out.rx_code == 0 ? nlohmann::json::parse(out.rx_out) : nlohmann::json(nullptr);
+    io.out << j.dump(2) << '\n';
+  } else {
+    io.out << out.tx_out << out.rx_out;
+  }
+  io.err << out.tx_err << out.rx_err;
+  return std::max(out.tx_code, out.rx_code);
+}
+
+// ---- matrix ----
+
+struct MatrixOptions {
+  UpOptions up{.ack_mode = "classic"};
+  std::vector<std::int64_t> lengths = {2920, 7300, 8192, 15928, 16384};
+  std::vector<std::string> cases = {"unpatched", "chunked", "nodelay"};
+  int runs = 3;
+  double seconds = 1.0;
+  std::int64_t quota = 8192;
+  std::string json_path, csv_path;
+};
+
+struct Row {
+  std::int64_t len = 0;
+  std::string kase;
+  std::vector<double> mbps, stalls_per_s, waited_ms_per_s;
+  std::vector<std::uint64_t> stalls;
+};
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int run_matrix(const MatrixOptions& o, Io io) {
+  const auto rate = lab::parse_rate(o.up.rate);
+  if (!rate) return usage(io, "lab matrix: bad --rate '" + o.up.rate + "'");
+  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  auto cfg = o.up.config();
+  lab::LabGuard guard;  // the matrix's own lab goes away on every path
+  if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
+    return failure(io, r.error());
+  }
+  const double line = lab::line_rate_bytes_per_s(*rate, cfg.timestamps) / 1e6;
+  fmt::print(io.out,
+             "lab matrix: receiver {}, emulated AFD quota {}, timestamps {}, {} (line rate {:.2f} MB/s), "
+             "median of {} run{} of {:g} s\n",
+             to_string(cfg.ack_mode), o.quota, cfg.timestamps ? "on" : "off", cfg.rate, line, o.runs,
+             o.runs == 1 ? "" : "s", o.seconds);
+  fmt::print(io.out, "{:>6}  {:<10} {:>8} {:>8} {:>8} {:>7} {:>9} {:>10}\n", "len", "case", "MB/s",
+             "min", "max", "line%", "stalls/s", "wait ms/s");
+  std::vector<Row> rows;
+  std::uint16_t port = 5101;
+  for (std::int64_t len : o.lengths) {
+    for (const std::string& kase : o.cases) {
+      Row row{len, kase, {}, {}, {}, {}};
+      for (int i = 0; i < o.runs; ++i) {
+        TtcpConfig tx;
+        tx.buflen = len;
+        tx.seconds = o.seconds;
+        tx.afd_quota = o.quota;
+        tx.chunk = kase == "chunked" ? core::PolicyKind::seed : core::PolicyKind::none;
+        tx.nodelay = kase == "nodelay";
+        tx.port = port++;
+        if (port > 5900) port = 5101;
+        const auto out = lab::run_pair(tx, receiver_for(tx, cfg.ack_mode));
+        if (out.tx_code != 0 || out.rx_code != 0) {
+          return failure(io, fmt::format("lab matrix: -l {} {}: {}", len, kase,
+                                         (out.tx_err + out.rx_err).substr(0, (out.tx_err + out.rx_err).find('\n'))));
+        }
+        const double s = out.tx.seconds;
+        row.mbps.push_back(out.tx.mb_per_s());
+        row.stalls.push_back(out.tx.afd->stalls);
+        row.stalls_per_s.push_back(static_cast<double>(out.tx.afd->stalls) / s);
+        row.waited_ms_per_s.push_back(std::chrono::duration<double, std::milli>(out.tx.afd->waited).count() / s);
+      }
+      const double m = median(row.mbps);
+      fmt::print(io.out, "{:>6}  {:<10} {:8.3f} {:8.3f} {:8.3f} {:6.1f}% {:9.1f} {:10.1f}\n", len, kase, m,
+                 *std::min_element(row.mbps.begin(), row.mbps.end()),
+                 *std::max_element(row.mbps.begin(), row.mbps.end()), 100 * m / line,
+                 median(row.stalls_per_s), median(row.waited_ms_per_s));
+      io.out.flush();
+      rows.push_back(std::move(row));
+    }
+  }
+  if (!o.json_path.empty()) {
+    nlohmann::json j = {{"config",
+                         {{"ack_mode", std::string(to_string(cfg.ack_mode))},
+                          {"quota", o.quota},
+                          {"timestamps", cfg.timestamps},
+                          {"rate", cfg.rate},
+                          {"runs", o.runs},
+                          {"seconds", o.seconds}}},
+                        {"line_rate_mb_s", line},
+                        {"rows", nlohmann::json::array()}};
+    for (const auto& r : rows) {
+      j["rows"].push_back({{"len", r.len},
+                           {"case", r.kase},
+                           {"mb_s", r.mbps},
+                           {"median_mb_s", median(r.mbps)},
+                           {"fraction_of_line", median(r.mbps) / line},
+                           {"stalls", r.stalls},
+                           {"median_stalls_per_s", median(r.stalls_per_s)},
+                           {"median_wait_ms_per_s", median(r.waited_ms_per_s)}});
+    }
+    std::ofstream f(o.json_path);
+    f << j.dump(2) << '\n';
+    if (!f) return failure(io, "lab matrix: cannot write " + o.json_path);
+  }
+  if (!o.csv_path.empty()) {
+    std::ofstream f(o.csv_path);
+    f << "len,case,median_mb_s,min_mb_s,max_mb_s,fraction_of_line,median_stalls_per_s,median_wait_ms_per_s,runs\n";
+    for (const auto& r : rows) {
+      f << fmt::format("{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.2f},{:.2f},{}\n", r.len, r.kase, median(r.mbps),
+                       *std::min_element(r.mbps.begin(), r.mbps.end()),
+                       *std::max_element(r.mbps.begin(), r.mbps.end()), median(r.mbps) / line,
+                       median(r.stalls_per_s), median(r.waited_ms_per_s), r.mbps.size());
+    }
+    if (!f) return failure(io, "lab matrix: cannot write " + o.csv_path);
+  }
+  if (auto r = lab::lab_down(); !r) return failure(io, "lab matrix: " + r.error());
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_lab_command(CLI::App& parent, Action& selected) {
+  CLI::App* cmd = parent.add_subcommand(
+      "lab", "Two network namespaces (ackstall-a -> ackstall-b) over veth shaped to 100BASE-T "
+             "goodput; needs root");
+  cmd->require_subcommand(1);
+
+  auto up = std::make_shared<UpOptions>();
+  CLI::App* c_up = cmd->add_subcommand("up", "create the lab (removes a stale one first)");
+  add_up_options(*c_up, *up);
+  c_up->callback([up, &selected] { selected = [up](Io io) { return run_up(*up, io); }; });
+
+  CLI::App* c_down = cmd->add_subcommand("down", "remove the lab");
+  c_down->callback([&selected] { selected = [](Io io) { return run_down(io); }; });
+
+  auto run = std::make_shared<RunOptions>();
+  CLI::App* c_run = cmd->add_subcommand(
+      "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 --emulate-afd");
+  c_run->add_option("--ack-mode", run->ack_mode, "receiver ACK mode (default: the one given to lab up)")
+      ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
+  c_run->add_option("ttcp", run->ttcp, "ttcp transmitter flags, after --");
+  c_run->callback([run, &selected] { selected = [run](Io io) { return run_run(*run, io); }; });
+
+  auto mx = std::make_shared<MatrixOptions>();
+  CLI::App* c_mx = cmd->add_subcommand(
+      "matrix", "unpatched / chunked (seed) / NODELAY over write sizes, emulated AFD quota, median "
+                "of N runs; brings up its own lab and removes it");
+  add_up_options(*c_mx, mx->up);
+  c_mx->add_option("--lengths", mx->lengths, "write sizes (default 2920,7300,8192,15928,16384)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{16} << 20));
+  c_mx->add_option("--cases", mx->cases, "cases (default unpatched,chunked,nodelay)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<std::string>{"unpatched", "chunked", "nodelay"}));
+  c_mx->add_option("--runs", mx->runs, "runs per cell, the median is reported (default 3)")
+      ->check(CLI::Range(1, 101));
+  c_mx->add_option("--time", mx->seconds, "seconds per run (default 1)")->check(CLI::Range(0.05, 600.0));
+  c_mx->add_option("--quota", mx->quota, "emulated Winsock quota (default 8192)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  c_mx->add_option("--json", mx->json_path, "also write the matrix as JSON to FILE");
+  c_mx->add_option("--csv", mx->csv_path, "also write the matrix as CSV to FILE");
+  c_mx->callback([mx, &selected] { selected = [mx](Io io) { return run_matrix(*mx, io); }; });
+}
+
+}  // namespace ackstall::tools

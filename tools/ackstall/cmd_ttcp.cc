@@ -1,0 +1,27 @@
+// ackstall ttcp: ttcp-compatible throughput tester (ttcp_run.h), with --chunk, --emulate-afd,
+// --verify, --json and receiver ACK modes.
+#include <memory>
+
+#include "app.h"
+#include "ttcp_run.h"
+
+namespace ackstall::tools {
+
+void add_ttcp_command(CLI::App& parent, Action& selected) {
+  auto cli = std::make_shared<TtcpCli>();
+  CLI::App* cmd = parent.add_subcommand(
+      "ttcp", "ttcp-compatible sender/receiver: -t -s [-n N] [-l LEN] [-b BUF] [-D] HOST, or -r -s; "
+              "plus --chunk, --emulate-afd[=QUOTA], --verify, --json, --ack-mode");
+  cli->add_to(*cmd);
+  cmd->callback([cli, &selected] {
+    selected = [cli](Io io) {
+      if (std::string e = cli->finish(true); !e.empty()) {
+        io.err << "ackstall: " << e << '\n';
+        return kExitUsage;
+      }
+      return run_ttcp(cli->cfg, io);
+    };
+  });
+}
+
+}  // namespace ackstall::tools
