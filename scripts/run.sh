@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# The main job on a fresh Debian 12 machine: installs what is missing, builds, and runs the
-# ackstall demos.
+# The main job on a fresh Debian 12 machine: installs what is missing, builds, and reproduces the
+# seed's table with the simulator (seed figure vs simulated, side by side), then shows the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh build
 cmake --preset release >/dev/null
 cmake --build --preset release
 bin=build/release/tools/ackstall/ackstall
-echo "=== The seed's fix: how an 8192-byte send is split with SO_SNDBUF 8192"
-for mss in 1460 1448; do
-  echo "--- MSS $mss: ackstall plan --mss $mss --sndbuf 8192 --len 8192"
-  "$bin" plan --mss "$mss" --sndbuf 8192 --len 8192
-done
-echo "--- KB823764's 64 KB send, SO_SNDBUF 65536: ackstall plan --mss 1460 --sndbuf 65536 --len 65536"
-"$bin" plan --mss 1460 --sndbuf 65536 --len 65536
+mkdir -p out
+echo
+echo "=== The seed's table, simulated: ackstall sim examples/seed/*.toml"
+"$bin" sim examples/seed/*.toml
+echo
+echo "=== Why: the unpatched transfer, first 20 writes (time-sequence graph and pcap in out/)"
+"$bin" sim examples/seed/02-unpatched.toml --set app.transmitter.writes=20 \
+  --pcap out/unpatched.pcap --plot out/unpatched.png
+echo
+echo "=== The fix: how the seed's policy splits an 8192-byte send (SO_SNDBUF 8192, MSS 1460)"
+"$bin" plan --mss 1460 --sndbuf 8192 --len 8192
+echo
+echo "More: docs/VALIDATION.md (what matches and why), ackstall sim --list-profiles, ackstall --help"
