@@ -14,6 +14,7 @@
 #include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
+#include "../fake_socket_ops.h"
 
 namespace ackstall::net {
 namespace {
@@ -139,6 +140,20 @@ TEST(Winsock, ProbeSaysWhereEachValueCameFrom) {
   auto policy = sender.policy();
   ASSERT_TRUE(policy);
   EXPECT_EQ(policy->params(), r.params());
+}
+
+// The probe names the Windows calls as its sources (path_probe.cc), whatever the ops report.
+TEST(Winsock, ProbeSourcesNameTheWindowsCalls) {
+  testing::FakeSocketOps ops;
+  ops.doubled = false;
+  ops.sndbuf_reported = 8192;
+  Syscalls calls(ops);
+  const PathReport r = probe_path(calls, 3);
+  EXPECT_EQ(r.mss.source, "SIO_TCP_INFO TCP_INFO_v0.Mss");
+  EXPECT_EQ(r.timestamps.source, "SIO_TCP_INFO TCP_INFO_v0.TimestampsEnabled");
+  EXPECT_EQ(r.mtu.source, "GetAdaptersAddresses Mtu of eth0");
+  EXPECT_EQ(r.sndbuf.value, 8192);
+  EXPECT_EQ(r.sndbuf.source, "getsockopt(SO_SNDBUF)");
 }
 
 // SO_SNDBUF tracking through the setsockopt wrapper: the next send sees the new quota.
