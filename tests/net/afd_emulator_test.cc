@@ -109,7 +109,7 @@ TEST(AfdSocketOps, ChunkedSenderTransfersThroughTheQuotaAndDrains) {
       received += r->bytes;
     }
   });
-  ChunkedSender sender(**ops, p.client.native(), {core::PolicyKind::seed, 0});
+  ChunkedSender sender(**ops, p.client.native(), {core::PolicyKind::seed, 1448});
   std::vector<std::byte> data(kLen, std::byte{1});
   const core::ByteSlice slice{data.data(), data.size()};
   for (std::size_t i = 0; i < kSends; ++i) {

@@ -332,7 +332,8 @@ int run_receiver(const TtcpConfig& cfg, Io io, const std::function<void(std::uin
   res.intervals = iv.done;
   const std::uint64_t expected = static_cast<std::uint64_t>(cfg.nbuf) * static_cast<std::uint64_t>(cfg.buflen);
   if (cfg.nbuf_set && got != expected) {
-    return fail(io, fmt::format("{}: {} closed early: {} of {} bytes (-n {} -l {})", who, peer, got,
+    return fail(io, fmt::format("{}: {} {}: {} of {} bytes (-n {} -l {})", who, peer,
+                                got < expected ? "closed early" : "sent more than expected", got,
                                 expected, cfg.nbuf, cfg.buflen));
   }
   if (cfg.json) {

@@ -1,0 +1,174 @@
+// ackstall ttcp on loopback through run(): both ends in-process (two threads).
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ackstall/net/tcp_socket.h"
+#include "app.h"
+#include "ttcp_run.h"
+
+namespace ackstall::tools {
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run_cli(std::vector<std::string> args) {
+  std::vector<const char*> argv = {"ackstall", "ttcp"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run(argv, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+std::uint16_t free_port() {
+  auto l = net::listen_tcp({"127.0.0.1", 0});
+  return l ? l->port : 0;
+}
+
+// Runs the receiver with `rx` flags and the transmitter with `tx` flags on one free port.
+std::pair<Result, Result> transfer(std::vector<std::string> rx, std::vector<std::string> tx) {
+  const std::string port = std::to_string(free_port());
+  rx.insert(rx.end(), {"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"});
+  tx.insert(tx.end(), {"-t", "-s", "-p", port, "127.0.0.1"});
+  Result r{};
+  std::thread receiver([&] { r = run_cli(rx); });
+  Result t = run_cli(tx);
+  receiver.join();
+  return {t, r};
+}
+
+void expect_one_line_error(const Result& r, int code, const std::string& mentions) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+}
+
+TEST(Ttcp, ClassicFlagsPrintTtcpStyleReport) {
+  auto [t, r] = transfer({"-l", "8192"}, {"-n", "500", "-l", "8192", "-D", "-v"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(t.out.find("ttcp-t: buflen=8192, nbuf=500, align=16384/0, port="), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("ttcp-t: nodelay"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("ttcp-t: 4096000 bytes in "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" KB/sec +++ ("), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("MB/s"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("ttcp-t: 500 I/O calls"), std::string::npos) << t.out;
+  EXPECT_NE(r.out.find("ttcp-r: 4096000 bytes in "), std::string::npos) << r.out;
+}
+
+TEST(Ttcp, CombinedShortFlagsAsTtcpUsersTypeThem) {
+  auto [t, r] = transfer({}, {"-n100", "-l1000"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("100000 bytes in"), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, VerifyWithChunkingAndEmulatedAfdIsByteExact) {
+  auto [t, r] = transfer({"--verify", "-l", "3001"},
+                         {"--verify", "-n", "400", "-l", "15928", "--chunk", "seed", "--emulate-afd=8192"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("--verify: 6371200 bytes match the pattern"), std::string::npos) << r.out;
+  EXPECT_NE(t.out.find("emulate-afd quota=8192: "), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, JsonFollowsIperf3Shape) {
+  auto [t, r] = transfer({"--json", "--interval", "0.05"},
+                         {"--json", "--time", "0.3", "--interval", "0.1", "-l", "16384", "--emulate-afd", "-b", "8192"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(t.out);
+  EXPECT_EQ(j["start"]["test_start"]["blksize"], 16384);
+  EXPECT_EQ(j["start"]["test_start"]["emulate_afd"], 8192);
+  EXPECT_GT(j["end"]["sum_sent"]["bytes"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(j["end"]["sum_sent"]["bits_per_second"].get<double>(), 0.0);
+  EXPECT_GE(j["intervals"].size(), 2u);
+  EXPECT_TRUE(j["end"]["afd"].contains("stalls"));
+  EXPECT_TRUE(j["end"]["afd"].contains("waited_seconds"));
+  const auto jr = nlohmann::json::parse(r.out);
+  EXPECT_EQ(jr["end"]["sum_received"]["bytes"], j["end"]["sum_sent"]["bytes"]);
+}
+
+TEST(Ttcp, ReceiverAckModesTransfer) {
+  for (const char* mode : {"classic", "quickack"}) {
+    auto [t, r] = transfer({"--ack-mode", mode, "--verify"}, {"-n", "200", "--verify"});
+    EXPECT_EQ(t.code, 0) << mode << t.err;
+    EXPECT_EQ(r.code, 0) << mode << r.err;
+  }
+}
+
+TEST(Ttcp, ReceiverReportsEarlyClose) {
+  auto [t, r] = transfer({"-n", "1000", "-l", "1000"}, {"-n", "10", "-l", "1000"});
+  EXPECT_EQ(t.code, 0) << t.err;
+  expect_one_line_error(r, kExitFailure, "closed early: 10000 of 1000000 bytes");
+}
+
+TEST(Ttcp, TransmitterSurvivesReceiverGoingAway) {
+  // The "receiver" accepts and closes at once: the transmitter sees a reset, one line, exit 1.
+  auto l = net::listen_tcp({"127.0.0.1", 0});
+  ASSERT_TRUE(l.has_value());
+  std::thread closer([&] {
+    auto c = net::accept_tcp(l->socket);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  });
+  const auto t = run_cli({"-t", "-s", "-n", "100000", "-l", "65536", "-p", std::to_string(l->port), "127.0.0.1"});
+  closer.join();
+  expect_one_line_error(t, kExitFailure, "lost after");
+}
+
+TEST(Ttcp, ReceiverSurvivesPeerReset) {
+  const std::uint16_t port = free_port();
+  Result r{};
+  std::thread receiver([&] {
+    r = run_cli({"-r", "-s", "-p", std::to_string(port), "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"});
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  {
+    auto c = net::connect_tcp({"127.0.0.1", port}, std::chrono::seconds(5));
+    ASSERT_TRUE(c.has_value());
+    const ::linger abort_close{1, 0};  // close() sends RST
+    ASSERT_EQ(::setsockopt(c->native(), SOL_SOCKET, SO_LINGER, &abort_close, sizeof abort_close), 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  receiver.join();
+  expect_one_line_error(r, kExitFailure, "Connection reset by peer");
+}
+
+TEST(Ttcp, BadInputIsOneLineExitTwo) {
+  expect_one_line_error(run_cli({"-t", "-s"}), kExitUsage, "missing HOST");
+  expect_one_line_error(run_cli({"-t", "-r", "-s", "x"}), kExitUsage, "exactly one of -t");
+  expect_one_line_error(run_cli({"-t", "127.0.0.1"}), kExitUsage, "-s");
+  expect_one_line_error(run_cli({"-t", "-s", "-l", "0", "h"}), kExitUsage, "-l");
+  expect_one_line_error(run_cli({"-t", "-s", "-p", "70000", "h"}), kExitUsage, "-p");
+  expect_one_line_error(run_cli({"-t", "-s", "--chunk", "bogus", "h"}), kExitUsage, "--chunk");
+  expect_one_line_error(run_cli({"-r", "-s", "--emulate-afd=8192"}), kExitUsage, "transmitter");
+  expect_one_line_error(run_cli({"-t", "-s", "-b", "4096", "--emulate-afd=8192", "h"}), kExitUsage,
+                        "both set the quota");
+  expect_one_line_error(run_cli({"-t", "-s", "--ack-mode", "classic", "h"}), kExitUsage, "receiver");
+  expect_one_line_error(run_cli({"-r", "-s", "--bind", "not-an-address", "-p", "0", "--accept-timeout-ms", "1"}),
+                        kExitFailure, "listen on");
+  expect_one_line_error(run_cli({"-t", "-s", "-n", "1", "-p", "9", "no.such.host.invalid",
+                                 "--connect-timeout-ms", "100"}),
+                        kExitFailure, "connect to no.such.host.invalid:9");
+}
+
+TEST(Ttcp, PatternIsPositionDependent) {
+  std::vector<std::byte> a(64), b(61);
+  fill_pattern(a, 0);
+  fill_pattern(b, 3);
+  EXPECT_TRUE(std::equal(b.begin(), b.end(), a.begin() + 3));
+  EXPECT_NE(a[0], a[8]);
+}
+
+}  // namespace
+}  // namespace ackstall::tools
