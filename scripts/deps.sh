@@ -6,7 +6,7 @@ mode=${1:-build}
 build_pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
             libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libexpected-dev
             gnuplot-nox tshark)
-test_pkgs=(iproute2 iperf3 clang libclang-rt-14-dev ns3 libns3-dev time
+test_pkgs=(iproute2 iperf3 jq clang libclang-rt-14-dev ns3 libns3-dev time
            g++-mingw-w64-x86-64-posix wine wine64 googletest)  # googletest: sources, for MinGW
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# ackstall ttcp vs iperf3, side by side in one run:
+#   1. loopback, equal write size (-l = iperf3 -l): ratio ackstall/iperf3 (target >= 0.95);
+#   2. ChunkedSender (--chunk seed, SO_SNDBUF 65536) vs a plain send() per write (--chunk none);
+#   3. the lab link (ackstall lab: veth shaped to 100BASE-T goodput, stack-behaviour.md §7, needs
+#      root): fraction of the shaped line rate (11.77 MB/s with timestamps), target >= 0.99 for
+#      chunked sends; iperf3 over the same link for reference.
+# Usage: bench/ttcp_vs_iperf3.sh [path/to/ackstall] [seconds per run, default 3]
+# Needs: iperf3, jq (scripts/deps.sh test). Every background server and the lab are removed on
+# exit (trap), also on failure.
+set -euo pipefail
+ackstall=${1:-build/release/tools/ackstall/ackstall}
+secs=${2:-3}
+[ -x "$ackstall" ] || { echo "ttcp_vs_iperf3: no ackstall binary at $ackstall" >&2; exit 2; }
+for t in iperf3 jq; do command -v $t >/dev/null || { echo "ttcp_vs_iperf3: needs $t" >&2; exit 2; }; done
+
+pids=()
+lab_made=0
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  if [ "$lab_made" = 1 ]; then "$ackstall" lab down >/dev/null 2>&1 || true; fi
+}
+trap cleanup EXIT INT TERM
+
+port=$((20000 + RANDOM % 20000))
+mbs() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 8 / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
+iperf3_loopback() {  # len -> bits/s
+  port=$((port + 1))
+  iperf3 -s -1 -p $port >/dev/null 2>&1 & pids+=($!)
+  sleep 0.3
+  iperf3 -c 127.0.0.1 -p $port -l "$1" -t "$secs" -J | jq '.end.sum_received.bits_per_second'
+}
+ttcp_loopback() {  # len extra-args... -> bits/s
+  local len=$1; shift
+  port=$((port + 1))
+  "$ackstall" ttcp -r -s -p $port --bind 127.0.0.1 -l "$len" --accept-timeout-ms 10000 >/dev/null & pids+=($!)
+  "$ackstall" ttcp -t -s -p $port -l "$len" --time "$secs" --json "$@" 127.0.0.1 |
+    jq '.end.sum_sent.bits_per_second'
+}
+
+echo "== loopback, equal write size ($secs s each; MB/s = 10^6 bytes/s)"
+printf '%8s %12s %12s %8s\n' len iperf3 ackstall ratio
+for len in 8192 131072; do
+  i=$(iperf3_loopback $len); a=$(ttcp_loopback $len)
+  printf '%8s %12s %12s %8s\n' $len "$(mbs "$i")" "$(mbs "$a")" "$(ratio "$a" "$i")"
+done
+
+echo "== loopback, ChunkedSender (--chunk seed, -b 65536) vs plain send per write (--chunk none, -b 65536)"
+printf '%8s %12s %12s %8s\n' len plain chunked ratio
+for len in 131072 1048576; do
+  p=$(ttcp_loopback $len -b 65536 --chunk none); c=$(ttcp_loopback $len -b 65536 --chunk seed)
+  printf '%8s %12s %12s %8s\n' $len "$(mbs "$p")" "$(mbs "$c")" "$(ratio "$c" "$p")"
+done
+
+if [ "$(id -u)" != 0 ]; then
+  echo "== lab link: skipped (needs root for network namespaces)"
+  exit 0
+fi
+echo "== lab link: veth shaped to 100BASE-T goodput, timestamps on (line rate 11.77 MB/s)"
+"$ackstall" lab up --ack-mode classic >/dev/null
+lab_made=1
+line=11.772
+printf '%-52s %8s %8s\n' case MB/s of-line
+lab_case() {  # label, ttcp args...
+  local label=$1; shift
+  local bps
+  bps=$("$ackstall" lab run -- --time "$secs" --json "$@" | jq '.transmitter.end.sum_sent.bits_per_second')
+  printf '%-52s %8s %8s\n' "$label" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
+}
+lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192" -l 8192 --chunk seed --emulate-afd=8192
+lab_case "ttcp -l 15928 --chunk seed --emulate-afd=8192" -l 15928 --chunk seed --emulate-afd=8192
+lab_case "ttcp -l 15928 --emulate-afd=8192 (unpatched)" -l 15928 --emulate-afd=8192
+lab_case "ttcp -l 131072 (plain Linux send buffer)" -l 131072
+ip netns exec ackstall-b iperf3 -s -1 -p 5201 >/dev/null 2>&1 & pids+=($!)
+sleep 0.3
+bps=$(ip netns exec ackstall-a iperf3 -c 10.77.0.2 -p 5201 -t "$secs" -J | jq '.end.sum_received.bits_per_second')
+printf '%-52s %8s %8s\n' "iperf3 (default -l 128K)" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
