@@ -1,7 +1,7 @@
 // ackstall/net/socket_ops.h — the one syscall seam of the socket layer.
 //
 // Everything the sender and the path probe ask of the OS goes through a SocketOps. The real
-// implementation (system_socket_ops(): src/net/posix/ today, a Winsock file later) is the only
+// implementation (system_socket_ops(): src/net/posix/ or src/net/win/) is the only
 // code that includes OS socket headers; tests inject a fake to script short writes, EAGAIN
 // storms, EINTR and ECONNRESET deterministically.
 //

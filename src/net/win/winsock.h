@@ -6,9 +6,10 @@
 //   callers and tests compare against ECONNRESET, EWOULDBLOCK, ... on both platforms. Unknown
 //   codes map to EIO; the original stays readable in NetError::detail ("WSA error 10093").
 // * Winsock cannot report whether a socket is in nonblocking mode (there is no F_GETFL). The
-//   library therefore records the mode it sets (set_nonblocking(), WSAEventSelect in
-//   wait_readable) in a process-wide registry; a socket made nonblocking behind the library's
-//   back (a raw ioctlsocket(FIONBIO)) is reported as blocking.
+//   library therefore records the mode it sets (set_nonblocking(), connect's temporary switch)
+//   in a process-wide registry; a socket made nonblocking behind the library's back (a raw
+//   ioctlsocket(FIONBIO)) is reported as blocking. wait_readable's WSAEventSelect switches a
+//   socket to nonblocking too; it switches it back unless the registry says nonblocking.
 #pragma once
 
 // Declarations up to Windows 10 1703 (TCP_INFO_v0, SIO_TCP_INFO): compiled in, called at run time
@@ -55,7 +56,7 @@ inline std::unexpected<NetError> last_wsa_error(std::string_view call) {
   return std::unexpected(wsa_error(call, ::WSAGetLastError()));
 }
 
-// Blocking-mode registry (see above). set_mode() also calls ioctlsocket(FIONBIO).
+// Blocking-mode registry (see above): ioctlsocket(FIONBIO), then record the mode.
 NetResult<void> set_mode_nonblocking(NativeSocket s, bool on);
 bool registered_nonblocking(NativeSocket s) noexcept;
 void forget_socket(NativeSocket s) noexcept;  // on closesocket
