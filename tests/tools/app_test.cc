@@ -1,4 +1,5 @@
 #include "app.h"
+#include "cli_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -10,63 +11,46 @@
 namespace ackstall::tools {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::initializer_list<const char*> args) {
-  std::vector<const char*> argv = {"ackstall"};
-  argv.insert(argv.end(), args);
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
-}
-
-// One line, prefixed, naming what is wrong.
-void expect_usage_error(const Result& r, const std::string& mentions) {
-  EXPECT_EQ(r.code, kExitUsage) << r.err;
-  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+void expect_usage_error(const CliResult& r, const std::string& mentions) {
+  expect_one_line_error(r, kExitUsage, mentions);
 }
 
 TEST(Plan, PrintsOneChunkPerLine) {
-  const auto r = run_cli({"plan", "--mss", "1448", "--sndbuf", "8192", "--len", "8192"});
+  const auto r = run_ackstall({"plan", "--mss", "1448", "--sndbuf", "8192", "--len", "8192"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "5792\n2400\n");
 }
 
 TEST(Plan, PolicyAndJson) {
-  auto r = run_cli({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "20000", "--policy",
+  auto r = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "20000", "--policy",
                     "cygwin"});
   EXPECT_EQ(r.out, "8192\n8192\n3616\n");
-  r = run_cli({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "8192", "--json"});
+  r = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "8192", "--json"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("\"chunks\": [\n    5840,\n    2352\n  ]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"base_chunk\": 7300"), std::string::npos);
 }
 
 TEST(Plan, BadInputNamesTheFlag) {
-  expect_usage_error(run_cli({"plan", "--sndbuf", "8192", "--len", "1"}), "--mss");
-  expect_usage_error(run_cli({"plan", "--mss", "abc", "--sndbuf", "8192", "--len", "1"}), "--mss");
-  expect_usage_error(run_cli({"plan", "--mss", "0", "--sndbuf", "8192", "--len", "1"}), "--mss");
-  expect_usage_error(run_cli({"plan", "--mss", "1460", "--sndbuf", "-5", "--len", "1"}),
+  expect_usage_error(run_ackstall({"plan", "--sndbuf", "8192", "--len", "1"}), "--mss");
+  expect_usage_error(run_ackstall({"plan", "--mss", "abc", "--sndbuf", "8192", "--len", "1"}), "--mss");
+  expect_usage_error(run_ackstall({"plan", "--mss", "0", "--sndbuf", "8192", "--len", "1"}), "--mss");
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "-5", "--len", "1"}),
                      "--sndbuf");
   expect_usage_error(
-      run_cli({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "1", "--policy", "fast"}),
+      run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "1", "--policy", "fast"}),
       "--policy");
-  expect_usage_error(run_cli({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "1", "--bogus"}),
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "1", "--bogus"}),
                      "--bogus");
-  expect_usage_error(run_cli({}), "subcommand");
-  expect_usage_error(run_cli({"frobnicate"}), "frobnicate");
+  expect_usage_error(run_ackstall({}), "subcommand");
+  expect_usage_error(run_ackstall({"frobnicate"}), "frobnicate");
 }
 
 TEST(Cli, HelpExitsZero) {
-  auto r = run_cli({"--help"});
+  auto r = run_ackstall({"--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("plan"), std::string::npos);
-  r = run_cli({"plan", "--help"});
+  r = run_ackstall({"plan", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("--sndbuf"), std::string::npos);
 }

@@ -10,22 +10,15 @@
 #include <vector>
 
 #include "app.h"
+#include "cli_runner.h"
 #include "lab_netns.h"
 
 namespace ackstall::tools {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  std::vector<const char*> argv = {"ackstall", "lab"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
+CliResult run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "lab");
+  return run_ackstall(args);
 }
 
 bool ns_exists(const char* n) { return std::filesystem::exists(std::string("/run/netns/") + n); }

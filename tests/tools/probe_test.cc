@@ -11,30 +11,10 @@
 
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
+#include "cli_runner.h"
 
 namespace ackstall::tools {
 namespace {
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  std::vector<const char*> argv = {"ackstall"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
-}
-
-void expect_one_line_error(const Result& r, int code, const std::string& mentions) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-}
 
 struct ProbeTest : ::testing::Test {
   net::Listener listener = *net::listen_tcp({"127.0.0.1", 0});
@@ -42,7 +22,7 @@ struct ProbeTest : ::testing::Test {
 };
 
 TEST_F(ProbeTest, TextReportWithProvenance) {
-  const auto r = run_cli({"probe", target, "--len", "100000"});
+  const auto r = run_ackstall({"probe", target, "--len", "100000"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("probe " + target + " from 127.0.0.1:"), std::string::npos) << r.out;
@@ -56,7 +36,7 @@ TEST_F(ProbeTest, TextReportWithProvenance) {
 }
 
 TEST_F(ProbeTest, JsonPlanFollowsTheSendBufferSet) {
-  const auto r = run_cli({"probe", target, "--sndbuf", "8192", "--len", "20000", "--json"});
+  const auto r = run_ackstall({"probe", target, "--sndbuf", "8192", "--len", "20000", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["target"], target);
@@ -79,7 +59,7 @@ TEST_F(ProbeTest, JsonPlanFollowsTheSendBufferSet) {
 
 TEST_F(ProbeTest, PolicyCygwinChunksAtTheSendBuffer) {
   const auto r =
-      run_cli({"probe", target, "--sndbuf", "8192", "--len", "20000", "--policy", "cygwin", "--json"});
+      run_ackstall({"probe", target, "--sndbuf", "8192", "--len", "20000", "--policy", "cygwin", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["plan"]["chunks"], (std::vector<std::size_t>{8192, 8192, 3616}));
@@ -88,13 +68,13 @@ TEST_F(ProbeTest, PolicyCygwinChunksAtTheSendBuffer) {
 TEST(Probe, BadTargetIsAUsageError) {
   for (const char* bad : {"localhost", "localhost:0", "localhost:99999", ":80", "::1:80"}) {
     SCOPED_TRACE(bad);
-    expect_one_line_error(run_cli({"probe", bad}), kExitUsage, "HOST:PORT");
+    expect_one_line_error(run_ackstall({"probe", bad}), kExitUsage, "HOST:PORT");
   }
-  expect_one_line_error(run_cli({"probe"}), kExitUsage, "target");
-  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--policy", "fast"}), kExitUsage,
+  expect_one_line_error(run_ackstall({"probe"}), kExitUsage, "target");
+  expect_one_line_error(run_ackstall({"probe", "127.0.0.1:1", "--policy", "fast"}), kExitUsage,
                         "--policy");
-  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--len", "x"}), kExitUsage, "--len");
-  expect_one_line_error(run_cli({"probe", "127.0.0.1:1", "--sndbuf", "0"}), kExitUsage,
+  expect_one_line_error(run_ackstall({"probe", "127.0.0.1:1", "--len", "x"}), kExitUsage, "--len");
+  expect_one_line_error(run_ackstall({"probe", "127.0.0.1:1", "--sndbuf", "0"}), kExitUsage,
                         "--sndbuf");
 }
 
@@ -106,17 +86,17 @@ TEST(Probe, RefusedConnectionIsARuntimeFailure) {
     port = l->port;
   }
   const std::string target = "127.0.0.1:" + std::to_string(port);
-  expect_one_line_error(run_cli({"probe", target}), kExitFailure,
+  expect_one_line_error(run_ackstall({"probe", target}), kExitFailure,
                         "probe " + target + ": connect: Connection refused");
 }
 
 TEST(Probe, UnresolvableHostIsARuntimeFailure) {
-  expect_one_line_error(run_cli({"probe", "no-such-host.invalid:80", "--timeout-ms", "1000"}),
+  expect_one_line_error(run_ackstall({"probe", "no-such-host.invalid:80", "--timeout-ms", "1000"}),
                         kExitFailure, "getaddrinfo");
 }
 
 TEST(Probe, ListedInHelp) {
-  const auto r = run_cli({"--help"});
+  const auto r = run_ackstall({"--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("probe"), std::string::npos);
 }

@@ -12,24 +12,12 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/writer.h"
 #include "app.h"
+#include "cli_runner.h"
 
 namespace ackstall::tools {
 namespace {
 
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  std::vector<const char*> argv = {"ackstall"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
-}
 
 std::filesystem::path temp(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "ackstall_scan_test";
@@ -59,17 +47,9 @@ std::filesystem::path stalled_capture() {
   return path;
 }
 
-void expect_one_line_error(const Result& r, int code, const std::string& mentions) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
-  EXPECT_TRUE(r.out.empty()) << r.out;
-}
-
 TEST(Scan, ReportsEachDelayedAckStall) {
   const auto path = stalled_capture();
-  const auto r = run_cli({"scan", path.string()});
+  const auto r = run_ackstall({"scan", path.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("18 records, 18 TCP segments, 1 flows"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("flow 10.0.0.1:40000 -> 10.0.0.2:5001"), std::string::npos) << r.out;
@@ -80,7 +60,7 @@ TEST(Scan, ReportsEachDelayedAckStall) {
 
 TEST(Scan, JsonThresholdAndFlowFilter) {
   const auto path = stalled_capture();
-  auto r = run_cli({"scan", path.string(), "--json"});
+  auto r = run_ackstall({"scan", path.string(), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   const auto& d = j["flows"][0]["directions"][0];
@@ -90,33 +70,33 @@ TEST(Scan, JsonThresholdAndFlowFilter) {
   EXPECT_EQ(d["stalls"][0]["kind"], "delayed_ack");
   EXPECT_NEAR(d["delayed_ack_timeout_ms"].get<double>(), 200.0, 0.01);
 
-  r = run_cli({"scan", path.string(), "--json", "--threshold-ms", "250"});
+  r = run_ackstall({"scan", path.string(), "--json", "--threshold-ms", "250"});
   EXPECT_EQ(nlohmann::json::parse(r.out)["flows"][0]["directions"][0]["stall_count"], 0);
-  r = run_cli({"scan", path.string(), "--json", "--flow", ":9"});
+  r = run_ackstall({"scan", path.string(), "--json", "--flow", ":9"});
   EXPECT_TRUE(nlohmann::json::parse(r.out)["flows"].empty());
-  r = run_cli({"scan", path.string(), "--json", "--flow", ":9", "--flow", "10.0.0.2:5001"});
+  r = run_ackstall({"scan", path.string(), "--json", "--flow", ":9", "--flow", "10.0.0.2:5001"});
   EXPECT_EQ(nlohmann::json::parse(r.out)["flows"].size(), 1u);
 }
 
 TEST(Scan, BadFilesAreOneLineExitOne) {
-  expect_one_line_error(run_cli({"scan", "/nonexistent/x.pcap"}), kExitFailure,
+  expect_one_line_error(run_ackstall({"scan", "/nonexistent/x.pcap"}), kExitFailure,
                         "ackstall: /nonexistent/x.pcap: cannot open");
   const auto text = temp("text.pcap");
   std::ofstream(text) << "hello world, not a capture\n";
-  expect_one_line_error(run_cli({"scan", text.string()}), kExitFailure, "not a pcap file");
+  expect_one_line_error(run_ackstall({"scan", text.string()}), kExitFailure, "not a pcap file");
   const auto good = stalled_capture();
   std::ifstream in(good, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
   const auto cut = temp("cut.pcap");
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 10);
-  expect_one_line_error(run_cli({"scan", cut.string()}), kExitFailure, "record 18 (offset");
+  expect_one_line_error(run_ackstall({"scan", cut.string()}), kExitFailure, "record 18 (offset");
 }
 
 TEST(Scan, UsageErrorsExitTwo) {
-  expect_one_line_error(run_cli({"scan"}), kExitUsage, "file");
-  expect_one_line_error(run_cli({"scan", "x.pcap", "--threshold-ms", "-1"}), kExitUsage,
+  expect_one_line_error(run_ackstall({"scan"}), kExitUsage, "file");
+  expect_one_line_error(run_ackstall({"scan", "x.pcap", "--threshold-ms", "-1"}), kExitUsage,
                         "--threshold-ms");
-  expect_one_line_error(run_cli({"scan", "x.pcap", "--flow", "1.2.3.4:99999"}), kExitUsage,
+  expect_one_line_error(run_ackstall({"scan", "x.pcap", "--flow", "1.2.3.4:99999"}), kExitUsage,
                         "bad port '99999'");
 }
 

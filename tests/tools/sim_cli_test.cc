@@ -14,24 +14,12 @@
 #include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/frame_decoder.h"
 #include "app.h"
+#include "cli_runner.h"
 
 namespace ackstall::tools {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  std::vector<const char*> argv = {"ackstall"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
-}
 
 std::string example(const std::string& rel) {
   return std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel;
@@ -54,7 +42,7 @@ std::string sh(const std::string& cmd) {
 }
 
 TEST(SimCli, SummaryOfOneScenario) {
-  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=50"});
+  const auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=50"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("goodput    0.03"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("seed measured 0.04 MiB/s"), std::string::npos) << r.out;
@@ -62,14 +50,14 @@ TEST(SimCli, SummaryOfOneScenario) {
 }
 
 TEST(SimCli, JsonAndTable) {
-  auto r = run_cli({"sim", example("seed/04-patched-l7300.toml"), "--set", "app.transmitter.writes=200",
+  auto r = run_ackstall({"sim", example("seed/04-patched-l7300.toml"), "--set", "app.transmitter.writes=200",
                     "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["bytes_delivered"], 200 * 7300);
   EXPECT_GT(j["goodput_mib_s"].get<double>(), 5.0);
   EXPECT_EQ(j["seed_mib_s"], 11.1);
-  r = run_cli({"sim", example("seed/02-unpatched.toml"), example("seed/04-patched-l7300.toml"), "--set",
+  r = run_ackstall({"sim", example("seed/02-unpatched.toml"), example("seed/04-patched-l7300.toml"), "--set",
                "app.transmitter.writes=20"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("unpatched stream write (netcat/ttcp)"), std::string::npos) << r.out;
@@ -77,7 +65,7 @@ TEST(SimCli, JsonAndTable) {
 }
 
 TEST(SimCli, ListsProfilesWithSources) {
-  const auto r = run_cli({"sim", "--list-profiles"});
+  const auto r = run_ackstall({"sim", "--list-profiles"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* p : {"winxp", "openbsd-3.9", "bsd-tick", "freebsd-6", "linux-2.6", "linux-pingpong", "ns3"})
     EXPECT_NE(r.out.find(p), std::string::npos) << p;
@@ -95,18 +83,18 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
            {"sim"},
            {"sim", example("seed/02-unpatched.toml"), example("seed/03-unpatched-ackonpush.toml"),
             "--pcap", "x.pcap"}}) {
-    const auto r = run_cli(args);
+    const auto r = run_ackstall(args);
     EXPECT_EQ(r.code, kExitUsage) << args.back() << ": " << r.err;
     EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
-  const auto r = run_cli({"sim", bad.string()});
+  const auto r = run_ackstall({"sim", bad.string()});
   EXPECT_NE(r.err.find("receiver.ack.kind: unknown value \"solaris\""), std::string::npos) << r.err;
 }
 
 TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
   const fs::path pcap = scratch("run.pcap");
-  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=40",
+  const auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=40",
                           "--pcap", pcap.string(), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -139,7 +127,7 @@ TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
 TEST(SimCli, PlotWritesPng) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
   const fs::path png = scratch("plot.png");
-  const auto r = run_cli({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=10",
+  const auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=10",
                           "--plot", png.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream in(png, std::ios::binary);

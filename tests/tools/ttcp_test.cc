@@ -12,22 +12,15 @@
 
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
+#include "cli_runner.h"
 #include "ttcp_run.h"
 
 namespace ackstall::tools {
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run_cli(std::vector<std::string> args) {
-  std::vector<const char*> argv = {"ackstall", "ttcp"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run(argv, {out, err});
-  return {code, out.str(), err.str()};
+CliResult run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "ttcp");
+  return run_ackstall(args);
 }
 
 std::uint16_t free_port() {
@@ -36,22 +29,15 @@ std::uint16_t free_port() {
 }
 
 // Runs the receiver with `rx` flags and the transmitter with `tx` flags on one free port.
-std::pair<Result, Result> transfer(std::vector<std::string> rx, std::vector<std::string> tx) {
+std::pair<CliResult, CliResult> transfer(std::vector<std::string> rx, std::vector<std::string> tx) {
   const std::string port = std::to_string(free_port());
   rx.insert(rx.end(), {"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"});
   tx.insert(tx.end(), {"-t", "-s", "-p", port, "127.0.0.1"});
-  Result r{};
+  CliResult r{};
   std::thread receiver([&] { r = run_cli(rx); });
-  Result t = run_cli(tx);
+  CliResult t = run_cli(tx);
   receiver.join();
   return {t, r};
-}
-
-void expect_one_line_error(const Result& r, int code, const std::string& mentions) {
-  EXPECT_EQ(r.code, code) << r.err;
-  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
 }
 
 TEST(Ttcp, ClassicFlagsPrintTtcpStyleReport) {
@@ -128,7 +114,7 @@ TEST(Ttcp, TransmitterSurvivesReceiverGoingAway) {
 
 TEST(Ttcp, ReceiverSurvivesPeerReset) {
   const std::uint16_t port = free_port();
-  Result r{};
+  CliResult r{};
   std::thread receiver([&] {
     r = run_cli({"-r", "-s", "-p", std::to_string(port), "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"});
   });

@@ -1,0 +1,38 @@
+// Runs the ackstall command line in-process for tests (tools/ackstall/app.h) and checks the
+// one-line error contract: "ackstall: ..." on stderr, one line, the expected exit code.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app.h"
+
+namespace ackstall::tools {
+
+struct CliResult {
+  int code;
+  std::string out, err;
+};
+
+// `args` follow "ackstall" (the subcommand first).
+inline CliResult run_ackstall(const std::vector<std::string>& args) {
+  std::vector<const char*> argv = {"ackstall"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run(argv, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+inline void expect_one_line_error(const CliResult& r, int code, std::string_view mentions) {
+  EXPECT_EQ(r.code, code) << r.err;
+  EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+}
+
+}  // namespace ackstall::tools
