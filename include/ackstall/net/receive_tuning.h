@@ -7,8 +7,8 @@
 //   segment. Elsewhere: EOPNOTSUPP.
 // set_receive_buffer: SO_RCVBUF (ttcp -b on the receiver); set it on a listener before the
 //   connection arrives so that the window scale is chosen from it.
-// wait_readable: poll for input (or error/hang-up) up to timeout_ms (< 0: forever); false on
-//   timeout. EINTR restarts the wait.
+// wait_readable: one socket through wait_readable.h's general wait: input (or error/hang-up)
+//   up to timeout_ms (< 0: forever); false on timeout.
 #pragma once
 
 #include "ackstall/net/net_error.h"

@@ -1,12 +1,12 @@
 // POSIX receiver knobs (receive_tuning.h).
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <poll.h>
 #include <sys/socket.h>
 
 #include <cerrno>
 
 #include "ackstall/net/receive_tuning.h"
+#include "ackstall/net/wait_readable.h"
 
 namespace ackstall::net {
 namespace {
@@ -37,15 +37,11 @@ NetResult<void> set_receive_buffer(const TcpSocket& s, int bytes) {
 }
 
 NetResult<bool> wait_readable(const TcpSocket& s, int timeout_ms) {
-  for (;;) {
-    pollfd p{s.native(), POLLIN, 0};
-    const int r = ::poll(&p, 1, timeout_ms);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return os_error("poll");
-    }
-    return r > 0;
-  }
+  // One socket through the general wait (wait_readable.h), which owns the EINTR retry.
+  const WaitItem item = WaitItem::of_socket(s.native());
+  auto ready = wait_readable(std::span<const WaitItem>(&item, 1), timeout_ms);
+  if (!ready) return std::unexpected(std::move(ready.error()));
+  return !ready->empty();
 }
 
 }  // namespace ackstall::net
