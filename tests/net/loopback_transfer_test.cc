@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "ackstall/core/io_cursor.h"
 #include "ackstall/net/chunked_sender.h"
 #include "ackstall/net/tcp_socket.h"
 #include "stream_hash.h"
@@ -132,17 +133,11 @@ void transfer(const Config& cfg) {
     ++writes;
     std::size_t done = 0;
     while (done < len) {
+      // The slices still to send: the cursor, advanced past the `done` bytes already taken.
       std::array<core::ByteSlice, 64> rest{};
-      std::size_t nrest = 0, skip = done;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (skip >= slices[i].size) {
-          skip -= slices[i].size;
-          continue;
-        }
-        rest[nrest++] = {static_cast<const std::byte*>(slices[i].data) + skip,
-                         slices[i].size - skip};
-        skip = 0;
-      }
+      core::IoCursor cursor({slices.data(), n});
+      cursor.consume(done);
+      const std::size_t nrest = cursor.prepare(len - done, rest);
       auto r = sender.send({rest.data(), nrest});
       ++sends;
       ASSERT_TRUE(r) << r.error().message();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/core/io_cursor.h"
 #include "ackstall/net/chunked_sender.h"
 
 namespace ackstall::net {
@@ -235,18 +236,11 @@ void million_operations() {
       // Send it all, the way an application must: loop on short writes and would-block.
       std::size_t done = 0;
       while (done < len) {
-        // The slices still to send (skip `done` bytes).
+        // The slices still to send: the cursor, advanced past the `done` bytes already taken.
         std::array<core::ByteSlice, 12> rest{};
-        std::size_t nrest = 0, skip = done;
-        for (std::size_t i = 0; i < nslices; ++i) {
-          if (skip >= slices[i].size) {
-            skip -= slices[i].size;
-            continue;
-          }
-          rest[nrest++] = {static_cast<const std::byte*>(slices[i].data) + skip,
-                           slices[i].size - skip};
-          skip = 0;
-        }
+        core::IoCursor cursor({slices.data(), nslices});
+        cursor.consume(done);
+        const std::size_t nrest = cursor.prepare(len - done, rest);
         const bool dont_wait = !os.nonblocking && rng.chance(100000);
         const bool nb = os.nonblocking || dont_wait;
         os.request_remaining = len - done;

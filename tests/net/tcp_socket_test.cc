@@ -8,25 +8,12 @@
 #include <vector>
 
 #include "ackstall/net/chunked_sender.h"
+#include "socket_pair.h"
 
 namespace ackstall::net {
 namespace {
 
 using namespace std::chrono_literals;
-
-struct Pair {
-  TcpSocket client, server;
-};
-
-Pair connected_pair() {
-  auto l = listen_tcp({"127.0.0.1", 0});
-  EXPECT_TRUE(l) << l.error().message();
-  auto c = connect_tcp({"127.0.0.1", l->port}, 5s);
-  EXPECT_TRUE(c) << c.error().message();
-  auto s = accept_tcp(l->socket);
-  EXPECT_TRUE(s) << s.error().message();
-  return {std::move(*c), std::move(*s)};
-}
 
 TEST(TcpSocket, SendToAClosedPeerIsAnErrorNotSigpipe) {
   Pair p = connected_pair();
