@@ -10,12 +10,12 @@ std::uint64_t EventQueue::schedule(Nanos at, std::uint32_t kind, std::uint32_t t
   if (at < now_) at = now_;
   const std::uint64_t seq = next_seq_++;
   heap_.push_back(Event{at, seq, kind, tag, arg});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
   return seq;
 }
 
 Event EventQueue::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
   Event e = heap_.back();
   heap_.pop_back();
   now_ = e.at;
