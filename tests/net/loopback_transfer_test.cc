@@ -119,13 +119,7 @@ void transfer(const Config& cfg) {
       const std::size_t to = i + 1 < n ? cut[i] : len;
       const std::size_t k = to - from;
       std::byte* dst = arena.data() + arena.size() - place - k;
-      std::size_t at = static_cast<std::size_t>((pos + from) % kRef);
-      for (std::size_t done = 0; done < k;) {
-        const std::size_t c = std::min(k - done, kRef - at);
-        std::memcpy(dst + done, ref.data() + at, c);
-        done += c;
-        at = (at + c) % kRef;
-      }
+      testing::copy_from_ring(ref, pos + from, dst, k);
       slices[i] = {dst, k};
       place += k + rng.below(64);
       from = to;

@@ -17,6 +17,7 @@
 
 #include "ackstall/core/io_cursor.h"
 #include "ackstall/net/chunked_sender.h"
+#include "stream_hash.h"
 
 namespace ackstall::net {
 namespace {
@@ -221,14 +222,8 @@ void million_operations() {
       for (std::size_t i = 0; i < nslices; ++i) {
         const std::size_t to = i + 1 < nslices ? cut[i] : len;
         const std::size_t n = to - from;
-        std::size_t at = (app_pos + from) % kRefSize;
         std::byte* dst = arena.data() + arena.size() - place - n;
-        for (std::size_t done = 0; done < n;) {  // copy the stream bytes, wrapping the ref
-          const std::size_t k = std::min(n - done, kRefSize - at);
-          std::memcpy(dst + done, ref.data() + at, k);
-          done += k;
-          at = (at + k) % kRefSize;
-        }
+        testing::copy_from_ring(ref, app_pos + from, dst, n);
         slices[i] = {dst, n};
         place += n + rng.below(64);
         from = to;

@@ -2,11 +2,26 @@
 // stream was cut into pieces (feed(a); feed(b) == feed(a+b)). Word-at-a-time, order-sensitive.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 
 namespace ackstall::net::testing {
+
+// Copies n bytes of the endless stream whose byte i is ref[i % ref.size()], from stream
+// offset `offset`, to dst (wrapping around the reference as often as needed).
+inline void copy_from_ring(std::span<const std::byte> ref, std::uint64_t offset, std::byte* dst,
+                           std::size_t n) {
+  std::size_t at = static_cast<std::size_t>(offset % ref.size());
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t c = std::min(n - done, ref.size() - at);
+    std::memcpy(dst + done, ref.data() + at, c);
+    done += c;
+    at = (at + c) % ref.size();
+  }
+}
 
 class StreamHash {
  public:
