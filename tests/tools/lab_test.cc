@@ -1,17 +1,36 @@
 // ackstall lab: real namespaces (root only; skipped with a message otherwise). Bounded: each
 // transfer is short; the whole file runs in well under a minute.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
+#include <random>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "ackstall/net/afd_emulator.h"
+#include "ackstall/net/chunked_sender.h"
+#include "ackstall/net/receive_tuning.h"
+#include "ackstall/net/tcp_socket.h"
 #include "app.h"
 #include "cli_runner.h"
 #include "lab_netns.h"
+#include "ttcp_run.h"
+
+extern char** environ;
 
 namespace ackstall::tools {
 namespace {
@@ -40,6 +59,8 @@ TEST(LabNoRoot, BadUsageIsExitTwo) {
   EXPECT_EQ(r.err.rfind("ackstall: ", 0), 0u);
   const auto m = run_cli({"matrix", "--cases", "bogus"});
   EXPECT_EQ(m.code, kExitUsage) << m.err;
+  const auto rt = run_cli({"run", "--realtime", "maybe", "--", "-n", "1"});
+  EXPECT_EQ(rt.code, kExitUsage) << rt.err;
   const auto x = run_cli({"run", "--", "-r"});
   EXPECT_EQ(x.code, kExitUsage) << x.err;
   EXPECT_NE(x.err.find("transmitter flags"), std::string::npos) << x.err;
@@ -60,7 +81,7 @@ TEST_F(Lab, UpRunDownAndStaleCleanup) {
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_NE(again.out.find("removing a stale lab"), std::string::npos) << again.out;
 
-  auto run = run_cli({"run", "--ack-mode", "classic", "--", "-n", "300", "-l", "8192", "--chunk", "seed",
+  auto run = run_cli({"run", "--ack-mode", "classic", "--realtime", "off", "--", "-n", "300", "-l", "8192", "--chunk", "seed",
                       "--emulate-afd", "--verify", "--json"});
   ASSERT_EQ(run.code, 0) << run.err;
   const auto j = nlohmann::json::parse(run.out);
@@ -78,7 +99,7 @@ TEST_F(Lab, UpRunDownAndStaleCleanup) {
   EXPECT_NE(orphan.err.find("no lab is up"), std::string::npos) << orphan.err;
 }
 
-TEST_F(Lab, TinyQueueDropsRandomSizesStillByteExact) {
+TEST_F(Lab, TinyQueueDropsFixedSizesStillByteExact) {
   ASSERT_EQ(run_cli({"up", "--queue-bytes", "4000", "--rate", "20mbit"}).code, 0);
   for (const char* len : {"1", "1447", "7300", "65537"}) {
     auto r = run_cli({"run", "--", "--time", "0.4", "-l", len, "--verify", "--chunk", "seed"});
@@ -87,11 +108,215 @@ TEST_F(Lab, TinyQueueDropsRandomSizesStillByteExact) {
   }
 }
 
+// Packets the lab's shaper dropped so far ("dropped N" of `tc -s qdisc show`), or -1.
+long shaper_drops() {
+  FILE* p = ::popen("ip netns exec ackstall-a tc -s qdisc show dev ackstall-va 2>/dev/null", "r");
+  if (p == nullptr) return -1;
+  std::string text;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) text += buf;
+  ::pclose(p);
+  std::smatch m;
+  static const std::regex re(R"(dropped (\d+))");
+  return std::regex_search(text, m, re) ? std::stol(m[1].str()) : -1;
+}
+
+// Random write sizes (issue 4) through the tiny queue: the ttcp tool writes fixed -l buffers,
+// so this drives the net layer itself across the lab: ChunkedSender (seed policy), plain and over
+// the emulated 8192-byte quota, sending `sizes` (fixed seed: the same sizes every run) of the
+// --verify pattern; a reader in ackstall-b checks every byte. Returns "" or what went wrong.
+std::string random_size_transfer(const std::vector<std::size_t>& sizes, bool emulate_afd,
+                                 std::uint16_t port, std::uint64_t& received) {
+  std::uint64_t total = 0;
+  for (auto n : sizes) total += n;
+  std::promise<std::string> listening;
+  auto ready = listening.get_future();
+  std::string rx_error, tx_error;
+  received = 0;
+  std::thread rx([&] {
+    if (auto r = lab::enter_namespace(lab::kNsB); !r) return listening.set_value(r.error());
+    auto l = net::listen_tcp({lab::kAddrB, port}, 1);
+    if (!l) return listening.set_value("listen: " + l.error().message());
+    listening.set_value("");
+    if (auto w = net::wait_readable(l->socket, 15000); !w || !*w) {
+      rx_error = "no connection within 15 s";
+      return;
+    }
+    auto c = net::accept_tcp(l->socket);
+    if (!c) {
+      rx_error = "accept: " + c.error().message();
+      return;
+    }
+    std::vector<std::byte> buf(1 << 17), want(1 << 17);
+    for (;;) {
+      if (auto w = net::wait_readable(*c, 30000); !w || !*w) {
+        rx_error = "receiver: nothing for 30 s";
+        return;
+      }
+      auto r = net::recv_some(*c, buf);
+      if (!r) {
+        rx_error = "recv: " + r.error().message();
+        return;
+      }
+      if (r->eof) return;
+      fill_pattern(std::span(want).first(r->bytes), received);
+      if (std::memcmp(want.data(), buf.data(), r->bytes) != 0) {
+        rx_error = "mismatch in the " + std::to_string(r->bytes) + " bytes at offset " + std::to_string(received);
+        return;
+      }
+      received += r->bytes;
+    }
+  });
+  if (std::string e = ready.get(); !e.empty()) {
+    rx.join();
+    return e;
+  }
+  std::thread tx([&] {
+    if (auto r = lab::enter_namespace(lab::kNsA); !r) {
+      tx_error = r.error();
+      return;
+    }
+    auto s = net::connect_tcp({lab::kAddrB, port}, std::chrono::milliseconds(5000));
+    if (!s) {
+      tx_error = "connect: " + s.error().message();
+      return;
+    }
+    std::unique_ptr<net::AfdSocketOps> afd;
+    net::SocketOps* ops = &net::system_socket_ops();
+    if (emulate_afd) {
+      auto a = net::AfdSocketOps::attach(net::system_socket_ops(), s->native(), {});
+      if (!a) {
+        tx_error = "attach: " + a.error().message();
+        return;
+      }
+      afd = std::move(*a);
+      ops = afd.get();
+    }
+    net::ChunkedSender sender(*ops, s->native(), {core::PolicyKind::seed, 0});
+    std::vector<std::byte> buf;
+    std::uint64_t offset = 0;
+    for (const std::size_t n : sizes) {
+      buf.resize(n);
+      fill_pattern(buf, offset);
+      for (std::size_t done = 0; done < n;) {
+        const core::ByteSlice slice{buf.data() + done, n - done};
+        auto r = sender.send(std::span(&slice, 1));
+        if (!r) {
+          tx_error = "send after " + std::to_string(offset + done) + " bytes: " + r.error().message();
+          return;
+        }
+        done += r->bytes;
+      }
+      offset += n;
+    }
+    if (afd) {
+      if (auto r = afd->wait_all_acked(30000); !r) {
+        tx_error = "wait_all_acked: " + r.error().message();
+        return;
+      }
+    }
+    (void)net::shutdown_send(*s);
+    std::byte sink[64];
+    for (;;) {  // until the reader closes: everything was delivered
+      if (auto w = net::wait_readable(*s, 30000); !w || !*w) {
+        tx_error = "the reader did not close within 30 s";
+        return;
+      }
+      auto r = net::recv_some(*s, sink);
+      if (!r || r->eof) return;
+    }
+  });
+  tx.join();
+  rx.join();
+  if (!tx_error.empty()) return "transmitter: " + tx_error;
+  if (!rx_error.empty()) return "receiver: " + rx_error;
+  if (received != total) return std::to_string(received) + " of " + std::to_string(total) + " bytes";
+  return {};
+}
+
+TEST_F(Lab, TinyQueueDropsRandomWriteSizesByteExact) {
+  ASSERT_EQ(run_cli({"up", "--queue-bytes", "4000", "--rate", "20mbit"}).code, 0);
+  std::mt19937_64 rng(20060921);  // fixed seed: the same 300 sizes every run
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < 300; ++i) {
+    const unsigned bits = static_cast<unsigned>(rng() % 17);  // every size class 1 .. 65536
+    sizes.push_back(1 + static_cast<std::size_t>(rng() % (std::uint64_t{1} << bits)));
+  }
+  std::uint64_t got = 0;
+  const long drops_before = shaper_drops();
+  EXPECT_EQ(random_size_transfer(sizes, false, 5071, got), "");
+  const long drops_plain = shaper_drops();
+  EXPECT_GT(drops_plain, drops_before) << "the 4000-byte queue should have dropped packets";
+  EXPECT_EQ(random_size_transfer(sizes, true, 5072, got), "") << "over the emulated AFD quota";
+  std::cout << "[          ] random sizes: " << got << " bytes x 2 byte-exact; shaper dropped "
+            << drops_plain - drops_before << " packets in the plain transfer, "
+            << shaper_drops() - drops_plain << " in the emulated-quota one\n";
+}
+
+// The lab's own binary next to this test's build tree (build/X/tests/tools/lab_test ->
+// build/X/tools/ackstall/ackstall), or "".
+std::string ackstall_exe() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const auto exe = self.parent_path().parent_path().parent_path() / "tools" / "ackstall" / "ackstall";
+  return std::filesystem::exists(exe, ec) ? exe.string() : std::string();
+}
+
+// Ctrl-C (SIGINT) or kill (SIGTERM) in the middle of `ackstall lab matrix`: the namespaces go,
+// exit 130 / 143, one line saying so.
+TEST_F(Lab, InterruptedMatrixRemovesTheLab) {
+  const std::string exe = ackstall_exe();
+  if (exe.empty()) GTEST_SKIP() << "the ackstall binary is not built next to lab_test; skipped";
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const std::string err_path = ::testing::TempDir() + "/lab_interrupt.err";
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<std::string> args = {exe, "lab", "matrix", "--lengths", "15928", "--cases", "unpatched",
+                                     "--runs", "30", "--time", "1"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    ASSERT_EQ(::posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ), 0);
+    posix_spawn_file_actions_destroy(&fa);
+    // Wait until the lab is up and a transfer is running.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (!(ns_exists("ackstall-a") && ns_exists("ackstall-b")) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    ASSERT_EQ(::kill(pid, sig), 0);
+    int status = 0;
+    pid_t done = 0;
+    for (int i = 0; i < 500 && done == 0; ++i) {  // at most 10 s
+      done = ::waitpid(pid, &status, WNOHANG);
+      if (done == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (done == 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      FAIL() << "lab matrix did not exit within 10 s of signal " << sig;
+    }
+    std::ifstream ef(err_path);
+    const std::string err((std::istreambuf_iterator<char>(ef)), std::istreambuf_iterator<char>());
+    ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status) << ": " << err;
+    EXPECT_EQ(WEXITSTATUS(status), 128 + sig) << err;
+    EXPECT_NE(err.find(sig == SIGINT ? "interrupted by SIGINT; lab removed" : "interrupted by SIGTERM; lab removed"),
+              std::string::npos)
+        << err;
+    EXPECT_FALSE(ns_exists("ackstall-a") || ns_exists("ackstall-b"));
+  }
+}
+
 TEST_F(Lab, MatrixSmallIsMedianTableJsonCsvAndCleansUp) {
   const std::string json = ::testing::TempDir() + "/lab_matrix.json";
   const std::string csv = ::testing::TempDir() + "/lab_matrix.csv";
   auto r = run_cli({"matrix", "--ack-mode", "classic", "--lengths", "8192,15928", "--cases",
                     "unpatched,chunked", "--runs", "1", "--time", "0.5", "--json", json, "--csv", csv});
+  EXPECT_NE(r.out.find("SCHED_FIFO threads"), std::string::npos) << r.out;
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("15928  unpatched"), std::string::npos) << r.out;
   EXPECT_FALSE(ns_exists("ackstall-a") || ns_exists("ackstall-b"));

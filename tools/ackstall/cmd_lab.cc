@@ -54,6 +54,7 @@ int run_up(const UpOptions& o, Io io) {
   if (!lab::parse_rate(o.rate)) return usage(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)");
   if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
   const auto cfg = o.config();
+  lab::InterruptGuard interrupt("lab up");  // Ctrl-C half-way: the lab is removed
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
     return failure(io, r.error());
   }
@@ -108,6 +109,7 @@ TtcpConfig receiver_for(const TtcpConfig& tx, AckMode mode) {
 
 struct RunOptions {
   std::string ack_mode;
+  std::string realtime = "on";
   std::vector<std::string> ttcp;
 };
 
@@ -118,7 +120,8 @@ int run_run(const RunOptions& o, Io io) {
   const auto state = lab::read_state();
   if (!state) return failure(io, "lab run: no lab is up (run `ackstall lab up` first)");
   const AckMode mode = o.ack_mode.empty() ? state->ack_mode : *parse_ack_mode(o.ack_mode);
-  const auto out = lab::run_pair(tx, receiver_for(tx, mode));
+  lab::InterruptGuard interrupt("lab run");  // Ctrl-C: the lab is removed, exit 130 (143)
+  const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on");
   if (tx.json) {
     nlohmann::json j;
     j["transmitter"] = out.tx_code == 0 ? nlohmann::json::parse(out.tx_out) : nlohmann::json(nullptr);
@@ -140,6 +143,7 @@ struct MatrixOptions {
   int runs = 3;
   double seconds = 1.0;
   std::int64_t quota = 8192;
+  std::string realtime = "on";
   std::string json_path, csv_path;
 };
 
@@ -162,6 +166,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
   if (!rate) return usage(io, "lab matrix: bad --rate '" + o.up.rate + "'");
   if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
   auto cfg = o.up.config();
+  lab::InterruptGuard interrupt("lab matrix");  // Ctrl-C: the lab is removed, exit 130 (143)
   lab::LabGuard guard;  // the matrix's own lab goes away on every path
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
     return failure(io, r.error());
@@ -169,9 +174,9 @@ int run_matrix(const MatrixOptions& o, Io io) {
   const double line = lab::line_rate_bytes_per_s(*rate, cfg.timestamps) / 1e6;
   fmt::print(io.out,
              "lab matrix: receiver {}, emulated AFD quota {}, timestamps {}, {} (line rate {:.2f} MB/s), "
-             "median of {} run{} of {:g} s\n",
+             "median of {} run{} of {:g} s, {} threads\n",
              to_string(cfg.ack_mode), o.quota, cfg.timestamps ? "on" : "off", cfg.rate, line, o.runs,
-             o.runs == 1 ? "" : "s", o.seconds);
+             o.runs == 1 ? "" : "s", o.seconds, o.realtime == "on" ? "SCHED_FIFO" : "ordinary");
   fmt::print(io.out, "{:>6}  {:<10} {:>8} {:>8} {:>8} {:>7} {:>9} {:>10}\n", "len", "case", "MB/s",
              "min", "max", "line%", "stalls/s", "wait ms/s");
   std::vector<Row> rows;
@@ -188,7 +193,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
         tx.nodelay = kase == "nodelay";
         tx.port = port++;
         if (port > 5900) port = 5101;
-        const auto out = lab::run_pair(tx, receiver_for(tx, cfg.ack_mode));
+        const auto out = lab::run_pair(tx, receiver_for(tx, cfg.ack_mode), o.realtime == "on");
         if (out.tx_code != 0 || out.rx_code != 0) {
           return failure(io, fmt::format("lab matrix: -l {} {}: {}", len, kase,
                                          (out.tx_err + out.rx_err).substr(0, (out.tx_err + out.rx_err).find('\n'))));
@@ -215,6 +220,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
                           {"timestamps", cfg.timestamps},
                           {"rate", cfg.rate},
                           {"runs", o.runs},
+                          {"realtime", o.realtime == "on"},
                           {"seconds", o.seconds}}},
                         {"line_rate_mb_s", line},
                         {"rows", nlohmann::json::array()}};
@@ -268,6 +274,11 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 --emulate-afd");
   c_run->add_option("--ack-mode", run->ack_mode, "receiver ACK mode (default: the one given to lab up)")
       ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
+  const auto realtime_help =
+      "on (default): the transfer threads run SCHED_FIFO, so the emulated quota's completions "
+      "and the receiver's reads are not delayed by other work on the machine; off: ordinary threads";
+  c_run->add_option("--realtime", run->realtime, realtime_help)
+      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
   c_run->add_option("ttcp", run->ttcp, "ttcp transmitter flags, after --");
   c_run->callback([run, &selected] { selected = [run](Io io) { return run_run(*run, io); }; });
 
@@ -287,6 +298,8 @@ void add_lab_command(CLI::App& parent, Action& selected) {
   c_mx->add_option("--time", mx->seconds, "seconds per run (default 1)")->check(CLI::Range(0.05, 600.0));
   c_mx->add_option("--quota", mx->quota, "emulated Winsock quota (default 8192)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  c_mx->add_option("--realtime", mx->realtime, realtime_help)
+      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
   c_mx->add_option("--json", mx->json_path, "also write the matrix as JSON to FILE");
   c_mx->add_option("--csv", mx->csv_path, "also write the matrix as CSV to FILE");
   c_mx->callback([mx, &selected] { selected = [mx](Io io) { return run_matrix(*mx, io); }; });

@@ -2,16 +2,21 @@
 #include "lab_netns.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <mutex>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -31,6 +36,15 @@ bool ns_exists(const char* name) {
   std::error_code ec;
   return std::filesystem::exists(std::filesystem::path("/run/netns") / name, ec);
 }
+
+// Serialises lab_up and lab_down, so an interrupt's removal never runs in the middle of a
+// lab_up (which would then create namespaces after they were removed).
+std::mutex& lab_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+Status lab_down_locked();
 
 Status ns_exec(const char* ns, std::vector<std::string> argv) {
   argv.insert(argv.begin(), {"ip", "netns", "exec", ns});
@@ -77,8 +91,21 @@ Status run_command(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // The child starts with no blocked signals and default SIGINT/SIGTERM, even while an
+  // InterruptGuard blocks them here.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, dflt;
+  sigemptyset(&none);
+  sigemptyset(&dflt);
+  sigaddset(&dflt, SIGINT);
+  sigaddset(&dflt, SIGTERM);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &dflt);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
+  const int rc = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&fa);
   ::close(pipefd[1]);
   std::string output;
@@ -110,6 +137,12 @@ Status run_command(const std::vector<std::string>& argv) {
 bool lab_present() { return ns_exists(kNsA) || ns_exists(kNsB); }
 
 Status lab_down() {
+  std::lock_guard lock(lab_mutex());
+  return lab_down_locked();
+}
+
+namespace {
+Status lab_down_locked() {
   Status result;
   for (const char* ns : {kNsA, kNsB}) {
     if (!ns_exists(ns)) continue;
@@ -119,13 +152,15 @@ Status lab_down() {
   std::filesystem::remove(kStateFile, ec);
   return result;
 }
+}  // namespace
 
 Status lab_up(const LabConfig& cfg, const Log& log) {
   if (std::string p = root_problem(); !p.empty()) return std::unexpected(p);
   if (!parse_rate(cfg.rate)) return std::unexpected("lab: bad --rate '" + cfg.rate + "'");
+  std::lock_guard lock(lab_mutex());
   if (lab_present()) {
     if (log) log(std::string("lab: removing a stale lab (") + kNsA + ", " + kNsB + ") left by an earlier run");
-    if (auto r = lab_down(); !r) return std::unexpected("lab: cannot remove the stale lab: " + r.error());
+    if (auto r = lab_down_locked(); !r) return std::unexpected("lab: cannot remove the stale lab: " + r.error());
   }
   const std::string ts = cfg.timestamps ? "1" : "0";
   const std::string shaper_tail =
@@ -144,7 +179,7 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
       {"ip", "-n", kNsB, "link", "set", "dev", kVethB, "up"},
   };
   const auto rollback = [](const std::string& why) -> Status {
-    (void)lab_down();
+    (void)lab_down_locked();
     return std::unexpected("lab up: " + why);
   };
   for (const auto& s : steps) {
@@ -193,7 +228,72 @@ Status enter_namespace(const std::string& name) {
   return {};
 }
 
-PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx) {
+namespace {
+[[noreturn]] void interrupted(const std::string& what, int sig) {
+  std::unique_lock lock(lab_mutex());  // a lab_up in progress finishes first; never unlocked
+  const Status down = lab_down_locked();
+  const std::string line = "ackstall: " + what + ": interrupted by " +
+                           (sig == SIGINT ? "SIGINT" : "SIGTERM") +
+                           (down ? "; lab removed\n" : "; lab removal failed: " + down.error() + "\n");
+  std::fflush(stdout);  // what the command printed so far (std::cout is synced with stdio)
+  (void)!::write(STDERR_FILENO, line.data(), line.size());
+  ::_exit(128 + sig);
+}
+}  // namespace
+
+struct InterruptGuard::State {
+  std::string what;
+  sigset_t signals{};
+  sigset_t old{};
+  std::atomic<bool> stop{false};
+  std::thread watcher;
+};
+
+InterruptGuard::InterruptGuard(std::string what) : state_(std::make_unique<State>()) {
+  State& st = *state_;
+  st.what = std::move(what);
+  sigemptyset(&st.signals);
+  sigaddset(&st.signals, SIGINT);
+  sigaddset(&st.signals, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &st.signals, &st.old);  // inherited by every thread started now
+  st.watcher = std::thread([&st] {
+    const timespec tick{0, 50'000'000};  // 50 ms: how soon the destructor's stop is seen
+    while (!st.stop.load()) {
+      const int sig = ::sigtimedwait(&st.signals, nullptr, &tick);
+      if (sig == SIGINT || sig == SIGTERM) interrupted(st.what, sig);
+    }
+  });
+}
+
+InterruptGuard::~InterruptGuard() {
+  State& st = *state_;
+  st.stop.store(true);
+  st.watcher.join();
+  // A signal that came after the watcher's last look is still pending: handle it, don't lose it.
+  const timespec now{0, 0};
+  if (const int sig = ::sigtimedwait(&st.signals, nullptr, &now); sig == SIGINT || sig == SIGTERM) {
+    interrupted(st.what, sig);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &st.old, nullptr);
+}
+
+namespace {
+// Moves the calling thread into namespace `ns` and, if asked, to SCHED_FIFO.
+Status prepare_thread(const char* ns, bool realtime) {
+  if (auto r = enter_namespace(ns); !r) return r;
+  if (realtime) {
+    sched_param sp{};
+    sp.sched_priority = kRealtimePriority;
+    if (const int rc = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &sp); rc != 0) {
+      return std::unexpected(std::string("lab: SCHED_FIFO for the transfer threads: ") + std::strerror(rc) +
+                             " (give --realtime off)");
+    }
+  }
+  return {};
+}
+}  // namespace
+
+PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime) {
   PairOutcome o;
   tx.transmit = true;
   tx.host = kAddrB;
@@ -206,7 +306,7 @@ PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx) {
   std::ostringstream rx_out, rx_err, tx_out, tx_err;
   std::thread receiver([&] {
     bool signalled = false;
-    if (auto r = enter_namespace(kNsB); !r) {
+    if (auto r = prepare_thread(kNsB, realtime); !r) {
       rx_err << "ackstall: " << r.error() << '\n';
       o.rx_code = kExitFailure;
     } else {
@@ -219,7 +319,7 @@ PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx) {
   });
   if (ready.get()) {
     std::thread transmitter([&] {
-      if (auto r = enter_namespace(kNsA); !r) {
+      if (auto r = prepare_thread(kNsA, realtime); !r) {
         tx_err << "ackstall: " << r.error() << '\n';
         o.tx_code = kExitFailure;
         return;

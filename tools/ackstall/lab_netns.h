@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,12 +69,38 @@ class LabGuard {
   ~LabGuard() { (void)lab_down(); }
 };
 
+// Ctrl-C (SIGINT) or kill (SIGTERM) during a lab operation must not leave the namespaces behind.
+// While an InterruptGuard lives, both signals are blocked in the calling thread and in every
+// thread it starts (run_pair's), and a watcher thread takes them with sigtimedwait: on one it
+// removes the lab (waiting for a lab_up in progress to finish first, so nothing is created
+// after the removal), prints "ackstall: WHAT: interrupted by SIGINT; lab removed" and ends the
+// process with 128 + the signal (130, 143). The destructor stops the watcher and restores the
+// signal mask; a signal that arrived meanwhile is handled, not lost.
+class InterruptGuard {
+ public:
+  explicit InterruptGuard(std::string what);
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  ~InterruptGuard();
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
 // One transfer a -> b: the receiver in ackstall-b, the transmitter in ackstall-a (threads).
+// `realtime`: both threads run SCHED_FIFO (priority kRealtimePriority). The emulated quota
+// (AfdSocketOps) learns a send's completion in user space and the classic receiver's ACKs
+// follow its reads, so every write cycle includes two thread wake-ups that Winsock and a BSD
+// receiver do in the kernel; on a machine shared with other work the scheduler makes those
+// wake-ups late and the link idles (docs/VALIDATION.md section 4). Real-time threads take that
+// artifact out; off = ordinary threads.
+inline constexpr int kRealtimePriority = 10;
 struct PairOutcome {
   int tx_code = 0, rx_code = 0;
   std::string tx_out, tx_err, rx_out, rx_err;
   TtcpResult tx, rx;
 };
-PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx);
+PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime = true);
 
 }  // namespace ackstall::tools::lab
