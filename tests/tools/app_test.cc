@@ -46,6 +46,20 @@ TEST(Plan, BadInputNamesTheFlag) {
   expect_usage_error(run_ackstall({"frobnicate"}), "frobnicate");
 }
 
+TEST(Cli, HostOnlyCommandsSayWhyTheyAreMissing) {
+#if defined(ACKSTALL_HAVE_SIM)
+  EXPECT_EQ(run_ackstall({"sim", "--help"}).code, 0);
+#else  // the MinGW build: sim and scan are host-only
+  expect_usage_error(run_ackstall({"sim", "x.toml"}), "'sim' is not in this build: it needs the simulator");
+  expect_usage_error(run_ackstall({"scan", "x.pcap"}), "'scan' is not in this build");
+#endif
+#if defined(ACKSTALL_HAVE_LAB)
+  EXPECT_EQ(run_ackstall({"lab", "--help"}).code, 0);
+#else
+  expect_usage_error(run_ackstall({"lab", "up"}), "'lab' is not in this build: it needs Linux network namespaces");
+#endif
+}
+
 TEST(Cli, HelpExitsZero) {
   auto r = run_ackstall({"--help"});
   EXPECT_EQ(r.code, 0);

@@ -19,12 +19,13 @@ struct CliResult {
   std::string out, err;
 };
 
-// `args` follow "ackstall" (the subcommand first).
-inline CliResult run_ackstall(const std::vector<std::string>& args) {
+// `args` follow "ackstall" (the subcommand first); `input` is its stdin.
+inline CliResult run_ackstall(const std::vector<std::string>& args, const std::string& input = {}) {
   std::vector<const char*> argv = {"ackstall"};
   for (const auto& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
-  const int code = run(argv, {out, err});
+  std::istringstream in(input);
+  const int code = run(argv, {out, err, &in});
   return {code, out.str(), err.str()};
 }
 

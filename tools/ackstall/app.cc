@@ -21,7 +21,11 @@ int run(std::span<const char* const> argv, Io io) {
     return false;
   };
   if (argv.size() > 1 && argv[1][0] != '-' && !is_subcommand(argv[1])) {
-    io.err << "ackstall: unknown subcommand '" << argv[1] << "' (try --help)\n";
+    if (const std::string_view why = absent_command_reason(argv[1]); !why.empty()) {
+      io.err << "ackstall: '" << argv[1] << "' is not in this build: " << why << '\n';
+    } else {
+      io.err << "ackstall: unknown subcommand '" << argv[1] << "' (try --help)\n";
+    }
     return kExitUsage;
   }
   try {

@@ -20,6 +20,7 @@ inline constexpr int kExitUsage = 2;
 struct Io {
   std::ostream& out;
   std::ostream& err;
+  std::istream* in = nullptr;  // stdin, for commands that read data (ttcp -t without -s)
 };
 
 // A subcommand registers its options on `app` and returns the action to run after parsing.

@@ -19,7 +19,12 @@ void add_ttcp_command(CLI::App& parent, Action& selected) {
         io.err << "ackstall: " << e << '\n';
         return kExitUsage;
       }
-      return run_ttcp(cli->cfg, io);
+      TtcpConfig cfg = cli->cfg;
+      if (!cfg.source_sink) {  // ttcp without -s: -t sends stdin, -r writes the data to stdout
+        cfg.data_in = io.in;
+        cfg.data_out = &io.out;
+      }
+      return run_ttcp(cfg, io);
     };
   });
 }

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <istream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -103,9 +104,10 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
       {"intervals", intervals},
       {"end", {{cfg.transmit ? "sum_sent" : "sum_received", sum_json(r.seconds, r.bytes)},
                {"io_calls", r.calls}}}};
-  if (cfg.transmit) {
-    j["end"]["tcp_mss"] = r.mss;
-    j["end"]["timestamps"] = r.timestamps;
+  if (cfg.transmit) {  // null where the OS does not report them (tcp_info_error says why)
+    j["end"]["tcp_mss"] = r.mss ? nlohmann::json(*r.mss) : nlohmann::json(nullptr);
+    j["end"]["timestamps"] = r.mss ? nlohmann::json(r.timestamps) : nlohmann::json(nullptr);
+    if (!r.mss) j["end"]["tcp_info_error"] = r.tcp_info_error;
   }
   if (r.afd) {
     const auto& a = *r.afd;
@@ -141,6 +143,7 @@ net::NetResult<net::TcpSocket> connect_retrying(const net::Endpoint& to, int tim
 
 int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
   const char* who = "ttcp-t";
+  if (!cfg.source_sink && !cfg.data_in) return fail(io, "ttcp-t: no input stream here: use -s");
   const net::Endpoint target{cfg.host, cfg.port};
   const std::string where = net::to_string(target);
   if (!cfg.json) {
@@ -187,19 +190,36 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
   }
 
   std::vector<std::byte> buf(static_cast<std::size_t>(cfg.buflen));
-  if (!cfg.verify) fill_pattern(buf, 0);  // ttcp -s: a fixed pattern in every buffer
+  if (cfg.source_sink && !cfg.verify) fill_pattern(buf, 0);  // ttcp -s: the same pattern each time
+  // The next application send: a pattern buffer (-s), or up to buflen bytes of input (ttcp's
+  // read(0, buf, buflen) loop; 0 at end of input).
+  const auto next_buffer = [&](std::uint64_t offset) -> std::size_t {
+    if (cfg.source_sink) {
+      if (cfg.verify) fill_pattern(buf, offset);
+      return buf.size();
+    }
+    cfg.data_in->read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+    return static_cast<std::size_t>(cfg.data_in->gcount());
+  };
   const bool by_time = cfg.seconds > 0;
   const auto t0 = Clock::now();
   const auto stop_at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.seconds));
   IntervalClock iv{cfg.interval, t0, 0, 0, {}};
   std::uint64_t sent = 0;
   for (std::int64_t n = 0;; ++n) {
-    if ((!by_time || cfg.nbuf_set) && n >= cfg.nbuf) break;
+    // -n bounds a -s run (default 2048) and, only when given, a run from input.
+    if ((!by_time || cfg.nbuf_set) && (cfg.source_sink || cfg.nbuf_set) && n >= cfg.nbuf) break;
     if (by_time && Clock::now() >= stop_at) break;
-    if (cfg.verify) fill_pattern(buf, sent);
+    const std::size_t len = next_buffer(sent);
+    if (len == 0) {
+      if (cfg.data_in->bad()) {
+        return fail(io, fmt::format("{}: reading the input failed after {} bytes", who, sent));
+      }
+      break;  // end of input
+    }
     std::size_t off = 0;
-    while (off < buf.size()) {
-      const core::ByteSlice slice{buf.data() + off, buf.size() - off};
+    while (off < len) {
+      const core::ByteSlice slice{buf.data() + off, len - off};
       auto r = sender.send(std::span(&slice, 1));
       if (!r) {
         return fail(io, fmt::format("{}: connection to {} lost after {} bytes: {}", who, where,
@@ -244,6 +264,8 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
   if (auto info = calls.tcp_info(sock->native())) {
     res.mss = info->snd_mss;
     res.timestamps = info->timestamps;
+  } else {
+    res.tcp_info_error = info.error().message();
   }
   if (cfg.json) {
     io.out << result_json(cfg, res, net::local_address(*sock).value_or("?"), where).dump(2) << '\n';
@@ -258,7 +280,11 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
                a.waits, a.stalls, cfg.stall_ms,
                std::chrono::duration<double, std::milli>(a.longest_wait).count());
   }
-  if (cfg.verbose) fmt::print(io.out, "{}: mss {}, timestamps {}\n", who, res.mss, res.timestamps ? "on" : "off");
+  if (cfg.verbose && res.mss) {
+    fmt::print(io.out, "{}: mss {}, timestamps {}\n", who, *res.mss, res.timestamps ? "on" : "off");
+  } else if (cfg.verbose) {
+    fmt::print(io.out, "{}: mss and timestamps unknown ({})\n", who, res.tcp_info_error);
+  }
   print_summary(io.out, who, res);
   return kExitOk;
 }
@@ -266,6 +292,7 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
 int run_receiver(const TtcpConfig& cfg, Io io, const std::function<void(std::uint16_t)>& on_listening,
                  TtcpResult& res) {
   const char* who = "ttcp-r";
+  if (!cfg.source_sink && !cfg.data_out) return fail(io, "ttcp-r: no output stream here: use -s");
   auto listener = net::listen_tcp({cfg.bind, cfg.port}, 1);
   if (!listener) {
     return fail(io, fmt::format("{}: listen on {}: {}", who, net::to_string({cfg.bind, cfg.port}),
@@ -280,6 +307,7 @@ int run_receiver(const TtcpConfig& cfg, Io io, const std::function<void(std::uin
     fmt::print(io.out, "{}: buflen={}, nbuf={}, align=16384/0, port={}  tcp\n", who, cfg.buflen,
                cfg.nbuf, listener->port);
     fmt::print(io.out, "{}: socket\n", who);
+    io.out.flush();  // a script waiting for the port (-p 0) reads it now, not at exit
   }
   if (on_listening) on_listening(listener->port);
   if (auto ready = net::wait_readable(listener->socket, cfg.accept_timeout_ms); !ready || !*ready) {
@@ -319,10 +347,17 @@ int run_receiver(const TtcpConfig& cfg, Io io, const std::function<void(std::uin
                                     static_cast<unsigned>(want[i])));
       }
     }
+    if (!cfg.source_sink && !cfg.data_out->write(reinterpret_cast<const char*>(buf.data()),
+                                                 static_cast<std::streamsize>(r->bytes))) {
+      return fail(io, fmt::format("{}: writing the output failed after {} bytes", who, got));
+    }
     got += r->bytes;
     ++res.calls;
     if (auto a = apply_ack_mode(); !a) return fail(io, fmt::format("{}: {}", who, a.error().message()));
     if (iv.tick(Clock::now(), got) && !cfg.json) print_interval(io.out, who, iv.done.back());
+  }
+  if (!cfg.source_sink && !cfg.data_out->flush()) {
+    return fail(io, fmt::format("{}: writing the output failed after {} bytes", who, got));
   }
   const auto t1 = Clock::now();
   conn->close();
@@ -377,13 +412,16 @@ int run_ttcp(const TtcpConfig& cfg, Io io, const std::function<void(std::uint16_
              TtcpResult* result) {
   TtcpResult local;
   TtcpResult& res = result ? *result : local;
-  return cfg.transmit ? run_transmitter(cfg, io, res) : run_receiver(cfg, io, on_listening, res);
+  // Without -s the data owns stdout: reports go to stderr, as ttcp prints them.
+  const Io report = cfg.source_sink ? io : Io{io.err, io.err, io.in};
+  return cfg.transmit ? run_transmitter(cfg, report, res) : run_receiver(cfg, report, on_listening, res);
 }
 
 void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("-t", cfg.transmit, "transmit (connect to HOST)");
   cmd.add_flag("-r", receive, "receive (listen on -p)");
-  cmd.add_flag("-s", source_sink, "source/sink a pattern (required: stdin/stdout streaming is not supported)");
+  cmd.add_flag("-s", source_sink,
+               "source/sink a pattern (else -t sends stdin and -r writes to stdout, as in ttcp)");
   cmd.add_option("-n", cfg.nbuf, "number of buffers to transmit (default 2048)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
       ->each([this](const std::string&) { cfg.nbuf_set = true; });
@@ -425,7 +463,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
 
 std::string TtcpCli::finish(bool host_required) {
   if (cfg.transmit == receive) return "ttcp: give exactly one of -t (transmit) and -r (receive)";
-  if (!source_sink) return "ttcp: only -s (pattern source/sink) is supported; stdin/stdout streaming is not";
+  cfg.source_sink = source_sink;
+  if (!source_sink && cfg.verify) {
+    return "ttcp: --verify checks the -s pattern; it cannot check stdin/stdout data (add -s)";
+  }
   cfg.chunk = *core::parse_policy_kind(chunk);
   cfg.ack_mode = *parse_ack_mode(ack_mode);
   if (cfg.transmit) {
@@ -433,6 +474,10 @@ std::string TtcpCli::finish(bool host_required) {
     if (cfg.port == 0) return "ttcp -t: -p must be 1..65535";
     if (cfg.ack_mode != AckMode::normal) return "ttcp: --ack-mode is a receiver (-r) option";
     if (afd_flag) {
+#if !defined(__linux__)
+      return "ttcp: --emulate-afd needs Linux (SO_TIMESTAMPING TX_ACK completions); on Windows "
+             "Winsock's own quota applies: set it with -b";
+#endif
       if (*afd_flag > 0 && cfg.sockbuf && *cfg.sockbuf != *afd_flag) {
         return "ttcp: -b and --emulate-afd=QUOTA both set the quota; give one";
       }

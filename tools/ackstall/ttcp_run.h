@@ -1,6 +1,10 @@
 // ackstall ttcp: the transmitter and receiver, as functions (the CLI, `lab run` and `lab matrix`
 // call them; tests call them through run()).
 //
+// Data: with -s (source_sink) a deterministic pattern; without it, as in ttcp, the transmitter
+// sends what it reads from `data_in` (stdin: reads of up to buflen bytes, one send each, until
+// end of input or -n buffers) and the receiver writes what it receives to `data_out` (stdout);
+// the reports then go to io.err, as ttcp prints them to stderr.
 // Transfer: the transmitter writes `nbuf` buffers of `buflen` bytes (or for `seconds`), each as
 // one application send through a ChunkedSender (--chunk) — over an emulated Winsock quota when
 // afd_quota is set — then half-closes and waits for the receiver to close: the clock stops when
@@ -13,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +43,9 @@ struct TtcpConfig {
   std::optional<int> sockbuf;      // -b: SO_SNDBUF (-t; the quota under --emulate-afd), SO_RCVBUF (-r)
   bool nodelay = false;            // -D
   bool verbose = false;            // -v
+  bool source_sink = true;         // -s (else data from data_in / to data_out)
+  std::istream* data_in = nullptr;   // without -s, -t: the data to send (stdin)
+  std::ostream* data_out = nullptr;  // without -s, -r: where received data goes (stdout)
   core::PolicyKind chunk = core::PolicyKind::none;  // --chunk
   std::optional<std::int64_t> afd_quota;            // --emulate-afd[=QUOTA]
   double seconds = 0;              // --time (0: by -n)
@@ -61,8 +69,11 @@ struct TtcpResult {
   std::uint64_t calls = 0;                 // application sends / reads
   std::vector<TtcpInterval> intervals;
   std::optional<net::AfdStats> afd;        // -t --emulate-afd
-  std::int64_t mss = 0;                    // -t: TCP_INFO snd_mss after the transfer
+  // -t: the connection's MSS and timestamps from TCP_INFO (Linux) / SIO_TCP_INFO (Windows 10
+  // 1703+) after the transfer; empty where the OS does not say (Wine), with the reason.
+  std::optional<std::int64_t> mss;
   bool timestamps = false;
+  std::string tcp_info_error;
   double mb_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
 };
 

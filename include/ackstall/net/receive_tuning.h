@@ -4,7 +4,8 @@
 //   quickack mode on its own, so a receiver that wants a classic delayed-ACK behaviour re-sets
 //   it to 0 after every read (stack-behaviour.md §7: then every second segment is ACKed at once
 //   and a lone one waits the delayed-ACK timer, ~40 ms); setting 1 after every read ACKs each
-//   segment. Elsewhere: EOPNOTSUPP.
+//   segment. Windows: SIO_TCP_SET_ACK_FREQUENCY 1 (on) or 2 (off, Windows' default), an error
+//   where the ioctl is missing (Wine); other systems: EOPNOTSUPP.
 // set_receive_buffer: SO_RCVBUF (ttcp -b on the receiver); set it on a listener before the
 //   connection arrives so that the window scale is chosen from it.
 // wait_readable: one socket through wait_readable.h's general wait: input (or error/hang-up)

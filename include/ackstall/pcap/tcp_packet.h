@@ -18,16 +18,11 @@
 #include <optional>
 #include <string>
 
+#include "ackstall/core/tcp_flags.h"
+
 namespace ackstall::pcap {
 
-namespace tcp_flag {
-inline constexpr std::uint8_t fin = 0x01;
-inline constexpr std::uint8_t syn = 0x02;
-inline constexpr std::uint8_t rst = 0x04;
-inline constexpr std::uint8_t psh = 0x08;
-inline constexpr std::uint8_t ack = 0x10;
-inline constexpr std::uint8_t urg = 0x20;
-}  // namespace tcp_flag
+namespace tcp_flag = core::tcp_flag;  // core/tcp_flags.h
 
 using MacAddr = std::array<std::uint8_t, 6>;
 

@@ -26,6 +26,7 @@
 #pragma once
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/tcp_flags.h"
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
@@ -289,13 +290,7 @@ struct Summary {
 
 enum class Direction : std::uint8_t { sender_to_receiver, receiver_to_sender };
 
-namespace tcp_flag {
-inline constexpr std::uint8_t fin = 0x01;
-inline constexpr std::uint8_t syn = 0x02;
-inline constexpr std::uint8_t rst = 0x04;
-inline constexpr std::uint8_t psh = 0x08;
-inline constexpr std::uint8_t ack = 0x10;
-}  // namespace tcp_flag
+namespace tcp_flag = core::tcp_flag;  // core/tcp_flags.h
 
 struct TcpOptionsOnWire {
   std::uint16_t mss = 0;         // MSS option value; 0 = absent

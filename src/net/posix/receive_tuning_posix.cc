@@ -1,4 +1,4 @@
-// POSIX receiver knobs (receive_tuning.h).
+// POSIX receiver knobs (receive_tuning.h); Winsock: src/net/win/receive_tuning_win.cc.
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
@@ -6,7 +6,6 @@
 #include <cerrno>
 
 #include "ackstall/net/receive_tuning.h"
-#include "ackstall/net/wait_readable.h"
 
 namespace ackstall::net {
 namespace {
@@ -34,14 +33,6 @@ NetResult<void> set_receive_buffer(const TcpSocket& s, int bytes) {
     return os_error("setsockopt(SO_RCVBUF)");
   }
   return {};
-}
-
-NetResult<bool> wait_readable(const TcpSocket& s, int timeout_ms) {
-  // One socket through the general wait (wait_readable.h), which owns the EINTR retry.
-  const WaitItem item = WaitItem::of_socket(s.native());
-  auto ready = wait_readable(std::span<const WaitItem>(&item, 1), timeout_ms);
-  if (!ready) return std::unexpected(std::move(ready.error()));
-  return !ready->empty();
 }
 
 }  // namespace ackstall::net
