@@ -10,8 +10,9 @@
 #     stream hash compared byte for byte) and ttcp_test (both ends of ackstall ttcp in one
 #     Windows process);
 #   * ackstall.exe ttcp -t under Wine against the Linux `ackstall ttcp -r` on loopback, and the
-#     other way round, both with --verify (byte for byte) — the host tool from the release build
-#     (ACKSTALL_HOST_TOOL; skipped with a message if it is not built);
+#     other way round, both with --verify (byte for byte): ctest cross.ttcp_* (tests/tools/
+#     cross_ttcp.sh), talking to the host tool of the release build (ACKSTALL_HOST_TOOL;
+#     skipped with a message if it is not built);
 #   * the wait_readable teardown benchmark (short run).
 #
 # Skipped with a visible message where MinGW-w64 or Wine is missing (scripts/deps.sh test
@@ -39,7 +40,8 @@ echo "=== windows: configure + build (MinGW-w64, $build)"
 cmake -S "$src" -B "$build" -G Ninja \
   -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/mingw-w64-x86_64.cmake" \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACKSTALL_WERROR=ON -DACKSTALL_BUILD_SIM=OFF \
-  -DACKSTALL_BUILD_TOOLS=ON -DACKSTALL_BUILD_BENCH=ON >/dev/null
+  -DACKSTALL_BUILD_TOOLS=ON -DACKSTALL_BUILD_BENCH=ON \
+  -DACKSTALL_HOST_TOOL="${ACKSTALL_HOST_TOOL:-$src/build/release/tools/ackstall/ackstall}" >/dev/null
 cmake --build "$build" -j2
 
 export WINEPREFIX=$build/wineprefix WINEDEBUG=-all WINEARCH=win64
@@ -57,46 +59,6 @@ trap stop_wineserver EXIT
 echo "=== windows: unit tests and loopback transfer under Wine"
 ACKSTALL_LOOPBACK_BYTES=${ACKSTALL_WIN_LOOPBACK_BYTES:-67108864} \
   ctest --test-dir "$build" --output-on-failure --timeout 300 -j1
-
-# One ttcp transfer between a Linux and a Windows (Wine) ackstall on loopback: the receiver
-# picks a free port (-p 0) and prints it; both must exit 0 and the receiver must have verified
-# every byte of -n x -l.
-cross_ttcp() {  # cross_ttcp RX-COMMAND TX-COMMAND (each a string: "wine .../ackstall.exe" or host path)
-  local rx=$1 tx=$2 n=400 l=200000 log=$build/cross-ttcp-rx.log port="" i
-  shift 2
-  $rx ttcp -r -s --verify -n $n -l $l -p 0 --bind 127.0.0.1 --accept-timeout-ms 60000 \
-    >"$log" 2>&1 &
-  local rx_pid=$!
-  for i in $(seq 1 300); do  # Wine's start-up takes a few seconds
-    port=$(tr -d '\r' <"$log" | sed -n 's/^ttcp-r: .*port=\([0-9]*\).*/\1/p')
-    [ -n "$port" ] && break
-    sleep 0.1
-  done
-  if [ -z "$port" ]; then
-    kill "$rx_pid" 2>/dev/null || true
-    echo "receiver did not start:"; cat "$log"; return 1
-  fi
-  local tx_rc=0 rx_rc=0
-  timeout 120 $tx ttcp -t -s --verify -n $n -l $l --chunk seed -b 131072 -v -p "$port" 127.0.0.1 \
-    | tr -d '\r' | sed 's/^/    /' || tx_rc=$?
-  wait "$rx_pid" || rx_rc=$?
-  tr -d '\r' <"$log" | sed 's/^/    /'
-  if [ "$tx_rc" -ne 0 ] || [ "$rx_rc" -ne 0 ] ||
-     ! tr -d '\r' <"$log" | grep -q -- "--verify: $((n * l)) bytes match the pattern"; then
-    echo "cross ttcp FAILED (transmitter exit $tx_rc, receiver exit $rx_rc)"; return 1
-  fi
-}
-
-host_tool=${ACKSTALL_HOST_TOOL:-$src/build/release/tools/ackstall/ackstall}
-win_tool="$wine $build/tools/ackstall/ackstall.exe"
-if [ -x "$host_tool" ]; then
-  echo "=== windows: ackstall.exe ttcp -t (Wine) -> Linux ackstall ttcp -r, loopback, --verify"
-  cross_ttcp "$host_tool" "$win_tool"
-  echo "=== windows: Linux ackstall ttcp -t -> ackstall.exe ttcp -r (Wine), loopback, --verify"
-  cross_ttcp "$win_tool" "$host_tool"
-else
-  echo "=== windows: cross ttcp SKIPPED — no host tool at $host_tool (build the release preset)"
-fi
 
 if [ -f "$build/bench/wait_teardown_bench.exe" ]; then
   echo "=== windows: wait_readable teardown (short run; docs/BENCHMARKS.md has the full one)"

@@ -6,17 +6,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 logs=$(mktemp -d)
+status=0  # a failing stage does not stop the later ones; the exit code reports it
 trap 'rm -rf "$logs"' EXIT
 for preset in release asan; do
   echo "=== $preset: configure + build"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset"
   echo "=== $preset: test"
-  ctest --preset "$preset" 2>&1 | tee "$logs/$preset.log"
+  ctest --preset "$preset" 2>&1 | tee "$logs/$preset.log" || status=1
 done
 # Third stage: the Windows build (MinGW-w64) tested under Wine; skipped with a message where
 # either is missing.
-scripts/test-windows.sh 2>&1 | tee "$logs/windows.log"
+scripts/test-windows.sh 2>&1 | tee "$logs/windows.log" || status=1
 
 # Sum ctest's "X% tests passed, F tests failed out of T" lines and its "(Skipped)" entries.
 total=0 failed=0 skipped=0
@@ -28,3 +29,5 @@ for log in "$logs"/*.log; do
   skipped=$((skipped + $(grep -cE '\(Skipped\)$' "$log" || true)))
 done
 echo "total: $((total - failed - skipped)) passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] || status=1
+exit "$status"
