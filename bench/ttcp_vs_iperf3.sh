@@ -4,13 +4,17 @@
 #   2. ChunkedSender (--chunk seed, SO_SNDBUF 65536) vs a plain send() per write (--chunk none);
 #   3. the lab link (ackstall lab: veth shaped to 100BASE-T goodput, stack-behaviour.md §7, needs
 #      root): fraction of the shaped line rate (11.77 MB/s with timestamps), target >= 0.99 for
-#      chunked sends; iperf3 over the same link for reference.
-# Usage: bench/ttcp_vs_iperf3.sh [path/to/ackstall] [seconds per run, default 3]
+#      chunked sends; iperf3 over the same link for reference. Each lab row is the median of
+#      RUNS runs; `lab run` uses SCHED_FIFO transfer threads (--realtime on, its default), and
+#      the chunked case is repeated with ordinary threads (--realtime off) to show what the
+#      scheduler costs on a shared machine (docs/VALIDATION.md section 4).
+# Usage: bench/ttcp_vs_iperf3.sh [path/to/ackstall] [seconds per run, default 3] [lab runs, default 3]
 # Needs: iperf3, jq (scripts/deps.sh test). Every background server and the lab are removed on
 # exit (trap), also on failure.
 set -euo pipefail
 ackstall=${1:-build/release/tools/ackstall/ackstall}
 secs=${2:-3}
+runs=${3:-3}
 [ -x "$ackstall" ] || { echo "ttcp_vs_iperf3: no ackstall binary at $ackstall" >&2; exit 2; }
 for t in iperf3 jq; do command -v $t >/dev/null || { echo "ttcp_vs_iperf3: needs $t" >&2; exit 2; }; done
 
@@ -59,22 +63,30 @@ if [ "$(id -u)" != 0 ]; then
   echo "== lab link: skipped (needs root for network namespaces)"
   exit 0
 fi
-echo "== lab link: veth shaped to 100BASE-T goodput, timestamps on (line rate 11.77 MB/s)"
+echo "== lab link: veth shaped to 100BASE-T goodput, timestamps on (line rate 11.77 MB/s), median of $runs, load:$(cut -d' ' -f1-3 /proc/loadavg)"
 "$ackstall" lab up --ack-mode classic >/dev/null
 lab_made=1
 line=11.772
-printf '%-52s %8s %8s\n' case MB/s of-line
-lab_case() {  # label, ttcp args...
-  local label=$1; shift
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+printf '%-64s %8s %8s\n' case MB/s of-line
+lab_case() {  # label, lab run options, ttcp args...
+  local label=$1 opts=$2; shift 2
   local bps
-  bps=$("$ackstall" lab run -- --time "$secs" --json "$@" | jq '.transmitter.end.sum_sent.bits_per_second')
-  printf '%-52s %8s %8s\n' "$label" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
+  # shellcheck disable=SC2086  # $opts: zero or more lab run options
+  bps=$(for _ in $(seq "$runs"); do
+    "$ackstall" lab run $opts -- --time "$secs" --json "$@" | jq '.transmitter.end.sum_sent.bits_per_second'
+  done | median)
+  printf '%-64s %8s %8s\n' "$label" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
 }
-lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192" -l 8192 --chunk seed --emulate-afd=8192
-lab_case "ttcp -l 15928 --chunk seed --emulate-afd=8192" -l 15928 --chunk seed --emulate-afd=8192
-lab_case "ttcp -l 15928 --emulate-afd=8192 (unpatched)" -l 15928 --emulate-afd=8192
-lab_case "ttcp -l 131072 (plain Linux send buffer)" -l 131072
-ip netns exec ackstall-b iperf3 -s -1 -p 5201 >/dev/null 2>&1 & pids+=($!)
-sleep 0.3
-bps=$(ip netns exec ackstall-a iperf3 -c 10.77.0.2 -p 5201 -t "$secs" -J | jq '.end.sum_received.bits_per_second')
-printf '%-52s %8s %8s\n' "iperf3 (default -l 128K)" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
+lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192" "" -l 8192 --chunk seed --emulate-afd=8192
+lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192, --realtime off" "--realtime off" -l 8192 --chunk seed --emulate-afd=8192
+lab_case "ttcp -l 15928 --chunk seed --emulate-afd=8192" "" -l 15928 --chunk seed --emulate-afd=8192
+lab_case "ttcp -l 15928 --emulate-afd=8192 (unpatched)" "" -l 15928 --emulate-afd=8192
+lab_case "ttcp -l 131072 (plain Linux send buffer)" "" -l 131072
+bps=$(for _ in $(seq "$runs"); do
+  timeout $((secs + 20)) ip netns exec ackstall-b iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
+  sleep 0.3
+  ip netns exec ackstall-a iperf3 -c 10.77.0.2 -p 5201 -t "$secs" -J | jq '.end.sum_received.bits_per_second'
+  wait $! || true
+done | median)
+printf '%-64s %8s %8s\n' "iperf3 (default -l 128K, ordinary threads)" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
