@@ -214,6 +214,23 @@ TEST(Ttcp, WithoutSourceSinkMinusNBoundsTheInput) {
   EXPECT_EQ(r.out, std::string(3000, 'x'));
 }
 
+TEST(Ttcp, ChunkIsbReportsTheIdealSendBacklogReading) {
+  auto [t, r] = transfer({"--verify"}, {"--verify", "-n", "200", "-l", "20000", "--chunk", "isb", "--json"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(t.out);
+  EXPECT_EQ(j["start"]["test_start"]["chunk"], "isb");
+  const auto& isb = j["end"]["isb"];
+#if defined(_WIN32)  // Windows answers SIO_IDEAL_SEND_BACKLOG_QUERY (Wine: a constant 65536)
+  if (isb["provenance"] == "measured") {
+    EXPECT_GT(isb["value"].get<std::int64_t>(), 0);
+  }
+#else  // no such query: the plain seed policy, and the report says why
+  EXPECT_EQ(isb["provenance"], "fallback");
+#endif
+  EXPECT_FALSE(isb["source"].get<std::string>().empty());
+}
+
 TEST(Ttcp, VerifyNeedsThePattern) {
   expect_one_line_error(run_cli({"-t", "--verify", "h"}), kExitUsage, "--verify checks the -s pattern");
 }

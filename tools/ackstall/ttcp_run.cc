@@ -16,6 +16,7 @@
 
 #include "ackstall/net/chunked_sender.h"
 #include "ackstall/net/endpoint.h"
+#include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
 
@@ -97,7 +98,7 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
           {"duration", cfg.seconds},
           {"nodelay", cfg.nodelay},
           {"sock_bufsize", cfg.sockbuf ? nlohmann::json(*cfg.sockbuf) : nlohmann::json(nullptr)},
-          {"chunk", std::string(core::to_string(cfg.chunk))},
+          {"chunk", cfg.isb ? std::string("isb") : std::string(core::to_string(cfg.chunk))},
           {"emulate_afd", cfg.afd_quota ? nlohmann::json(*cfg.afd_quota) : nlohmann::json(nullptr)},
           {"ack_mode", std::string(to_string(cfg.ack_mode))},
           {"verify", cfg.verify}}}}},
@@ -108,6 +109,11 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
     j["end"]["tcp_mss"] = r.mss ? nlohmann::json(*r.mss) : nlohmann::json(nullptr);
     j["end"]["timestamps"] = r.mss ? nlohmann::json(r.timestamps) : nlohmann::json(nullptr);
     if (!r.mss) j["end"]["tcp_info_error"] = r.tcp_info_error;
+  }
+  if (r.isb) {
+    j["end"]["isb"] = {{"value", r.isb->value},
+                       {"provenance", std::string(net::to_string(r.isb->provenance))},
+                       {"source", r.isb->source}};
   }
   if (r.afd) {
     const auto& a = *r.afd;
@@ -180,13 +186,29 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
       return fail(io, fmt::format("{}: {}", who, r.error().message()));
     }
   }
+  // --chunk isb: SO_SNDBUF follows the ideal send backlog (queried at most once a second, as
+  // curl does), and the seed policy re-chunks under it (ideal_send_backlog.h).
+  std::optional<net::IsbTuner> isb;
+  const auto update_isb = [&]() -> net::NetResult<void> {
+    if (!isb) return {};
+    auto r = isb->update();
+    if (!r) return std::unexpected(r.error());
+    res.isb = *r;
+    return {};
+  };
+  if (cfg.isb) isb.emplace(*ops, sender);
+  if (auto r = update_isb(); !r) return fail(io, fmt::format("{}: --chunk isb: {}", who, r.error().message()));
   auto policy = sender.policy();
   if (!policy) return fail(io, fmt::format("{}: {}", who, policy.error().message()));
   if (!cfg.json && (cfg.verbose || cfg.chunk != core::PolicyKind::none || afd)) {
-    fmt::print(io.out, "{}: chunk={} (mss {}, sndbuf {}, base chunk {}){}\n", who,
-               core::to_string(policy->kind()), policy->params().mss, policy->params().sndbuf,
-               policy->base_chunk(),
-               afd ? fmt::format(", emulated AFD quota {}", afd->quota().quota()) : std::string());
+    fmt::print(io.out, "{}: chunk={} (mss {}, sndbuf {}, base chunk {}){}{}\n", who,
+               cfg.isb ? "isb" : core::to_string(policy->kind()), policy->params().mss,
+               policy->params().sndbuf, policy->base_chunk(),
+               afd ? fmt::format(", emulated AFD quota {}", afd->quota().quota()) : std::string(),
+               !res.isb ? std::string()
+               : res.isb->provenance == net::Provenance::measured
+                   ? fmt::format(", ideal send backlog {} ({})", res.isb->value, res.isb->source)
+                   : fmt::format(", no ideal send backlog: {}", res.isb->source));
   }
 
   std::vector<std::byte> buf(static_cast<std::size_t>(cfg.buflen));
@@ -210,6 +232,9 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
     // -n bounds a -s run (default 2048) and, only when given, a run from input.
     if ((!by_time || cfg.nbuf_set) && (cfg.source_sink || cfg.nbuf_set) && n >= cfg.nbuf) break;
     if (by_time && Clock::now() >= stop_at) break;
+    if (auto r = update_isb(); !r) {
+      return fail(io, fmt::format("{}: --chunk isb: {}", who, r.error().message()));
+    }
     const std::size_t len = next_buffer(sent);
     if (len == 0) {
       if (cfg.data_in->bad()) {
@@ -433,8 +458,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("-D", cfg.nodelay, "TCP_NODELAY on the transmitter");
   cmd.add_flag("-v", cfg.verbose, "more detail");
   cmd.add_option("host", cfg.host, "-t: the receiver's HOST");
-  cmd.add_option("--chunk", chunk, "split each send: none (default), seed or cygwin")
-      ->check(CLI::IsMember(std::vector<std::string>{"none", "seed", "cygwin"}));
+  cmd.add_option("--chunk", chunk,
+                 "split each send: none (default), seed, cygwin, or isb (seed under SO_SNDBUF = "
+                 "Windows' ideal send backlog; elsewhere plain seed)")
+      ->check(CLI::IsMember(std::vector<std::string>{"none", "seed", "cygwin", "isb"}));
   cmd.add_option("--emulate-afd", afd_flag,
                  "charge each send whole against a Winsock quota (default 8192, or -b); write "
                  "--emulate-afd=QUOTA")
@@ -467,7 +494,9 @@ std::string TtcpCli::finish(bool host_required) {
   if (!source_sink && cfg.verify) {
     return "ttcp: --verify checks the -s pattern; it cannot check stdin/stdout data (add -s)";
   }
-  cfg.chunk = *core::parse_policy_kind(chunk);
+  const net::NetPolicy policy = *net::parse_net_policy(chunk);
+  cfg.chunk = policy.core;
+  cfg.isb = policy.isb;
   cfg.ack_mode = *parse_ack_mode(ack_mode);
   if (cfg.transmit) {
     if (host_required && cfg.host.empty()) return "ttcp -t: missing HOST";

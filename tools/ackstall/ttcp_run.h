@@ -24,6 +24,7 @@
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/net/afd_emulator.h"
+#include "ackstall/net/path_probe.h"
 #include "app.h"
 
 namespace ackstall::tools {
@@ -47,6 +48,7 @@ struct TtcpConfig {
   std::istream* data_in = nullptr;   // without -s, -t: the data to send (stdin)
   std::ostream* data_out = nullptr;  // without -s, -r: where received data goes (stdout)
   core::PolicyKind chunk = core::PolicyKind::none;  // --chunk
+  bool isb = false;  // --chunk isb: seed under SO_SNDBUF = the ideal send backlog (Windows)
   std::optional<std::int64_t> afd_quota;            // --emulate-afd[=QUOTA]
   double seconds = 0;              // --time (0: by -n)
   double interval = 0;             // --interval (0: none)
@@ -74,6 +76,7 @@ struct TtcpResult {
   std::optional<std::int64_t> mss;
   bool timestamps = false;
   std::string tcp_info_error;
+  std::optional<net::Finding<std::int64_t>> isb;  // -t --chunk isb: the last ISB reading
   double mb_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
 };
 
