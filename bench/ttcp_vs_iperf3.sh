@@ -30,6 +30,7 @@ trap cleanup EXIT INT TERM
 port=$((20000 + RANDOM % 20000))
 mbs() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 8 / 1e6 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+mbs2() { awk -v b="$1" 'BEGIN { printf "%.3f", b / 8 / 1e6 }'; }  # lab rows: no rounding before the ratio
 
 iperf3_loopback() {  # len -> bits/s
   port=$((port + 1))
@@ -76,7 +77,7 @@ lab_case() {  # label, lab run options, ttcp args...
   bps=$(for _ in $(seq "$runs"); do
     "$ackstall" lab run $opts -- --time "$secs" --json "$@" | jq '.transmitter.end.sum_sent.bits_per_second'
   done | median)
-  printf '%-64s %8s %8s\n' "$label" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
+  printf '%-64s %8s %8s\n' "$label" "$(mbs2 "$bps")" "$(ratio "$(mbs2 "$bps")" $line)"
 }
 lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192" "" -l 8192 --chunk seed --emulate-afd=8192
 lab_case "ttcp -l 8192 --chunk seed --emulate-afd=8192, --realtime off" "--realtime off" -l 8192 --chunk seed --emulate-afd=8192
@@ -89,4 +90,4 @@ bps=$(for _ in $(seq "$runs"); do
   ip netns exec ackstall-a iperf3 -c 10.77.0.2 -p 5201 -t "$secs" -J | jq '.end.sum_received.bits_per_second'
   wait $! || true
 done | median)
-printf '%-64s %8s %8s\n' "iperf3 (default -l 128K, ordinary threads)" "$(mbs "$bps")" "$(ratio "$(mbs "$bps")" $line)"
+printf '%-64s %8s %8s\n' "iperf3 (default -l 128K, ordinary threads)" "$(mbs2 "$bps")" "$(ratio "$(mbs2 "$bps")" $line)"
