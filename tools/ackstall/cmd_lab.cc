@@ -271,7 +271,8 @@ void add_lab_command(CLI::App& parent, Action& selected) {
 
   auto run = std::make_shared<RunOptions>();
   CLI::App* c_run = cmd->add_subcommand(
-      "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 --emulate-afd");
+      "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 "
+             "--emulate-afd (Ctrl-C or SIGTERM removes the lab, exit 130/143)");
   c_run->add_option("--ack-mode", run->ack_mode, "receiver ACK mode (default: the one given to lab up)")
       ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
   const auto realtime_help =
@@ -285,7 +286,8 @@ void add_lab_command(CLI::App& parent, Action& selected) {
   auto mx = std::make_shared<MatrixOptions>();
   CLI::App* c_mx = cmd->add_subcommand(
       "matrix", "unpatched / chunked (seed) / NODELAY over write sizes, emulated AFD quota, median "
-                "of N runs; brings up its own lab and removes it");
+                "of N runs; brings up its own lab and removes it (also on Ctrl-C or SIGTERM: exit "
+                "130/143)");
   add_up_options(*c_mx, mx->up);
   c_mx->add_option("--lengths", mx->lengths, "write sizes (default 2920,7300,8192,15928,16384)")
       ->delimiter(',')
