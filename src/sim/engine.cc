@@ -14,6 +14,15 @@ std::uint64_t EventQueue::schedule(Nanos at, std::uint32_t kind, std::uint32_t t
   return seq;
 }
 
+void EventQueue::schedule_reserved(Nanos at, std::uint64_t seq, std::uint32_t kind,
+                                   std::uint32_t tag, std::uint64_t arg) {
+  assert(at >= now_ && "scheduling into the past");
+  assert(seq < next_seq_ && "sequence number not reserved");
+  if (at < now_) at = now_;
+  heap_.push_back(Event{at, seq, kind, tag, arg});
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
 Event EventQueue::pop() {
   std::pop_heap(heap_.begin(), heap_.end(), Later{});
   Event e = heap_.back();

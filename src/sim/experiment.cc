@@ -3,7 +3,7 @@
 // Event kinds (the engine only sees integers):
 //   kTxDone(dir)   a frame's last bit left the sending NIC
 //   kArrive(dir)   a frame reaches the other host's TCP (propagation + its stack_latency)
-//   kTimer(ep,k)   a TCP timer of endpoint ep (arg = TimerSlot generation)
+//   kTimer(ep,k)   a TCP timer of endpoint ep (engine.h Timer: lazy moves, exact order)
 //   kAppTx / kAppRx  the transmitting / receiving application runs
 #include "ackstall/sim/experiment.h"
 
@@ -77,7 +77,7 @@ class Simulation {
       case kTimer: {
         const int ep = static_cast<int>(e.tag / kTimerKinds);
         const auto k = static_cast<TimerKind>(e.tag % kTimerKinds);
-        if (!timers_[ep][e.tag % kTimerKinds].fires(e.arg)) return;
+        if (!timers_[ep][e.tag % kTimerKinds].on_event(q_, e)) return;
         eps_[ep].on_timer(q_.now(), k, acts_);
         apply(ep);
         break;
@@ -162,12 +162,11 @@ class Simulation {
   void apply(int ep) {
     for (const Segment& s : acts_.out) enqueue(ep, s);
     for (const TimerRequest& r : acts_.timers) {
-      TimerSlot& slot = timers_[ep][static_cast<int>(r.kind)];
+      Timer& timer = timers_[ep][static_cast<int>(r.kind)];
       if (r.at.is_never()) {
-        slot.cancel();
+        timer.cancel();
       } else {
-        const std::uint64_t gen = slot.arm(r.at);
-        q_.schedule(r.at, kTimer, static_cast<std::uint32_t>(ep * kTimerKinds + static_cast<int>(r.kind)), gen);
+        timer.arm(q_, r.at, kTimer, static_cast<std::uint32_t>(ep * kTimerKinds + static_cast<int>(r.kind)));
       }
     }
     for (const StallMarker& m : acts_.stalls) stall(m);
@@ -340,7 +339,7 @@ class Simulation {
   std::array<LinkDirection, 2> links_;
   Nanos tick_phase_;
   std::array<TcpEndpoint, 2> eps_;
-  std::array<std::array<TimerSlot, kTimerKinds>, 2> timers_{};
+  std::array<std::array<Timer, kTimerKinds>, 2> timers_{};
   std::array<std::uint32_t, 2> iss_{};
   Actions acts_;
   core::ChunkPolicy chunker_{

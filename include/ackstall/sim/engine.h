@@ -7,8 +7,11 @@
 //      clamped to now() in release builds).
 //   3. An Event is a plain value (time, seq, kind, tag, arg): no callbacks, no allocation per
 //      event once the heap has grown to the peak number of pending events.
-//   4. Cancellation is lazy: a TimerSlot bumps its generation; stale events carry the old
-//      generation and are skipped by the owner (TimerSlot::fires).
+//   4. Timers are lazy (Timer): cancelling leaves the queued event to be ignored, and moving a
+//      timer later (the RTO restarted on every ACK) queues nothing: the queued event re-queues
+//      itself at the new time when it pops. The re-queued event carries the sequence number
+//      reserved when the timer was armed, so events pop in exactly the order they would if
+//      every arm scheduled an event at once (invariant 1 is kept; tested).
 //   5. Everything is per instance: no globals, so simulations may run on parallel threads.
 //   6. Rng: xoshiro256** seeded by splitmix64; the same seed gives the same stream on every
 //      platform (no std:: distributions, whose output is implementation-defined).
@@ -39,6 +42,13 @@ class EventQueue {
   // Schedules an event at `at` (>= now()). Returns its insertion sequence number.
   std::uint64_t schedule(Nanos at, std::uint32_t kind, std::uint32_t tag = 0, std::uint64_t arg = 0);
 
+  // Takes the next insertion sequence number without scheduling anything, for an event that
+  // will be queued later with schedule_reserved() (Timer) and must order as if queued now.
+  std::uint64_t reserve_seq() noexcept { return next_seq_++; }
+  // Queues an event under a sequence number from reserve_seq() (each used once).
+  void schedule_reserved(Nanos at, std::uint64_t seq, std::uint32_t kind, std::uint32_t tag = 0,
+                         std::uint64_t arg = 0);
+
   // Time of the earliest event; Nanos::never() when empty.
   Nanos next_time() const noexcept { return heap_.empty() ? Nanos::never() : heap_.front().at; }
 
@@ -60,24 +70,47 @@ class EventQueue {
   std::uint64_t next_seq_ = 0;
 };
 
-// A re-armable timer whose pending events are invalidated by generation.
-class TimerSlot {
+// A re-armable timer with at most one event in the queue for every move to a later time
+// (invariant 4). The owner routes each popped event of this timer to on_event().
+class Timer {
  public:
   bool armed() const noexcept { return !at_.is_never(); }
   Nanos at() const noexcept { return at_; }
-  // Arms (or moves) the timer; the caller schedules an event carrying the returned generation.
-  std::uint64_t arm(Nanos at) noexcept { at_ = at; return ++gen_; }
-  void cancel() noexcept { at_ = Nanos::never(); ++gen_; }
-  // True when an event with `generation` is this timer's live expiry; disarms it.
-  bool fires(std::uint64_t generation) noexcept {
-    if (generation != gen_ || at_.is_never()) return false;
-    at_ = Nanos::never();
-    return true;
+
+  // Arms the timer, or moves it, to expire at `at` (>= q.now()) with an event of `kind`/`tag`.
+  void arm(EventQueue& q, Nanos at, std::uint32_t kind, std::uint32_t tag) {
+    if (at < q.now()) at = q.now();  // as EventQueue::schedule clamps (invariant 2)
+    at_ = at;
+    seq_ = q.reserve_seq();
+    // A queued event at or before `at` pops first and re-queues itself (on_event).
+    if (!queued_at_.is_never() && queued_at_ <= at) return;
+    // None queued, or the queued one is too late: queue this one; the later one goes stale.
+    q.schedule_reserved(at, seq_, kind, tag);
+    queued_at_ = at;
+    queued_seq_ = seq_;
+  }
+  void cancel() noexcept { at_ = Nanos::never(); }
+
+  // A popped event of this timer: true when the timer expires now (it is then disarmed).
+  bool on_event(EventQueue& q, const Event& e) {
+    if (e.seq != queued_seq_ || queued_at_.is_never()) return false;  // superseded
+    queued_at_ = Nanos::never();
+    if (at_.is_never()) return false;  // cancelled
+    if (e.at == at_ && e.seq == seq_) {
+      at_ = Nanos::never();
+      return true;
+    }
+    q.schedule_reserved(at_, seq_, e.kind, e.tag);  // moved later since it was queued
+    queued_at_ = at_;
+    queued_seq_ = seq_;
+    return false;
   }
 
  private:
-  Nanos at_ = Nanos::never();
-  std::uint64_t gen_ = 0;
+  Nanos at_ = Nanos::never();         // expiry; never = disarmed
+  std::uint64_t seq_ = 0;             // its sequence number (reserved by arm)
+  Nanos queued_at_ = Nanos::never();  // the event this timer has in the queue, if any
+  std::uint64_t queued_seq_ = 0;
 };
 
 class Rng {
