@@ -253,14 +253,11 @@ TEST_F(Lab, TinyQueueDropsRandomWriteSizesByteExact) {
             << shaper_drops() - drops_plain << " in the emulated-quota one\n";
 }
 
-// The lab's own binary next to this test's build tree (build/X/tests/tools/lab_test ->
-// build/X/tools/ackstall/ackstall), or "".
+// The ackstall binary of this build (tests/tools/CMakeLists.txt: ACKSTALL_EXE, built before
+// lab_test), or "" if it is missing.
 std::string ackstall_exe() {
   std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const auto exe = self.parent_path().parent_path().parent_path() / "tools" / "ackstall" / "ackstall";
-  return std::filesystem::exists(exe, ec) ? exe.string() : std::string();
+  return std::filesystem::exists(ACKSTALL_EXE, ec) ? std::string(ACKSTALL_EXE) : std::string();
 }
 
 // Ctrl-C (SIGINT) or kill (SIGTERM) in the middle of `ackstall lab matrix`: the namespaces go,
