@@ -10,9 +10,9 @@
 #     stream hash compared byte for byte) and ttcp_test (both ends of ackstall ttcp in one
 #     Windows process);
 #   * ackstall.exe ttcp -t under Wine against the Linux `ackstall ttcp -r` on loopback, and the
-#     other way round, both with --verify (byte for byte): ctest cross.ttcp_* (tests/tools/
-#     cross_ttcp.sh), talking to the host tool of the release build (ACKSTALL_HOST_TOOL;
-#     skipped with a message if it is not built);
+#     other way round, each with the -s pattern (--verify, byte for byte) and without -s (stdin
+#     -> stdout, compared): ctest cross.ttcp_* (tests/tools/cross_ttcp.sh), talking to the host
+#     tool of the release build (ACKSTALL_HOST_TOOL; skipped with a message if it is not built);
 #   * the wait_readable teardown benchmark (short run).
 #
 # Skipped with a visible message where MinGW-w64 or Wine is missing (scripts/deps.sh test
