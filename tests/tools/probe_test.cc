@@ -76,6 +76,25 @@ TEST_F(ProbeTest, JsonPlanFollowsTheSendBufferSet) {
   }
 }
 
+TEST_F(ProbeTest, IdealSendBacklogIsReportedAndPolicyIsbUsesIt) {
+  const auto r = run_ackstall({"probe", target, "--policy", "isb", "--len", "200000", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["plan"]["policy"], "isb");
+  const auto& isb = j["ideal_send_backlog"];
+  EXPECT_FALSE(isb["source"].get<std::string>().empty());
+  if (isb["provenance"] == "measured") {  // Windows (Wine: 65536): SO_SNDBUF follows it
+    EXPECT_EQ(j["plan"]["sndbuf"], isb["value"]);
+  } else {  // elsewhere: the plain seed policy on the SO_SNDBUF the socket has
+#if defined(_WIN32)
+    ADD_FAILURE() << "Windows and Wine answer SIO_IDEAL_SEND_BACKLOG_QUERY: " << isb;
+#endif
+    EXPECT_EQ(j["plan"]["sndbuf"], j["sndbuf"]["value"]);
+  }
+  const auto text = run_ackstall({"probe", target});
+  EXPECT_NE(text.out.find("\nisb "), std::string::npos) << text.out;
+}
+
 TEST_F(ProbeTest, PolicyCygwinChunksAtTheSendBuffer) {
   const auto r =
       run_ackstall({"probe", target, "--sndbuf", "8192", "--len", "20000", "--policy", "cygwin", "--json"});

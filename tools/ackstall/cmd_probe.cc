@@ -10,14 +10,15 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/net/chunked_sender.h"
 #include "ackstall/net/endpoint.h"
+#include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
-#include "policy_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -25,7 +26,7 @@ namespace {
 struct ProbeOptions {
   std::string target;
   std::uint64_t len = 65536;
-  core::PolicyKind policy = core::PolicyKind::seed;
+  std::string policy = "seed";  // net::parse_net_policy: none, seed, cygwin, isb
   std::optional<int> sndbuf;
   int timeout_ms = 5000;
   bool json = false;
@@ -58,11 +59,21 @@ int run_probe(const ProbeOptions& opt, Io io) {
   auto sock = net::connect_tcp(target, std::chrono::milliseconds(opt.timeout_ms));
   if (!sock) return fail(io, "probe " + where + ": " + sock.error().message());
 
-  net::ChunkedSender sender(net::system_socket_ops(), sock->native(), {opt.policy, 0});
+  const net::NetPolicy net_policy = *net::parse_net_policy(opt.policy);  // checked at parse time
+  net::ChunkedSender sender(net::system_socket_ops(), sock->native(), {net_policy.core, 0});
   if (opt.sndbuf) {
     if (auto r = sender.set_option(net::SocketOption::send_buffer, *opt.sndbuf); !r) {
       return fail(io, "probe " + where + ": " + r.error().message());
     }
+  }
+  // Windows' ideal send backlog (ideal_send_backlog.h): reported always; --policy isb also sets
+  // SO_SNDBUF to it, as a sender using that policy would before its first send.
+  net::Finding<std::int64_t> isb = net::query_ideal_send_backlog(net::system_socket_ops(), sock->native());
+  if (net_policy.isb) {
+    net::IsbTuner tuner(net::system_socket_ops(), sender);
+    auto r = tuner.update();
+    if (!r) return fail(io, "probe " + where + ": --policy isb: " + r.error().message());
+    isb = *r;
   }
   net::Syscalls calls(net::system_socket_ops());
   const net::PathReport report = net::probe_path(calls, sock->native());
@@ -83,12 +94,13 @@ int run_probe(const ProbeOptions& opt, Io io) {
         {"timestamps", to_json(report.timestamps)},
         {"mtu", to_json(report.mtu)},
         {"sndbuf", to_json(report.sndbuf)},
+        {"ideal_send_backlog", to_json(isb)},
         {"raw",
          {{"tcp_info_snd_mss", optional_json(report.tcp_info_snd_mss)},
           {"tcp_maxseg", optional_json(report.tcp_maxseg)},
           {"sndbuf_reported", optional_json(report.sndbuf_reported)}}},
         {"plan",
-         {{"policy", std::string(core::to_string(policy->kind()))},
+         {{"policy", std::string(net::to_string(net_policy))},
           {"mss", policy->params().mss},
           {"sndbuf", policy->params().sndbuf},
           {"len", opt.len},
@@ -109,8 +121,10 @@ int run_probe(const ProbeOptions& opt, Io io) {
                 report.mtu.source);
   print_finding(io.out, "sndbuf", std::to_string(report.sndbuf.value), report.sndbuf.provenance,
                 report.sndbuf.source);
+  print_finding(io.out, "isb", isb.provenance == net::Provenance::measured ? std::to_string(isb.value) : "-",
+                isb.provenance, isb.source);
   fmt::print(io.out, "plan        policy {}, mss {}, sndbuf {}, base chunk {}, len {}: {} chunk{}\n",
-             core::to_string(policy->kind()), policy->params().mss, policy->params().sndbuf,
+             net::to_string(net_policy), policy->params().mss, policy->params().sndbuf,
              policy->base_chunk(), opt.len, chunks.size(), chunks.size() == 1 ? "" : "s");
   for (std::size_t c : chunks) fmt::print(io.out, "  {}\n", c);
   return kExitOk;
@@ -134,7 +148,10 @@ void add_probe_command(CLI::App& parent, Action& selected) {
       ->check(endpoint);
   cmd->add_option("--len", opt->len, "bytes in the application's send to plan (default 65536)")
       ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
-  add_policy_option(*cmd, opt->policy);
+  cmd->add_option("--policy", opt->policy,
+                  "chunking policy: seed (default), cygwin, none, or isb (seed under SO_SNDBUF = "
+                  "Windows' ideal send backlog)")
+      ->check(CLI::IsMember(std::vector<std::string>{"none", "seed", "cygwin", "isb"}));
   cmd->add_option("--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first (bytes)")
       ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--timeout-ms", opt->timeout_ms, "connect timeout (default 5000)")
