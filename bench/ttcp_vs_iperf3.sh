@@ -8,7 +8,7 @@
 #      RUNS runs; `lab run` uses SCHED_FIFO transfer threads (--realtime on, its default), and
 #      the chunked case is repeated with ordinary threads (--realtime off) to show what the
 #      scheduler costs on a shared machine (docs/VALIDATION.md section 4).
-# Usage: bench/ttcp_vs_iperf3.sh [path/to/ackstall] [seconds per run, default 3] [lab runs, default 3]
+# Usage: bench/ttcp_vs_iperf3.sh [path/to/ackstall] [seconds per run, default 3] [runs per row, default 3]
 # Needs: iperf3, jq (scripts/deps.sh test). Every background server and the lab are removed on
 # exit (trap), also on failure.
 set -euo pipefail
@@ -46,17 +46,27 @@ ttcp_loopback() {  # len extra-args... -> bits/s
     jq '.end.sum_sent.bits_per_second'
 }
 
-echo "== loopback, equal write size ($secs s each; MB/s = 10^6 bytes/s)"
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# Loopback is CPU-bound on a shared machine, so one pair of runs can differ by 10-30 %: each row
+# is the median of RUNS runs, the two sides interleaved (A B A B ...) so that drift hits both.
+echo "== loopback, equal write size ($secs s each, median of $runs, interleaved; MB/s = 10^6 bytes/s)"
 printf '%8s %12s %12s %8s\n' len iperf3 ackstall ratio
 for len in 8192 131072; do
-  i=$(iperf3_loopback $len); a=$(ttcp_loopback $len)
+  is=() as=()
+  for _ in $(seq "$runs"); do is+=("$(iperf3_loopback $len)"); as+=("$(ttcp_loopback $len)"); done
+  i=$(printf '%s\n' "${is[@]}" | median); a=$(printf '%s\n' "${as[@]}" | median)
   printf '%8s %12s %12s %8s\n' $len "$(mbs "$i")" "$(mbs "$a")" "$(ratio "$a" "$i")"
 done
 
-echo "== loopback, ChunkedSender (--chunk seed, -b 65536) vs plain send per write (--chunk none, -b 65536)"
+echo "== loopback, ChunkedSender (--chunk seed, -b 65536) vs plain send per write (--chunk none, -b 65536), median of $runs"
 printf '%8s %12s %12s %8s\n' len plain chunked ratio
 for len in 131072 1048576; do
-  p=$(ttcp_loopback $len -b 65536 --chunk none); c=$(ttcp_loopback $len -b 65536 --chunk seed)
+  ps_=() cs=()
+  for _ in $(seq "$runs"); do
+    ps_+=("$(ttcp_loopback $len -b 65536 --chunk none)"); cs+=("$(ttcp_loopback $len -b 65536 --chunk seed)")
+  done
+  p=$(printf '%s\n' "${ps_[@]}" | median); c=$(printf '%s\n' "${cs[@]}" | median)
   printf '%8s %12s %12s %8s\n' $len "$(mbs "$p")" "$(mbs "$c")" "$(ratio "$c" "$p")"
 done
 
@@ -68,7 +78,6 @@ echo "== lab link: veth shaped to 100BASE-T goodput, timestamps on (line rate 11
 "$ackstall" lab up --ack-mode classic >/dev/null
 lab_made=1
 line=11.772
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf '%-64s %8s %8s\n' case MB/s of-line
 lab_case() {  # label, lab run options, ttcp args...
   local label=$1 opts=$2; shift 2
