@@ -59,12 +59,25 @@ NetResult<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slic
   if (stale_) {
     if (auto r = refresh(); !r) return std::unexpected(std::move(r.error()));
   }
-  bool nonblocking = has(flags, SendFlags::dont_wait);
-  if (!nonblocking) {
-    auto nb = calls_.is_nonblocking(socket_);
-    if (!nb) return std::unexpected(std::move(nb.error()));
-    nonblocking = *nb;
-  }
+  // The mode is asked of the OS (one fcntl, ~1 us on a VM: BENCHMARKS.md) only when it decides
+  // something: at a would-block, or when a chunk went out whole and more remains. A send that
+  // fits in one chunk never asks.
+  std::optional<bool> nonblocking_known;
+  if (has(flags, SendFlags::dont_wait)) nonblocking_known = true;
+  const auto nonblocking = [&]() -> NetResult<bool> {
+    if (!nonblocking_known) {
+      auto nb = calls_.is_nonblocking(socket_);
+      if (!nb) return std::unexpected(std::move(nb.error()));
+      nonblocking_known = *nb;
+    }
+    return *nonblocking_known;
+  };
+  // An error after some bytes went out: report the bytes now, the error with the next send.
+  const auto defer = [&](NetError e, std::size_t total) -> NetResult<SendOutcome> {
+    if (total == 0) return std::unexpected(std::move(e));
+    deferred_ = std::move(e);
+    return SendOutcome{total, false};
+  };
 
   std::size_t total = 0;
   const std::span<core::ByteSlice> batch(*batch_);
@@ -76,25 +89,22 @@ NetResult<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slic
     for (std::size_t i = 0; i < count; ++i) offered += batch[i].size;
 
     auto r = calls_.send(socket_, batch.first(count), flags);
-    if (!r) {
-      if (total == 0) return std::unexpected(std::move(r.error()));
-      deferred_ = std::move(r.error());  // report the bytes now, the error next time
-      return SendOutcome{total, false};
-    }
+    if (!r) return defer(std::move(r.error()), total);
     if (r->would_block) {
-      if (nonblocking) return SendOutcome{total, total == 0};
+      auto nb = nonblocking();
+      if (!nb) return defer(std::move(nb.error()), total);
+      if (*nb) return SendOutcome{total, total == 0};
       // seed: while (WSAEWOULDBLOCK && !wait (evt, 0)) retry the same chunk
-      if (auto w = calls_.wait_writable(socket_, -1); !w) {
-        if (total == 0) return std::unexpected(std::move(w.error()));
-        deferred_ = std::move(w.error());
-        return SendOutcome{total, false};
-      }
+      if (auto w = calls_.wait_writable(socket_, -1); !w) return defer(std::move(w.error()), total);
       continue;
     }
     cursor.consume(r->bytes);
     total += r->bytes;
     // seed: while (partialret == thischunk && nextchunk (...)); nonblocking: one chunk only.
-    if (nonblocking || r->bytes < offered || cursor.empty()) return SendOutcome{total, false};
+    if (r->bytes < offered || cursor.empty()) return SendOutcome{total, false};
+    auto nb = nonblocking();
+    if (!nb) return defer(std::move(nb.error()), total);
+    if (*nb) return SendOutcome{total, false};
   }
 }
 

@@ -5,7 +5,9 @@
 // every OS call goes through Syscalls (EINTR retried there, EAGAIN as a status).
 //
 // send(slices, flags), per mode (nonblocking = flags has dont_wait, or the socket has
-// O_NONBLOCK, asked of the OS on every send: one fcntl, so a mode change is always seen):
+// O_NONBLOCK, asked of the OS during every send where the mode decides something — at a
+// would-block, or after a whole chunk when more remains — so a mode change is always seen and
+// a send that fits in one chunk costs no fcntl):
 //   blocking:    send chunk after chunk; on EAGAIN wait (poll for writability) and retry the
 //                same chunk; stop at the first short OS send (fewer bytes than offered) and
 //                return the total. Without a short send the whole request goes out.
