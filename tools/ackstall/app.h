@@ -8,8 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
-#include <iosfwd>
+#include <ostream>
 #include <span>
+#include <string_view>
 
 namespace ackstall::tools {
 
@@ -28,6 +29,12 @@ using Action = std::function<int(Io)>;
 using CommandFactory = void (*)(CLI::App& parent, Action& selected);
 
 int run(std::span<const char* const> argv, Io io);
+
+// A command's error: one line "ackstall: WHAT" on io.err; returns `code` (the exit code).
+inline int fail(Io io, std::string_view what, int code = kExitFailure) {
+  io.err << "ackstall: " << what << '\n';
+  return code;
+}
 
 // Subcommands (one file each: cmd_<name>.cc).
 void add_plan_command(CLI::App& parent, Action& selected);

@@ -18,15 +18,6 @@
 namespace ackstall::tools {
 namespace {
 
-int usage(Io io, const std::string& what) {
-  io.err << "ackstall: " << what << '\n';
-  return kExitUsage;
-}
-int failure(Io io, const std::string& what) {
-  io.err << "ackstall: " << what << '\n';
-  return kExitFailure;
-}
-
 struct UpOptions {
   std::string rate = "100mbit";
   std::string timestamps = "on";
@@ -51,12 +42,12 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
 }
 
 int run_up(const UpOptions& o, Io io) {
-  if (!lab::parse_rate(o.rate)) return usage(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)");
-  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  if (!lab::parse_rate(o.rate)) return fail(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)", kExitUsage);
+  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
   const auto cfg = o.config();
   lab::InterruptGuard interrupt("lab up");  // Ctrl-C half-way: the lab is removed
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
-    return failure(io, r.error());
+    return fail(io, r.error());
   }
   fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}), {} shaped to {} with Ethernet framing, "
                      "timestamps {}, receiver ack mode {}\n",
@@ -66,9 +57,9 @@ int run_up(const UpOptions& o, Io io) {
 }
 
 int run_down(Io io) {
-  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
   const bool was = lab::lab_present();
-  if (auto r = lab::lab_down(); !r) return failure(io, "lab down: " + r.error());
+  if (auto r = lab::lab_down(); !r) return fail(io, "lab down: " + r.error());
   io.out << (was ? "lab down: removed ackstall-a, ackstall-b\n" : "lab down: no lab was up\n");
   return kExitOk;
 }
@@ -115,10 +106,10 @@ struct RunOptions {
 
 int run_run(const RunOptions& o, Io io) {
   TtcpConfig tx;
-  if (std::string e = parse_tx(o.ttcp, tx); !e.empty()) return usage(io, e);
-  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  if (std::string e = parse_tx(o.ttcp, tx); !e.empty()) return fail(io, e, kExitUsage);
+  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
   const auto state = lab::read_state();
-  if (!state) return failure(io, "lab run: no lab is up (run `ackstall lab up` first)");
+  if (!state) return fail(io, "lab run: no lab is up (run `ackstall lab up` first)");
   const AckMode mode = o.ack_mode.empty() ? state->ack_mode : *parse_ack_mode(o.ack_mode);
   lab::InterruptGuard interrupt("lab run");  // Ctrl-C: the lab is removed, exit 130 (143)
   const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on");
@@ -163,13 +154,13 @@ double median(std::vector<double> v) {
 
 int run_matrix(const MatrixOptions& o, Io io) {
   const auto rate = lab::parse_rate(o.up.rate);
-  if (!rate) return usage(io, "lab matrix: bad --rate '" + o.up.rate + "'");
-  if (std::string p = lab::root_problem(); !p.empty()) return failure(io, p);
+  if (!rate) return fail(io, "lab matrix: bad --rate '" + o.up.rate + "'", kExitUsage);
+  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
   auto cfg = o.up.config();
   lab::InterruptGuard interrupt("lab matrix");  // Ctrl-C: the lab is removed, exit 130 (143)
   lab::LabGuard guard;  // the matrix's own lab goes away on every path
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
-    return failure(io, r.error());
+    return fail(io, r.error());
   }
   const double line = lab::line_rate_bytes_per_s(*rate, cfg.timestamps) / 1e6;
   fmt::print(io.out,
@@ -195,7 +186,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
         if (port > 5900) port = 5101;
         const auto out = lab::run_pair(tx, receiver_for(tx, cfg.ack_mode), o.realtime == "on");
         if (out.tx_code != 0 || out.rx_code != 0) {
-          return failure(io, fmt::format("lab matrix: -l {} {}: {}", len, kase,
+          return fail(io, fmt::format("lab matrix: -l {} {}: {}", len, kase,
                                          (out.tx_err + out.rx_err).substr(0, (out.tx_err + out.rx_err).find('\n'))));
         }
         const double s = out.tx.seconds;
@@ -236,7 +227,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
     }
     std::ofstream f(o.json_path);
     f << j.dump(2) << '\n';
-    if (!f) return failure(io, "lab matrix: cannot write " + o.json_path);
+    if (!f) return fail(io, "lab matrix: cannot write " + o.json_path);
   }
   if (!o.csv_path.empty()) {
     std::ofstream f(o.csv_path);
@@ -247,9 +238,9 @@ int run_matrix(const MatrixOptions& o, Io io) {
                        *std::max_element(r.mbps.begin(), r.mbps.end()), median(r.mbps) / line,
                        median(r.stalls_per_s), median(r.waited_ms_per_s), r.mbps.size());
     }
-    if (!f) return failure(io, "lab matrix: cannot write " + o.csv_path);
+    if (!f) return fail(io, "lab matrix: cannot write " + o.csv_path);
   }
-  if (auto r = lab::lab_down(); !r) return failure(io, "lab matrix: " + r.error());
+  if (auto r = lab::lab_down(); !r) return fail(io, "lab matrix: " + r.error());
   return kExitOk;
 }
 

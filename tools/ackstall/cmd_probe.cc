@@ -19,6 +19,7 @@
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
+#include "finding_json.h"
 
 namespace ackstall::tools {
 namespace {
@@ -32,13 +33,6 @@ struct ProbeOptions {
   bool json = false;
 };
 
-template <class T>
-nlohmann::json to_json(const net::Finding<T>& f) {
-  return {{"value", f.value},
-          {"provenance", std::string(net::to_string(f.provenance))},
-          {"source", f.source}};
-}
-
 nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -46,11 +40,6 @@ nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
 void print_finding(std::ostream& out, std::string_view name, const std::string& value,
                    net::Provenance p, const std::string& source) {
   fmt::print(out, "{:<11} {:>8}  {:<8}  {}\n", name, value, net::to_string(p), source);
-}
-
-int fail(Io io, const std::string& what) {
-  io.err << "ackstall: " << what << '\n';
-  return kExitFailure;
 }
 
 int run_probe(const ProbeOptions& opt, Io io) {
@@ -68,12 +57,14 @@ int run_probe(const ProbeOptions& opt, Io io) {
   }
   // Windows' ideal send backlog (ideal_send_backlog.h): reported always; --policy isb also sets
   // SO_SNDBUF to it, as a sender using that policy would before its first send.
-  net::Finding<std::int64_t> isb = net::query_ideal_send_backlog(net::system_socket_ops(), sock->native());
+  net::Finding<std::int64_t> isb;
   if (net_policy.isb) {
     net::IsbTuner tuner(net::system_socket_ops(), sender);
     auto r = tuner.update();
     if (!r) return fail(io, "probe " + where + ": --policy isb: " + r.error().message());
     isb = *r;
+  } else {
+    isb = net::query_ideal_send_backlog(net::system_socket_ops(), sock->native());
   }
   net::Syscalls calls(net::system_socket_ops());
   const net::PathReport report = net::probe_path(calls, sock->native());

@@ -15,10 +15,7 @@ void add_ttcp_command(CLI::App& parent, Action& selected) {
   cli->add_to(*cmd);
   cmd->callback([cli, &selected] {
     selected = [cli](Io io) {
-      if (std::string e = cli->finish(true); !e.empty()) {
-        io.err << "ackstall: " << e << '\n';
-        return kExitUsage;
-      }
+      if (std::string e = cli->finish(true); !e.empty()) return fail(io, e, kExitUsage);
       TtcpConfig cfg = cli->cfg;
       if (!cfg.source_sink) {  // ttcp without -s: -t sends stdin, -r writes the data to stdout
         cfg.data_in = io.in;

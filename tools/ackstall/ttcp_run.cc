@@ -19,6 +19,7 @@
 #include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
+#include "finding_json.h"
 
 namespace ackstall::tools {
 namespace {
@@ -111,9 +112,7 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
     if (!r.mss) j["end"]["tcp_info_error"] = r.tcp_info_error;
   }
   if (r.isb) {
-    j["end"]["isb"] = {{"value", r.isb->value},
-                       {"provenance", std::string(net::to_string(r.isb->provenance))},
-                       {"source", r.isb->source}};
+    j["end"]["isb"] = to_json(*r.isb);
   }
   if (r.afd) {
     const auto& a = *r.afd;
@@ -129,11 +128,6 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
   }
   if (cfg.verify && !cfg.transmit) j["end"]["verify"] = {{"bytes_checked", r.bytes}, {"ok", true}};
   return j;
-}
-
-int fail(Io io, const std::string& what) {
-  io.err << "ackstall: " << what << '\n';
-  return kExitFailure;
 }
 
 // Connects, retrying while refused (the receiver may still be starting) until the deadline.
