@@ -58,7 +58,7 @@ BENCHMARK(BM_PolicyCursor)->DenseRange(0, 2);
 
 class NullOs final : public ackstall::net::SocketOps {
  public:
-  ackstall::net::NetResult<std::size_t> send(ackstall::net::NativeSocket,
+  ackstall::net::Result<std::size_t> send(ackstall::net::NativeSocket,
                                              std::span<const ByteSlice> slices,
                                              ackstall::net::SendFlags) override {
     std::size_t n = 0;
@@ -66,28 +66,28 @@ class NullOs final : public ackstall::net::SocketOps {
     benchmark::DoNotOptimize(n);
     return n;
   }
-  ackstall::net::NetResult<void> wait_writable(ackstall::net::NativeSocket, int) override {
+  ackstall::net::Result<void> wait_writable(ackstall::net::NativeSocket, int) override {
     return {};
   }
-  ackstall::net::NetResult<int> get_option(ackstall::net::NativeSocket,
+  ackstall::net::Result<int> get_option(ackstall::net::NativeSocket,
                                            ackstall::net::SocketOption opt) override {
     return opt == ackstall::net::SocketOption::send_buffer ? 16384 : 1448;
   }
-  ackstall::net::NetResult<void> set_option(ackstall::net::NativeSocket,
+  ackstall::net::Result<void> set_option(ackstall::net::NativeSocket,
                                             ackstall::net::SocketOption, int) override {
     return {};
   }
-  ackstall::net::NetResult<bool> is_nonblocking(ackstall::net::NativeSocket) override {
+  ackstall::net::Result<bool> is_nonblocking(ackstall::net::NativeSocket) override {
     return false;
   }
-  ackstall::net::NetResult<ackstall::net::TcpInfo> tcp_info(ackstall::net::NativeSocket) override {
+  ackstall::net::Result<ackstall::net::TcpInfo> tcp_info(ackstall::net::NativeSocket) override {
     return ackstall::net::TcpInfo{1448, true};
   }
-  ackstall::net::NetResult<ackstall::net::InterfaceMtu> interface_mtu(
+  ackstall::net::Result<ackstall::net::InterfaceMtu> interface_mtu(
       ackstall::net::NativeSocket) override {
     return ackstall::net::InterfaceMtu{"null0", 1500};
   }
-  ackstall::net::NetResult<ackstall::net::SocketKind> socket_kind(
+  ackstall::net::Result<ackstall::net::SocketKind> socket_kind(
       ackstall::net::NativeSocket) override {
     return ackstall::net::SocketKind{true, true};
   }

@@ -7,7 +7,7 @@ set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ackstall=${1:-$src/build/release/tools/ackstall/ackstall}
 runs=${2:-3}
-peer="$src/../shared/peers/ns3-bulk"
+peer="$src/peers/ns3"
 scenario="$src/examples/ns3/ns3-sndbuf-65536.toml"
 [ -x "$ackstall" ] || { echo "no ackstall binary at $ackstall (build first)"; exit 1; }
 [ -f "$peer/build.sh" ] || { echo "SKIP: ns-3 peer not found at $peer"; exit 0; }

@@ -2,7 +2,7 @@
 # ackstall ttcp vs iperf3, side by side in one run:
 #   1. loopback, equal write size (-l = iperf3 -l): ratio ackstall/iperf3 (target >= 0.95);
 #   2. ChunkedSender (--chunk seed, SO_SNDBUF 65536) vs a plain send() per write (--chunk none);
-#   3. the lab link (ackstall lab: veth shaped to 100BASE-T goodput, stack-behaviour.md §7, needs
+#   3. the lab link (ackstall lab: veth shaped to 100BASE-T goodput, docs/STACKS.md §7, needs
 #      root): fraction of the shaped line rate (11.77 MB/s with timestamps), target >= 0.99 for
 #      chunked sends; iperf3 over the same link for reference. Each lab row is the median of
 #      RUNS runs; `lab run` uses SCHED_FIFO transfer threads (--realtime on, its default), and

@@ -17,7 +17,8 @@ using namespace ackstall::pcap;
 namespace {
 
 void check_message(const Error& e) {
-  if (e.message.rfind("in: ", 0) != 0 || e.message.find('\n') != std::string::npos) std::abort();
+  const std::string m = e.message();
+  if (m.rfind("in: ", 0) != 0 || m.find('\n') != std::string::npos) std::abort();
 }
 
 }  // namespace

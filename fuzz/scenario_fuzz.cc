@@ -20,9 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const auto s = ackstall::scenario::parse_scenario(text, "fuzz.toml", sets);
   if (s) {
-    if (ackstall::sim::validate(s->config)) std::abort();  // loader let an invalid config through
+    if (!ackstall::sim::validate(s->config)) std::abort();  // loader let an invalid config through
   } else {
-    const std::string& e = s.error();
+    const std::string e = s.error().message();
     if (e.empty() || e.find('\n') != std::string::npos) std::abort();  // not one line
     if (!e.starts_with("fuzz.toml: ") && !e.starts_with("--set ")) std::abort();
   }

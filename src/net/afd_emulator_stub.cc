@@ -6,26 +6,26 @@
 
 namespace ackstall::net {
 namespace {
-std::unexpected<NetError> unsupported() {
-  return std::unexpected(NetError{"afd emulation (needs Linux SO_TIMESTAMPING)", EOPNOTSUPP, {}});
+tl::unexpected<Error> unsupported() {
+  return tl::unexpected(Error{"afd emulation (needs Linux SO_TIMESTAMPING)", EOPNOTSUPP, {}});
 }
 }  // namespace
 
-NetResult<std::unique_ptr<AfdSocketOps>> AfdSocketOps::attach(SocketOps&, NativeSocket,
+Result<std::unique_ptr<AfdSocketOps>> AfdSocketOps::attach(SocketOps&, NativeSocket,
                                                               AfdOptions) {
   return unsupported();
 }
-NetResult<std::size_t> AfdSocketOps::send(NativeSocket, std::span<const core::ByteSlice>,
+Result<std::size_t> AfdSocketOps::send(NativeSocket, std::span<const core::ByteSlice>,
                                           SendFlags) {
   return unsupported();
 }
-NetResult<void> AfdSocketOps::wait_writable(NativeSocket, int) { return unsupported(); }
-NetResult<void> AfdSocketOps::wait_all_acked(int) { return unsupported(); }
-NetResult<int> AfdSocketOps::get_option(NativeSocket, SocketOption) { return unsupported(); }
-NetResult<void> AfdSocketOps::set_option(NativeSocket, SocketOption, int) { return unsupported(); }
-NetResult<bool> AfdSocketOps::is_nonblocking(NativeSocket) { return unsupported(); }
-NetResult<TcpInfo> AfdSocketOps::tcp_info(NativeSocket) { return unsupported(); }
-NetResult<InterfaceMtu> AfdSocketOps::interface_mtu(NativeSocket) { return unsupported(); }
-NetResult<SocketKind> AfdSocketOps::socket_kind(NativeSocket) { return unsupported(); }
+Result<void> AfdSocketOps::wait_writable(NativeSocket, int) { return unsupported(); }
+Result<void> AfdSocketOps::wait_all_acked(int) { return unsupported(); }
+Result<int> AfdSocketOps::get_option(NativeSocket, SocketOption) { return unsupported(); }
+Result<void> AfdSocketOps::set_option(NativeSocket, SocketOption, int) { return unsupported(); }
+Result<bool> AfdSocketOps::is_nonblocking(NativeSocket) { return unsupported(); }
+Result<TcpInfo> AfdSocketOps::tcp_info(NativeSocket) { return unsupported(); }
+Result<InterfaceMtu> AfdSocketOps::interface_mtu(NativeSocket) { return unsupported(); }
+Result<SocketKind> AfdSocketOps::socket_kind(NativeSocket) { return unsupported(); }
 
 }  // namespace ackstall::net

@@ -13,7 +13,7 @@ ChunkedSender::ChunkedSender(SocketOps& ops, NativeSocket s, SenderOptions optio
       policy_(options.policy, {}),
       batch_(std::make_unique<std::array<core::ByteSlice, kMaxSlicesPerCall>>()) {}
 
-NetResult<void> ChunkedSender::set_option(SocketOption opt, int value) {
+Result<void> ChunkedSender::set_option(SocketOption opt, int value) {
   auto r = calls_.set_option(socket_, opt, value);
   // seed, cygwin_setsockopt: if (SO_SNDBUF==optname && SOL_SOCKET==level) fh->update_sndbuf ();
   // Marked stale even on failure: the kernel may have applied part of it; re-reading is cheap.
@@ -21,10 +21,10 @@ NetResult<void> ChunkedSender::set_option(SocketOption opt, int value) {
   return r;
 }
 
-NetResult<void> ChunkedSender::refresh() {
+Result<void> ChunkedSender::refresh() {
   if (!stream_) {
     auto kind = calls_.socket_kind(socket_);
-    if (!kind) return std::unexpected(std::move(kind.error()));
+    if (!kind) return tl::unexpected(std::move(kind.error()));
     stream_ = kind->stream && kind->ip;
   }
   core::SocketParams params;
@@ -32,7 +32,7 @@ NetResult<void> ChunkedSender::refresh() {
   // SO_SNDBUF must be read (errors are values here, unlike the seed's silent 8192 fallback:
   // a socket that cannot answer getsockopt cannot send either).
   auto reported = calls_.get_option(socket_, SocketOption::send_buffer);
-  if (!reported) return std::unexpected(std::move(reported.error()));
+  if (!reported) return tl::unexpected(std::move(reported.error()));
   params.sndbuf = calls_.ops().send_buffer_reported_doubled() ? *reported / 2 : *reported;
   params.mss = options_.mss > 0 ? options_.mss : probe_mss(calls_, socket_).value;
   policy_.update(params);
@@ -40,41 +40,41 @@ NetResult<void> ChunkedSender::refresh() {
   return {};
 }
 
-NetResult<core::ChunkPolicy> ChunkedSender::policy() {
+Result<core::ChunkPolicy> ChunkedSender::policy() {
   if (stale_) {
-    if (auto r = refresh(); !r) return std::unexpected(std::move(r.error()));
+    if (auto r = refresh(); !r) return tl::unexpected(std::move(r.error()));
   }
   return policy_;
 }
 
-NetResult<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
+Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
                                            SendFlags flags) {
   if (deferred_) {
-    NetError e = std::move(*deferred_);
+    Error e = std::move(*deferred_);
     deferred_.reset();
-    return std::unexpected(std::move(e));
+    return tl::unexpected(std::move(e));
   }
   core::IoCursor cursor(slices);
   if (cursor.empty()) return SendOutcome{};
   if (stale_) {
-    if (auto r = refresh(); !r) return std::unexpected(std::move(r.error()));
+    if (auto r = refresh(); !r) return tl::unexpected(std::move(r.error()));
   }
   // The mode is asked of the OS (one fcntl, ~1 us on a VM: BENCHMARKS.md) only when it decides
   // something: at a would-block, or when a chunk went out whole and more remains. A send that
   // fits in one chunk never asks.
   std::optional<bool> nonblocking_known;
   if (has(flags, SendFlags::dont_wait)) nonblocking_known = true;
-  const auto nonblocking = [&]() -> NetResult<bool> {
+  const auto nonblocking = [&]() -> Result<bool> {
     if (!nonblocking_known) {
       auto nb = calls_.is_nonblocking(socket_);
-      if (!nb) return std::unexpected(std::move(nb.error()));
+      if (!nb) return tl::unexpected(std::move(nb.error()));
       nonblocking_known = *nb;
     }
     return *nonblocking_known;
   };
   // An error after some bytes went out: report the bytes now, the error with the next send.
-  const auto defer = [&](NetError e, std::size_t total) -> NetResult<SendOutcome> {
-    if (total == 0) return std::unexpected(std::move(e));
+  const auto defer = [&](Error e, std::size_t total) -> Result<SendOutcome> {
+    if (total == 0) return tl::unexpected(std::move(e));
     deferred_ = std::move(e);
     return SendOutcome{total, false};
   };

@@ -1,6 +1,6 @@
 // src/net/eintr.h (internal) — the single EINTR retry loop of the socket layer.
 //
-// `call` returns a NetResult<T>; it is repeated while it fails with EINTR. Used by Syscalls and
+// `call` returns a Result<T>; it is repeated while it fails with EINTR. Used by Syscalls and
 // by the connection-setup functions; nothing else in net retries EINTR.
 #pragma once
 

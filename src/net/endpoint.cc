@@ -4,31 +4,31 @@
 
 namespace ackstall::net {
 
-std::expected<Endpoint, std::string> parse_endpoint(std::string_view text) {
+Result<Endpoint> parse_endpoint(std::string_view text) {
   std::string_view host;
   std::string_view port;
   if (text.starts_with('[')) {
     const auto close = text.find(']');
-    if (close == std::string_view::npos) return std::unexpected("missing ']' after IPv6 address");
+    if (close == std::string_view::npos) return core::fail("missing ']' after IPv6 address");
     host = text.substr(1, close - 1);
     const std::string_view rest = text.substr(close + 1);
-    if (!rest.starts_with(':')) return std::unexpected("missing ':PORT'");
+    if (!rest.starts_with(':')) return core::fail("missing ':PORT'");
     port = rest.substr(1);
   } else {
     const auto colon = text.rfind(':');
-    if (colon == std::string_view::npos) return std::unexpected("missing ':PORT'");
+    if (colon == std::string_view::npos) return core::fail("missing ':PORT'");
     host = text.substr(0, colon);
     if (host.find(':') != std::string_view::npos) {
-      return std::unexpected("IPv6 addresses need brackets: [ADDRESS]:PORT");
+      return core::fail("IPv6 addresses need brackets: [ADDRESS]:PORT");
     }
     port = text.substr(colon + 1);
   }
-  if (host.empty()) return std::unexpected("missing HOST");
+  if (host.empty()) return core::fail("missing HOST");
   unsigned value = 0;
   const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
   if (port.empty() || ec != std::errc{} || end != port.data() + port.size() || value == 0 ||
       value > 65535) {
-    return std::unexpected("port must be 1..65535, got '" + std::string(port) + "'");
+    return core::fail("port must be 1..65535, got '" + std::string(port) + "'");
   }
   return Endpoint{std::string(host), static_cast<std::uint16_t>(value)};
 }

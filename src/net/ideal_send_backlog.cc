@@ -26,7 +26,7 @@ Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s) {
   return {*r, Provenance::measured, "SIO_IDEAL_SEND_BACKLOG_QUERY"};
 }
 
-NetResult<Finding<std::int64_t>> IsbTuner::update(Clock::time_point now) {
+Result<Finding<std::int64_t>> IsbTuner::update(Clock::time_point now) {
   if (last_query_ && now - *last_query_ < interval_) return last_;
   last_query_ = now;
   last_ = query_ideal_send_backlog(*ops_, sender_->socket());
@@ -34,7 +34,7 @@ NetResult<Finding<std::int64_t>> IsbTuner::update(Clock::time_point now) {
   const std::int64_t want = std::min<std::int64_t>(last_.value, INT_MAX);
   if (applied_ != want) {
     if (auto r = sender_->set_option(SocketOption::send_buffer, static_cast<int>(want)); !r) {
-      return std::unexpected(std::move(r.error()));
+      return tl::unexpected(std::move(r.error()));
     }
     applied_ = want;
   }

@@ -22,7 +22,7 @@ constexpr std::string_view kTcpInfoOptions = "TCP_INFO tcpi_options";
 constexpr std::string_view kTcpInfoMss = "TCP_INFO tcpi_snd_mss";
 #endif
 
-Finding<std::int64_t> mtu_from(const NetResult<InterfaceMtu>& r) {
+Finding<std::int64_t> mtu_from(const Result<InterfaceMtu>& r) {
   if (!r) {
     return {kFallbackMtu, Provenance::fallback,
             "fallback: 1500, Ethernet (" + r.error().message() + ")"};
@@ -34,7 +34,7 @@ Finding<std::int64_t> mtu_from(const NetResult<InterfaceMtu>& r) {
   return {r->mtu, Provenance::measured, std::string(kMtuCall) + r->interface};
 }
 
-Finding<bool> timestamps_from(const NetResult<TcpInfo>& info) {
+Finding<bool> timestamps_from(const Result<TcpInfo>& info) {
   if (info) return {info->timestamps, Provenance::measured, std::string(kTcpInfoOptions)};
   return {false, Provenance::fallback, "fallback: assumed off (" + info.error().message() + ")"};
 }
@@ -42,7 +42,7 @@ Finding<bool> timestamps_from(const NetResult<TcpInfo>& info) {
 // TCP_INFO, then TCP_MAXSEG, then the seed's MTU - 40 (less timestamps when known to be on).
 // `mtu` is called only when both measurements failed.
 template <class MtuFn>
-Finding<std::int64_t> mss_from(const NetResult<TcpInfo>& info, const NetResult<int>& maxseg,
+Finding<std::int64_t> mss_from(const Result<TcpInfo>& info, const Result<int>& maxseg,
                                MtuFn&& mtu) {
   if (info && info->snd_mss > 0) {
     return {info->snd_mss, Provenance::measured, std::string(kTcpInfoMss)};
@@ -57,7 +57,7 @@ Finding<std::int64_t> mss_from(const NetResult<TcpInfo>& info, const NetResult<i
           std::move(source)};
 }
 
-Finding<std::int64_t> sndbuf_from(const NetResult<int>& reported, bool doubled) {
+Finding<std::int64_t> sndbuf_from(const Result<int>& reported, bool doubled) {
   if (!reported) {
     return {kFallbackSndbuf, Provenance::fallback,
             "fallback: 8192, the seed's Winsock default (" + reported.error().message() + ")"};
@@ -69,7 +69,7 @@ Finding<std::int64_t> sndbuf_from(const NetResult<int>& reported, bool doubled) 
   return {*reported, Provenance::measured, "getsockopt(SO_SNDBUF)"};
 }
 
-std::optional<std::int64_t> raw(const NetResult<int>& r) {
+std::optional<std::int64_t> raw(const Result<int>& r) {
   return r ? std::optional<std::int64_t>(*r) : std::nullopt;
 }
 

@@ -5,11 +5,11 @@
 
 namespace ackstall::net {
 
-NetResult<bool> wait_readable(const TcpSocket& s, int timeout_ms) {
+Result<bool> wait_readable(const TcpSocket& s, int timeout_ms) {
   // One socket through the general wait (wait_readable.h), which owns the EINTR retry.
   const WaitItem item = WaitItem::of_socket(s.native());
   auto ready = wait_readable(std::span<const WaitItem>(&item, 1), timeout_ms);
-  if (!ready) return std::unexpected(std::move(ready.error()));
+  if (!ready) return tl::unexpected(std::move(ready.error()));
   return !ready->empty();
 }
 

@@ -15,40 +15,40 @@ std::string_view to_string(SocketOption opt) noexcept {
   return "?";
 }
 
-NetResult<SendOutcome> Syscalls::send(NativeSocket s, std::span<const core::ByteSlice> slices,
+Result<SendOutcome> Syscalls::send(NativeSocket s, std::span<const core::ByteSlice> slices,
                                       SendFlags flags) {
   auto r = detail::retry_on_eintr([&] { return ops_->send(s, slices, flags); });
   if (r) return SendOutcome{*r, false};
   // EAGAIN and EWOULDBLOCK may differ (they do not on Linux): both are "would block".
   if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return SendOutcome{0, true};
-  return std::unexpected(std::move(r.error()));
+  return tl::unexpected(std::move(r.error()));
 }
 
-NetResult<void> Syscalls::wait_writable(NativeSocket s, int timeout_ms) {
+Result<void> Syscalls::wait_writable(NativeSocket s, int timeout_ms) {
   return detail::retry_on_eintr([&] { return ops_->wait_writable(s, timeout_ms); });
 }
 
-NetResult<int> Syscalls::get_option(NativeSocket s, SocketOption opt) {
+Result<int> Syscalls::get_option(NativeSocket s, SocketOption opt) {
   return detail::retry_on_eintr([&] { return ops_->get_option(s, opt); });
 }
 
-NetResult<void> Syscalls::set_option(NativeSocket s, SocketOption opt, int value) {
+Result<void> Syscalls::set_option(NativeSocket s, SocketOption opt, int value) {
   return detail::retry_on_eintr([&] { return ops_->set_option(s, opt, value); });
 }
 
-NetResult<bool> Syscalls::is_nonblocking(NativeSocket s) {
+Result<bool> Syscalls::is_nonblocking(NativeSocket s) {
   return detail::retry_on_eintr([&] { return ops_->is_nonblocking(s); });
 }
 
-NetResult<TcpInfo> Syscalls::tcp_info(NativeSocket s) {
+Result<TcpInfo> Syscalls::tcp_info(NativeSocket s) {
   return detail::retry_on_eintr([&] { return ops_->tcp_info(s); });
 }
 
-NetResult<InterfaceMtu> Syscalls::interface_mtu(NativeSocket s) {
+Result<InterfaceMtu> Syscalls::interface_mtu(NativeSocket s) {
   return detail::retry_on_eintr([&] { return ops_->interface_mtu(s); });
 }
 
-NetResult<SocketKind> Syscalls::socket_kind(NativeSocket s) {
+Result<SocketKind> Syscalls::socket_kind(NativeSocket s) {
   return detail::retry_on_eintr([&] { return ops_->socket_kind(s); });
 }
 

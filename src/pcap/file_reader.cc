@@ -123,7 +123,7 @@ Result<void> FileReader::read_file_header() {
 Result<std::optional<Record>> FileReader::next() {
   if (failed_) return tl::unexpected(*failed_);
   const auto fail = [this](std::string message) {
-    failed_ = Error{std::move(message)};
+    failed_ = Error{{}, 0, std::move(message)};
     return tl::unexpected(*failed_);
   };
   std::uint8_t h[kRecordHeaderLen];

@@ -259,14 +259,13 @@ const std::vector<FieldInfo>& infos() {
 
 std::span<const FieldInfo> fields() { return infos(); }
 
-std::optional<std::string> set_field(ExperimentConfig& cfg, std::string_view path,
-                                     const Value& value) {
+core::Result<void> set_field(ExperimentConfig& cfg, std::string_view path, const Value& value) {
   for (const Field& f : table()) {
     if (f.info.path != path) continue;
-    if (auto err = f.set(cfg, value)) return std::string(path) + ": " + *err;
-    return std::nullopt;
+    if (auto err = f.set(cfg, value)) return core::fail(std::string(path) + ": " + *err);
+    return {};
   }
-  return std::string(path) + ": unknown key";
+  return core::fail(std::string(path) + ": unknown key");
 }
 
 std::optional<Nanos> parse_duration(std::string_view text) noexcept {

@@ -78,7 +78,7 @@ TcpProfile linux_pingpong() {
   return p;
 }
 
-// ns-3 3.37 TcpSocketBase as run by shared/peers/ns3-bulk: MSS 1460 (SegmentSize), no
+// ns-3 3.37 TcpSocketBase as run by peers/ns3: MSS 1460 (SegmentSize), no
 // timestamps, byte-granular buffer accepting whole writes only, DelAckCount 2 / 200 ms, no PSH,
 // no window update on read, NewReno, initial cwnd 10 (ns-3 InitialCwnd default).
 TcpProfile ns3() {
@@ -111,35 +111,35 @@ constexpr std::array kProfiles = {
     NamedProfile{"winxp",
                  "Windows XP SP2 + Cygwin: AFD per-send SO_SNDBUF quota 8192, classic Nagle, "
                  "timestamps accepted but not asked, 200 ms delayed ACK (TcpAckFrequency 2)",
-                 "stack-behaviour.md §1 (KB214397, KB823764, the seed); TcpAckFrequency [V MS]",
+                 "docs/STACKS.md §1 (KB214397, KB823764, the seed); TcpAckFrequency [V MS]",
                  &TcpProfile::winxp},
     NamedProfile{"openbsd-3.9",
                  "OpenBSD 3.9: ACK every 2nd in-order segment, one-shot 200 ms timer, ackonpush 0; "
                  "16384 buffers rounded to MSS; RFC 3390 initial cwnd",
-                 "stack-behaviour.md §3 (tcp_input.c, tcp_var.h, tcp_output.c 2005)",
+                 "docs/STACKS.md §3 (tcp_input.c, tcp_var.h, tcp_output.c 2005)",
                  &TcpProfile::openbsd39},
     NamedProfile{"bsd-tick",
                  "pre-2001 BSD: pending delayed ACKs flushed by a global 200 ms tick (0-200 ms)",
-                 "stack-behaviour.md §3 (NetBSD 1996 tcp_fasttimo)", &bsd_tick},
+                 "docs/STACKS.md §3 (NetBSD 1996 tcp_fasttimo)", &bsd_tick},
     NamedProfile{"freebsd-6", "FreeBSD 6: every 2nd segment, 100 ms delayed-ACK callout",
-                 "stack-behaviour.md §3 (DELAY_ACK, tcp_delacktime)", &freebsd6},
+                 "docs/STACKS.md §3 (DELAY_ACK, tcp_delacktime)", &freebsd6},
     NamedProfile{"linux-2.6",
                  "Linux 2.6: quickack on start/after idle, pingpong, adaptive ATO 40-200 ms, ACK "
                  "when a read drains a short/PSH segment; Minshall Nagle; initial cwnd 2",
-                 "stack-behaviour.md §4 (__tcp_ack_snd_check, tcp_cleanup_rbuf, tcp_event_data_recv)",
+                 "docs/STACKS.md §4 (__tcp_ack_snd_check, tcp_cleanup_rbuf, tcp_event_data_recv)",
                  &linux26},
     NamedProfile{"linux", "current Linux: as linux-2.6 plus ICSK_ACK_PUSHED2; initial cwnd 10",
-                 "stack-behaviour.md §4, §7 (no stall in 84 lab runs)", &linux_current},
+                 "docs/STACKS.md §4, §7 (no stall in 84 lab runs)", &linux_current},
     NamedProfile{"linux-pingpong",
                  "Linux with TCP_QUICKACK=0 re-set after every read: classic ~40 ms delayed ACK "
                  "(42.7 ms at HZ=250), every 2nd segment ACKed",
-                 "stack-behaviour.md §7 (measured in the lab)", &linux_pingpong},
+                 "docs/STACKS.md §7 (measured in the lab)", &linux_pingpong},
     NamedProfile{"windows", "Windows as a receiver: 200 ms delayed ACK, TcpAckFrequency 2",
-                 "stack-behaviour.md §1; KB328890 (TcpAckFrequency)", &windows_receiver},
+                 "docs/STACKS.md §1; KB328890 (TcpAckFrequency)", &windows_receiver},
     NamedProfile{"ns3",
                  "ns-3 3.37 TcpSocketBase: MSS 1460, no timestamps, whole-write send buffer, "
                  "DelAckCount 2 / 200 ms, no PSH, no window update on read",
-                 "shared/peers/ns3-bulk (README, tcpbulk.cc)", &ns3},
+                 "peers/ns3 (README, tcpbulk.cc)", &ns3},
 };
 
 sim::LinkConfig ppp_ns3() { return sim::LinkConfig::ppp(100'000'000, Nanos::us(50)); }
@@ -148,9 +148,9 @@ constexpr std::array kLinks = {
     NamedLink{"ethernet-100baset",
               "100BASE-T crossover: 100 Mbit/s full duplex, 38 bytes framing per frame, 64-byte "
               "minimum frame, MTU 1500",
-              "stack-behaviour.md §5", &sim::LinkConfig::ethernet_100baset},
+              "docs/STACKS.md §5", &sim::LinkConfig::ethernet_100baset},
     NamedLink{"ppp-ns3", "ns-3 PointToPoint: 100 Mbit/s, 50 us, PPP 2 bytes per frame, MTU 1500",
-              "shared/peers/ns3-bulk/README.md", &ppp_ns3},
+              "peers/ns3/README.md", &ppp_ns3},
 };
 
 template <class T>

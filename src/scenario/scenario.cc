@@ -119,11 +119,10 @@ bool is_profile_key(std::string_view k) {
 
 }  // namespace
 
-tl::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
-                                                    std::string_view source_name,
+core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
                                                     std::span<const std::string> sets) {
   const std::string src(source_name);
-  auto fail = [&src](const std::string& msg) { return tl::make_unexpected(one_line(src + ": " + msg)); };
+  auto fail = [&src](const std::string& msg) { return core::fail(one_line(src + ": " + msg)); };
 
   std::vector<Assignment> file;
   try {
@@ -136,7 +135,7 @@ tl::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
   for (const std::string& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      return tl::make_unexpected(one_line("--set " + s + ": expected key=value"));
+      return core::fail(one_line("--set " + s + ": expected key=value"));
     cli.push_back({s.substr(0, eq), parse_cli_value(std::string_view(s).substr(eq + 1))});
   }
 
@@ -149,22 +148,26 @@ tl::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
   for (const auto* list : {&file, &cli}) {
     for (const Assignment& a : *list) {
       if (is_profile_key(a.key)) continue;
-      std::optional<std::string> err =
-          a.key.starts_with("scenario.") ? apply_metadata(out, a) : set_field(out.config, a.key, a.value);
+      std::optional<std::string> err;
+      if (a.key.starts_with("scenario.")) {
+        err = apply_metadata(out, a);
+      } else if (auto set = set_field(out.config, a.key, a.value); !set) {
+        err = set.error().message();
+      }
       if (err) return fail(list == &cli ? "--set " + *err : *err);
     }
   }
-  if (auto err = sim::validate(out.config)) return fail(*err);
+  if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());
   return out;
 }
 
-tl::expected<Scenario, std::string> load_scenario_file(const std::string& path,
-                                                        std::span<const std::string> sets) {
+core::Result<Scenario> load_scenario_file(const std::string& path,
+                                          std::span<const std::string> sets) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return tl::make_unexpected(one_line(path + ": cannot open scenario file"));
+  if (!in) return core::fail(one_line(path + ": cannot open scenario file"));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) return tl::make_unexpected(path + ": read error");
+  if (in.bad()) return core::fail(one_line(path + ": read error"));
   return parse_scenario(text.str(), path, sets);
 }
 

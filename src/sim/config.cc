@@ -91,67 +91,67 @@ constexpr std::array<std::pair<std::string_view, StallKind>, 5> kStall{{
     {"wakeup", StallKind::wakeup},
     {"select-teardown", StallKind::select_teardown}}};
 
-std::optional<std::string> validate_profile(const TcpProfile& p, std::string_view side,
+core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
                                             const LinkConfig& link) {
   const std::string pre = std::string(side) + ".";
-  if (p.mss < 0 || p.mss > 65495) return pre + "mss: must be in [0, 65495]";
-  if (p.mss != 0 && p.mss < 64) return pre + "mss: must be 0 (from MTU) or >= 64";
-  if (p.mss == 0 && link.mtu - 40 < 64) return pre + "mss: link.mtu - 40 is below 64";
+  if (p.mss < 0 || p.mss > 65495) return core::fail(pre + "mss: must be in [0, 65495]");
+  if (p.mss != 0 && p.mss < 64) return core::fail(pre + "mss: must be 0 (from MTU) or >= 64");
+  if (p.mss == 0 && link.mtu - 40 < 64) return core::fail(pre + "mss: link.mtu - 40 is below 64");
   if (p.send_buffer.size <= 0 || p.send_buffer.size > (std::int64_t{1} << 30))
-    return pre + "send_buffer.size: must be in [1, 2^30]";
-  if (p.rcvbuf <= 0 || p.rcvbuf > (std::int64_t{1} << 30)) return pre + "rcvbuf: must be in [1, 2^30]";
-  if (p.ack.delack_timeout <= Nanos::zero()) return pre + "ack.delack_timeout: must be > 0";
-  if (p.ack.tick <= Nanos::zero()) return pre + "ack.tick: must be > 0";
+    return core::fail(pre + "send_buffer.size: must be in [1, 2^30]");
+  if (p.rcvbuf <= 0 || p.rcvbuf > (std::int64_t{1} << 30)) return core::fail(pre + "rcvbuf: must be in [1, 2^30]");
+  if (p.ack.delack_timeout <= Nanos::zero()) return core::fail(pre + "ack.delack_timeout: must be > 0");
+  if (p.ack.tick <= Nanos::zero()) return core::fail(pre + "ack.tick: must be > 0");
   if (p.ack.ack_frequency < 1 || p.ack.ack_frequency > 255)
-    return pre + "ack.ack_frequency: must be in [1, 255]";
+    return core::fail(pre + "ack.ack_frequency: must be in [1, 255]");
   if (p.ack.ato_min <= Nanos::zero() || p.ack.ato_max < p.ack.ato_min)
-    return pre + "ack.ato_min/ato_max: need 0 < ato_min <= ato_max";
-  if (p.ack.max_quickacks < 0) return pre + "ack.max_quickacks: must be >= 0";
+    return core::fail(pre + "ack.ato_min/ato_max: need 0 < ato_min <= ato_max");
+  if (p.ack.max_quickacks < 0) return core::fail(pre + "ack.max_quickacks: must be >= 0");
   if (p.cwnd.initial_segments < 0 || p.cwnd.initial_segments > 1000)
-    return pre + "cwnd.initial_segments: must be in [0, 1000]";
+    return core::fail(pre + "cwnd.initial_segments: must be in [0, 1000]");
   if (p.cwnd.after_idle_segments < 0 || p.cwnd.after_idle_segments > 1000)
-    return pre + "cwnd.after_idle_segments: must be in [0, 1000]";
-  if (p.rto_min <= Nanos::zero()) return pre + "rto_min: must be > 0";
-  if (p.rto_initial < p.rto_min) return pre + "rto_initial: must be >= rto_min";
-  if (p.stack_latency < Nanos::zero()) return pre + "stack_latency: must be >= 0";
-  return std::nullopt;
+    return core::fail(pre + "cwnd.after_idle_segments: must be in [0, 1000]");
+  if (p.rto_min <= Nanos::zero()) return core::fail(pre + "rto_min: must be > 0");
+  if (p.rto_initial < p.rto_min) return core::fail(pre + "rto_initial: must be >= rto_min");
+  if (p.stack_latency < Nanos::zero()) return core::fail(pre + "stack_latency: must be >= 0");
+  return {};
 }
 
 }  // namespace
 
-std::optional<std::string> validate(const ExperimentConfig& c) {
+core::Result<void> validate(const ExperimentConfig& c) {
   const auto& l = c.link;
-  if (l.rate_bps <= 0 || l.rate_bps > 1'000'000'000'000) return "link.rate_bps: must be in [1, 1e12]";
-  if (l.prop_delay < Nanos::zero()) return "link.prop_delay: must be >= 0";
-  if (l.mtu < 104 || l.mtu > 65535) return "link.mtu: must be in [104, 65535]";
-  if (l.framing_overhead < 0 || l.framing_overhead > 1000) return "link.framing_overhead: must be in [0, 1000]";
+  if (l.rate_bps <= 0 || l.rate_bps > 1'000'000'000'000) return core::fail("link.rate_bps: must be in [1, 1e12]");
+  if (l.prop_delay < Nanos::zero()) return core::fail("link.prop_delay: must be >= 0");
+  if (l.mtu < 104 || l.mtu > 65535) return core::fail("link.mtu: must be in [104, 65535]");
+  if (l.framing_overhead < 0 || l.framing_overhead > 1000) return core::fail("link.framing_overhead: must be in [0, 1000]");
   if (l.frame_gap < 0 || l.frame_gap > l.framing_overhead)
-    return "link.frame_gap: must be in [0, framing_overhead]";
-  if (l.min_frame < 0 || l.min_frame > 10000) return "link.min_frame: must be in [0, 10000]";
-  if (l.queue_limit_packets < 1) return "link.queue_limit_packets: must be >= 1";
-  if (auto e = validate_profile(c.sender, "sender", l)) return e;
-  if (auto e = validate_profile(c.receiver, "receiver", l)) return e;
+    return core::fail("link.frame_gap: must be in [0, framing_overhead]");
+  if (l.min_frame < 0 || l.min_frame > 10000) return core::fail("link.min_frame: must be in [0, 10000]");
+  if (l.queue_limit_packets < 1) return core::fail("link.queue_limit_packets: must be >= 1");
+  if (auto e = validate_profile(c.sender, "sender", l); !e) return e;
+  if (auto e = validate_profile(c.receiver, "receiver", l); !e) return e;
   const auto& t = c.app.transmitter;
-  if (t.writes < 0) return "app.transmitter.writes: must be >= 0";
+  if (t.writes < 0) return core::fail("app.transmitter.writes: must be >= 0");
   if (t.write_len <= 0 || t.write_len > (std::int64_t{1} << 30))
-    return "app.transmitter.write_len: must be in [1, 2^30]";
+    return core::fail("app.transmitter.write_len: must be in [1, 2^30]");
   if (t.writes > 0 && t.write_len > (std::int64_t{1} << 62) / t.writes)
-    return "app.transmitter.writes: writes * write_len overflows";
-  if (t.chunk_mss_guess < 0) return "app.transmitter.chunk_mss_guess: must be >= 0";
-  if (t.wakeup_latency < Nanos::zero()) return "app.transmitter.wakeup_latency: must be >= 0";
-  if (t.wakeup_jitter < Nanos::zero()) return "app.transmitter.wakeup_jitter: must be >= 0";
-  if (t.send_cost < Nanos::zero()) return "app.transmitter.send_cost: must be >= 0";
+    return core::fail("app.transmitter.writes: writes * write_len overflows");
+  if (t.chunk_mss_guess < 0) return core::fail("app.transmitter.chunk_mss_guess: must be >= 0");
+  if (t.wakeup_latency < Nanos::zero()) return core::fail("app.transmitter.wakeup_latency: must be >= 0");
+  if (t.wakeup_jitter < Nanos::zero()) return core::fail("app.transmitter.wakeup_jitter: must be >= 0");
+  if (t.send_cost < Nanos::zero()) return core::fail("app.transmitter.send_cost: must be >= 0");
   const auto& r = c.app.receiver;
-  if (r.read_len <= 0) return "app.receiver.read_len: must be > 0";
-  if (r.read_latency < Nanos::zero()) return "app.receiver.read_latency: must be >= 0";
-  if (r.read_cost < Nanos::zero()) return "app.receiver.read_cost: must be >= 0";
+  if (r.read_len <= 0) return core::fail("app.receiver.read_len: must be > 0");
+  if (r.read_latency < Nanos::zero()) return core::fail("app.receiver.read_latency: must be >= 0");
+  if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
-  if (s.sleep_quantum <= Nanos::zero()) return "app.scp.sleep_quantum: must be > 0";
-  if (s.event_wakeup < Nanos::zero()) return "app.scp.event_wakeup: must be >= 0";
-  if (s.sender_cpu_ps_per_byte < 0) return "app.scp.sender_cpu_ps_per_byte: must be >= 0";
-  if (s.receiver_cpu_ps_per_byte < 0) return "app.scp.receiver_cpu_ps_per_byte: must be >= 0";
-  if (c.time_limit <= Nanos::zero()) return "time_limit: must be > 0";
-  return std::nullopt;
+  if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");
+  if (s.event_wakeup < Nanos::zero()) return core::fail("app.scp.event_wakeup: must be >= 0");
+  if (s.sender_cpu_ps_per_byte < 0) return core::fail("app.scp.sender_cpu_ps_per_byte: must be >= 0");
+  if (s.receiver_cpu_ps_per_byte < 0) return core::fail("app.scp.receiver_cpu_ps_per_byte: must be >= 0");
+  if (c.time_limit <= Nanos::zero()) return core::fail("time_limit: must be > 0");
+  return {};
 }
 
 double link_ceiling_mib_s(const LinkConfig& link, std::int32_t mss, std::int32_t tcp_options) {

@@ -363,8 +363,8 @@ class Simulation {
 
 }  // namespace
 
-Summary run_experiment(const ExperimentConfig& cfg, TraceSink* trace) {
-  if (auto err = validate(cfg)) throw std::invalid_argument(*err);
+core::Result<Summary> run_experiment(const ExperimentConfig& cfg, TraceSink* trace) {
+  if (auto ok = validate(cfg); !ok) return tl::unexpected(ok.error());
   Simulation sim(cfg, trace);
   return sim.run();
 }

@@ -36,7 +36,7 @@ void TcpEndpoint::arm(Actions& a, TimerKind k, Nanos at) {
 
 void TcpEndpoint::set_maxseg(std::int64_t peer_mss) {
   // BSD tcp_mss: min(peer's offer, our interface MSS), minus the timestamp option if in use
-  // (stack-behaviour.md §1/§3: 1460 -> 1448).
+  // (docs/STACKS.md §1/§3: 1460 -> 1448).
   std::int64_t m = std::min(peer_mss > 0 ? peer_mss : 536, own_mss_);
   if (ts_on_) m -= kTsOptLen;
   maxseg_ = m;

@@ -27,7 +27,7 @@ TEST(ChunkPolicy, SeedWorkedExamples) {
   // Winsock default SO_SNDBUF 8192, Ethernet MSS 1460: base = 5*1460 = 7300; 8192-7300 = 892 <
   // 1460, so the first chunk shrinks to 5840 and the 2352-byte tail goes whole.
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(8192), (Plan{5840, 2352}));
-  // Timestamps on (MSS 1448): 5792 + 2400, the split measured in stack-behaviour.md §7.
+  // Timestamps on (MSS 1448): 5792 + 2400, the split measured in docs/STACKS.md §7.
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1448, true}).plan(8192), (Plan{5792, 2400}));
   // ttcp -l 7300 (5 MSS) is below SO_SNDBUF: never split.
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, {8192, 1460, true}).plan(7300), (Plan{7300}));

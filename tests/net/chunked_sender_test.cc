@@ -184,7 +184,7 @@ TEST_F(SenderTest, OtherOptionsDoNotInvalidate) {
 }
 
 TEST_F(SenderTest, RefreshFailureIsReturned) {
-  ops.get_sndbuf_error = NetError{"getsockopt(SO_SNDBUF)", EBADF, {}};
+  ops.get_sndbuf_error = Error{"getsockopt(SO_SNDBUF)", EBADF, {}};
   ChunkedSender sender(ops, 3);
   auto r = sender.send({&one, 1});
   ASSERT_FALSE(r);

@@ -19,7 +19,7 @@ TEST(Endpoint, RejectsWithAReason) {
     auto r = parse_endpoint(bad);
     EXPECT_FALSE(r) << bad;
     if (!r) {
-      EXPECT_FALSE(r.error().empty());
+      EXPECT_FALSE(r.error().message().empty());
     }
   }
 }

@@ -39,11 +39,11 @@ class FakeSocketOps final : public SocketOps {
   bool nonblocking = false;
   bool doubled = true;
   int sndbuf_reported = 16384;
-  NetResult<TcpInfo> info = TcpInfo{1448, true};
-  NetResult<int> maxseg = 1448;
-  NetResult<InterfaceMtu> mtu = InterfaceMtu{"eth0", 1500};
+  Result<TcpInfo> info = TcpInfo{1448, true};
+  Result<int> maxseg = 1448;
+  Result<InterfaceMtu> mtu = InterfaceMtu{"eth0", 1500};
   SocketKind kind{true, true};
-  std::optional<NetError> get_sndbuf_error;
+  std::optional<Error> get_sndbuf_error;
   int eintr_before_each = 0;  // set with arm_eintr()
 
   // Observations.
@@ -56,9 +56,9 @@ class FakeSocketOps final : public SocketOps {
   int set_calls = 0;
   int total_calls = 0;
 
-  NetResult<std::size_t> send(NativeSocket, std::span<const core::ByteSlice> slices,
+  Result<std::size_t> send(NativeSocket, std::span<const core::ByteSlice> slices,
                               SendFlags flags) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+    if (auto e = interrupted()) return tl::unexpected(*e);
     Call c;
     c.slices = slices.size();
     c.flags = flags;
@@ -70,7 +70,7 @@ class FakeSocketOps final : public SocketOps {
     }
     if (step.kind == Step::fail) {
       calls.push_back(c);
-      return std::unexpected(NetError{"sendmsg", step.code, {}});
+      return tl::unexpected(Error{"sendmsg", step.code, {}});
     }
     std::size_t want = step.kind == Step::accept_n ? std::min(step.n, c.bytes_offered)
                                                    : c.bytes_offered;
@@ -84,44 +84,44 @@ class FakeSocketOps final : public SocketOps {
     calls.push_back(c);
     return c.accepted;
   }
-  NetResult<void> wait_writable(NativeSocket, int) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<void> wait_writable(NativeSocket, int) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     ++waits;
     return {};
   }
-  NetResult<int> get_option(NativeSocket, SocketOption opt) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<int> get_option(NativeSocket, SocketOption opt) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     if (opt == SocketOption::send_buffer) {
       ++get_sndbuf_calls;
-      if (get_sndbuf_error) return std::unexpected(*get_sndbuf_error);
+      if (get_sndbuf_error) return tl::unexpected(*get_sndbuf_error);
       return sndbuf_reported;
     }
     if (opt == SocketOption::tcp_maxseg) return maxseg;
     return 0;
   }
-  NetResult<void> set_option(NativeSocket, SocketOption opt, int value) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<void> set_option(NativeSocket, SocketOption opt, int value) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     ++set_calls;
     if (opt == SocketOption::send_buffer) sndbuf_reported = doubled ? 2 * value : value;
     if (opt == SocketOption::tcp_maxseg) maxseg = value;
     return {};
   }
-  NetResult<bool> is_nonblocking(NativeSocket) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<bool> is_nonblocking(NativeSocket) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     return nonblocking;
   }
-  NetResult<TcpInfo> tcp_info(NativeSocket) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<TcpInfo> tcp_info(NativeSocket) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     ++tcp_info_calls;
     return info;
   }
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<InterfaceMtu> interface_mtu(NativeSocket) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     ++interface_calls;
     return mtu;
   }
-  NetResult<SocketKind> socket_kind(NativeSocket) override {
-    if (auto e = interrupted()) return std::unexpected(*e);
+  Result<SocketKind> socket_kind(NativeSocket) override {
+    if (auto e = interrupted()) return tl::unexpected(*e);
     return kind;
   }
   bool send_buffer_reported_doubled() const noexcept override { return doubled; }
@@ -133,11 +133,11 @@ class FakeSocketOps final : public SocketOps {
   }
 
  private:
-  std::optional<NetError> interrupted() {
+  std::optional<Error> interrupted() {
     ++total_calls;
     if (eintr_left_ > 0) {
       --eintr_left_;
-      return NetError{"fake", EINTR, {}};
+      return Error{"fake", EINTR, {}};
     }
     eintr_left_ = eintr_before_each;  // the next call is interrupted again
     return std::nullopt;

@@ -16,24 +16,24 @@ class IsbOps final : public SocketOps {
  public:
   testing::FakeSocketOps fake;
   IsbOps() { fake.doubled = false; }  // Winsock reports the quota as set
-  NetResult<std::int64_t> isb = std::unexpected(NetError{"ideal_send_backlog", ENOPROTOOPT, {}});
+  Result<std::int64_t> isb = tl::unexpected(Error{"ideal_send_backlog", ENOPROTOOPT, {}});
   int queries = 0;
 
-  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> b,
+  Result<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> b,
                               SendFlags f) override {
     return fake.send(s, b, f);
   }
-  NetResult<void> wait_writable(NativeSocket s, int t) override { return fake.wait_writable(s, t); }
-  NetResult<int> get_option(NativeSocket s, SocketOption o) override { return fake.get_option(s, o); }
-  NetResult<void> set_option(NativeSocket s, SocketOption o, int v) override {
+  Result<void> wait_writable(NativeSocket s, int t) override { return fake.wait_writable(s, t); }
+  Result<int> get_option(NativeSocket s, SocketOption o) override { return fake.get_option(s, o); }
+  Result<void> set_option(NativeSocket s, SocketOption o, int v) override {
     return fake.set_option(s, o, v);
   }
-  NetResult<bool> is_nonblocking(NativeSocket s) override { return fake.is_nonblocking(s); }
-  NetResult<TcpInfo> tcp_info(NativeSocket s) override { return fake.tcp_info(s); }
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override { return fake.interface_mtu(s); }
-  NetResult<SocketKind> socket_kind(NativeSocket s) override { return fake.socket_kind(s); }
+  Result<bool> is_nonblocking(NativeSocket s) override { return fake.is_nonblocking(s); }
+  Result<TcpInfo> tcp_info(NativeSocket s) override { return fake.tcp_info(s); }
+  Result<InterfaceMtu> interface_mtu(NativeSocket s) override { return fake.interface_mtu(s); }
+  Result<SocketKind> socket_kind(NativeSocket s) override { return fake.socket_kind(s); }
   bool send_buffer_reported_doubled() const noexcept override { return false; }
-  NetResult<std::int64_t> ideal_send_backlog(NativeSocket) override {
+  Result<std::int64_t> ideal_send_backlog(NativeSocket) override {
     ++queries;
     return isb;
   }

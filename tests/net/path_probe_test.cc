@@ -35,7 +35,7 @@ TEST(PathProbe, AllMeasured) {
 
 TEST(PathProbe, MaxsegWhenTcpInfoFails) {
   FakeSocketOps ops;
-  ops.info = std::unexpected(NetError{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
+  ops.info = tl::unexpected(Error{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
   ops.maxseg = 1460;
   Syscalls calls(ops);
   const PathReport r = probe_path(calls, 3);
@@ -50,8 +50,8 @@ TEST(PathProbe, MaxsegWhenTcpInfoFails) {
 
 TEST(PathProbe, SeedFallbackMtuMinus40) {
   FakeSocketOps ops;
-  ops.info = std::unexpected(NetError{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
-  ops.maxseg = std::unexpected(NetError{"getsockopt(TCP_MAXSEG)", ENOPROTOOPT, {}});
+  ops.info = tl::unexpected(Error{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
+  ops.maxseg = tl::unexpected(Error{"getsockopt(TCP_MAXSEG)", ENOPROTOOPT, {}});
   ops.mtu = InterfaceMtu{"wlan0", 1400};
   Syscalls calls(ops);
   const auto mss = probe_mss(calls, 3);
@@ -85,7 +85,7 @@ TEST(PathProbe, MtuFloorAndDefault) {
   EXPECT_EQ(r.mss.value, 536);
   EXPECT_NE(r.mss.source.find("MTU itself a fallback: 576 floor"), std::string::npos) << r.mss.source;
 
-  ops.mtu = std::unexpected(NetError{"getifaddrs", ENODEV, "no interface owns the socket's local address"});
+  ops.mtu = tl::unexpected(Error{"getifaddrs", ENODEV, "no interface owns the socket's local address"});
   r = probe_path(calls, 3);
   EXPECT_EQ(r.mtu.value, 1500);
   EXPECT_EQ(r.mtu.provenance, Provenance::fallback);
@@ -97,7 +97,7 @@ TEST(PathProbe, MtuFloorAndDefault) {
 
 TEST(PathProbe, SendBufferFallback) {
   FakeSocketOps ops;
-  ops.get_sndbuf_error = NetError{"getsockopt(SO_SNDBUF)", EBADF, {}};
+  ops.get_sndbuf_error = Error{"getsockopt(SO_SNDBUF)", EBADF, {}};
   Syscalls calls(ops);
   const auto b = probe_send_buffer(calls, 3);
   EXPECT_EQ(b.value, 8192);

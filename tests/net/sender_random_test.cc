@@ -57,10 +57,10 @@ class RandomOs final : public SocketOps {
   bool sent_after_short = false;  // an OS send accepted bytes after a short one (same send())
   std::uint64_t os_calls = 0, eintrs = 0, eagains = 0, shorts = 0, resets = 0;
 
-  NetResult<std::size_t> send(NativeSocket, std::span<const core::ByteSlice> slices,
+  Result<std::size_t> send(NativeSocket, std::span<const core::ByteSlice> slices,
                               SendFlags) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
-    if (reset) return std::unexpected(NetError{"sendmsg", EPIPE, {}});
+    if (auto e = interrupt()) return tl::unexpected(*e);
+    if (reset) return tl::unexpected(Error{"sendmsg", EPIPE, {}});
     // Plain checks in the hot path (gtest macros are slow unoptimised, under ASan).
     if (slices.size() > kMaxSlicesPerCall) fail("more than IOV_MAX slices");
     std::size_t offered = 0;
@@ -78,11 +78,11 @@ class RandomOs final : public SocketOps {
     if (rng_.chance(50)) {  // 1 in 20,000 calls
       reset = true;
       ++resets;
-      return std::unexpected(NetError{"sendmsg", ECONNRESET, {}});
+      return tl::unexpected(Error{"sendmsg", ECONNRESET, {}});
     }
     if (rng_.chance(120000)) {
       ++eagains;
-      return std::unexpected(NetError{"sendmsg", EAGAIN, {}});
+      return tl::unexpected(Error{"sendmsg", EAGAIN, {}});
     }
     if (short_write) sent_after_short = true;
     std::size_t take = offered;
@@ -103,42 +103,42 @@ class RandomOs final : public SocketOps {
     ++accepting_calls;
     return take;
   }
-  NetResult<void> wait_writable(NativeSocket, int) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<void> wait_writable(NativeSocket, int) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     return {};
   }
-  NetResult<int> get_option(NativeSocket, SocketOption opt) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<int> get_option(NativeSocket, SocketOption opt) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     return opt == SocketOption::send_buffer ? sndbuf_reported : static_cast<int>(mss);
   }
-  NetResult<void> set_option(NativeSocket, SocketOption opt, int value) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<void> set_option(NativeSocket, SocketOption opt, int value) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     if (opt == SocketOption::send_buffer) sndbuf_reported = 2 * value;
     return {};
   }
-  NetResult<bool> is_nonblocking(NativeSocket) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<bool> is_nonblocking(NativeSocket) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     return nonblocking;
   }
-  NetResult<TcpInfo> tcp_info(NativeSocket) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<TcpInfo> tcp_info(NativeSocket) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     return TcpInfo{mss, false};
   }
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket) override {
+  Result<InterfaceMtu> interface_mtu(NativeSocket) override {
     return InterfaceMtu{"fake0", 1500};
   }
-  NetResult<SocketKind> socket_kind(NativeSocket) override {
-    if (auto e = interrupt()) return std::unexpected(*e);
+  Result<SocketKind> socket_kind(NativeSocket) override {
+    if (auto e = interrupt()) return tl::unexpected(*e);
     return SocketKind{true, true};
   }
   bool send_buffer_reported_doubled() const noexcept override { return true; }
 
  private:
-  std::optional<NetError> interrupt() {
+  std::optional<Error> interrupt() {
     ++os_calls;
     if (rng_.chance(50000)) {
       ++eintrs;
-      return NetError{"fake", EINTR, {}};
+      return Error{"fake", EINTR, {}};
     }
     return std::nullopt;
   }

@@ -43,9 +43,9 @@ TEST(Syscalls, WouldBlockIsAStatus) {
   EXPECT_EQ(r.error().message(), "sendmsg: Broken pipe");
 }
 
-TEST(NetError, MessageNamesTheCall) {
-  EXPECT_EQ((NetError{"poll", ETIMEDOUT, {}}).message(), "poll: Connection timed out");
-  EXPECT_EQ((NetError{"getaddrinfo", 0, "Name or service not known"}).message(),
+TEST(Error, MessageNamesTheCall) {
+  EXPECT_EQ((Error{"poll", ETIMEDOUT, {}}).message(), "poll: Connection timed out");
+  EXPECT_EQ((Error{"getaddrinfo", 0, "Name or service not known"}).message(),
             "getaddrinfo: Name or service not known");
 }
 

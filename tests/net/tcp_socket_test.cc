@@ -21,7 +21,7 @@ TEST(TcpSocket, SendToAClosedPeerIsAnErrorNotSigpipe) {
   ChunkedSender sender(system_socket_ops(), p.client.native());
   std::vector<std::byte> data(4096);
   const core::ByteSlice s{data.data(), data.size()};
-  NetResult<SendOutcome> r = SendOutcome{};
+  Result<SendOutcome> r = SendOutcome{};
   for (int i = 0; i < 100 && r; ++i) r = sender.send({&s, 1});  // the process must survive
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().call, "sendmsg");

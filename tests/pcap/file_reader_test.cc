@@ -47,10 +47,10 @@ struct Builder {
 
 std::string error_of(const std::vector<std::uint8_t>& bytes) {
   auto r = FileReader::from_memory(bytes, "f.pcap");
-  if (!r) return r.error().message;
+  if (!r) return r.error().message();
   while (true) {
     auto rec = r->next();
-    if (!rec) return rec.error().message;
+    if (!rec) return rec.error().message();
     if (!*rec) return "";
   }
 }
@@ -63,7 +63,7 @@ TEST(FileReader, BothMagicsBothByteOrders) {
       b.record(10, 500, 3, 60);
       b.record(11, 0, 0, 0);
       auto r = FileReader::from_memory(b.bytes);
-      ASSERT_TRUE(r) << r.error().message;
+      ASSERT_TRUE(r) << r.error().message();
       EXPECT_EQ(r->header().nanosecond, nano);
       EXPECT_EQ(r->header().link, LinkType::linux_sll);
       auto rec = r->next();
@@ -150,10 +150,10 @@ TEST(FileReader, FromDiskMatchesFromMemoryAndErrorsStick) {
   EXPECT_EQ(errors, 4);  // the third record fails, and so does every later call
   auto missing = FileReader::open("/nonexistent/file.pcap");
   ASSERT_FALSE(missing);
-  EXPECT_EQ(missing.error().message, "/nonexistent/file.pcap: cannot open: No such file or directory");
+  EXPECT_EQ(missing.error().message(), "/nonexistent/file.pcap: cannot open: No such file or directory");
   auto dir = FileReader::open("/tmp");
   ASSERT_FALSE(dir);
-  EXPECT_EQ(dir.error().message, "/tmp: is a directory, not a pcap file");
+  EXPECT_EQ(dir.error().message(), "/tmp: is a directory, not a pcap file");
 }
 
 }  // namespace

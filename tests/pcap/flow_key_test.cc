@@ -20,7 +20,7 @@ TEST(FlowFilter, Syntax) {
   for (const char* yes : {"10.0.0.1", "10.0.0.2:5001", ":40000", "10.0.0.2:5001-10.0.0.1:40000",
                           "10.0.0.1-:5001"}) {
     auto f = parse_flow_filter(yes);
-    ASSERT_TRUE(f) << yes << ": " << f.error().message;
+    ASSERT_TRUE(f) << yes << ": " << f.error().message();
     EXPECT_TRUE(f->matches(k)) << yes;
   }
   for (const char* no : {"10.0.0.3", ":5002", "10.0.0.1:5001", "10.0.0.1-10.0.0.1"}) {
@@ -28,9 +28,9 @@ TEST(FlowFilter, Syntax) {
     ASSERT_TRUE(f) << no;
     EXPECT_FALSE(f->matches(k)) << no;
   }
-  EXPECT_EQ(parse_flow_filter("1.2.3.4:70000").error().message,
+  EXPECT_EQ(parse_flow_filter("1.2.3.4:70000").error().message(),
             "bad port '70000' in flow filter '1.2.3.4:70000'");
-  EXPECT_EQ(parse_flow_filter("1.2.3:80").error().message,
+  EXPECT_EQ(parse_flow_filter("1.2.3:80").error().message(),
             "bad IPv4 address '1.2.3' in flow filter '1.2.3:80'");
   EXPECT_FALSE(parse_flow_filter(""));
   EXPECT_FALSE(parse_flow_filter("256.1.1.1"));

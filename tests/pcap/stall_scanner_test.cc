@@ -18,7 +18,7 @@ constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 // The seed's pathology as a capture at the sender: each application send of `segments`
 // full-sized segments is sent back to back and must be wholly ACKed before the next (Winsock's
 // per-send quota); a BSD receiver ACKs every second segment at once and a lone one after
-// `delack` (stack-behaviour.md §1, §3).
+// `delack` (docs/STACKS.md §1, §3).
 std::vector<TcpPacket> stop_and_wait(int sends, int segments, std::int64_t delack,
                                      ConversationConfig cfg = {}) {
   Conversation c(cfg);
@@ -168,7 +168,7 @@ TEST(StallScanner, BothDirectionsAndManyFlowsAreSeparate) {
 TEST(ScanFile, ThroughTheWriterAndReader) {
   const auto path = testing::write_capture("scan.pcap", stop_and_wait(10, 11, 200 * kMs));
   auto r = scan_file(path);
-  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ(r->records, r->tcp_packets);
   EXPECT_EQ(r->first_ns, 0);
   EXPECT_GT(r->last_ns, 2'000 * kMs);

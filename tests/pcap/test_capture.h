@@ -24,10 +24,10 @@ inline std::filesystem::path write_capture(const std::string& name, const std::v
                                            std::uint32_t snaplen = 128) {
   const auto path = temp_path(name);
   auto w = Writer::create(path, {snaplen});
-  EXPECT_TRUE(w) << w.error().message;
+  EXPECT_TRUE(w) << w.error().message();
   for (const auto& p : packets) {
     auto ok = w->write(p);
-    EXPECT_TRUE(ok) << ok.error().message;
+    EXPECT_TRUE(ok) << ok.error().message();
   }
   EXPECT_TRUE(w->flush());
   return path;
@@ -36,11 +36,11 @@ inline std::filesystem::path write_capture(const std::string& name, const std::v
 inline std::vector<TcpPacket> read_capture(const std::filesystem::path& path) {
   std::vector<TcpPacket> out;
   auto r = FileReader::open(path);
-  EXPECT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r) << r.error().message();
   if (!r) return out;
   while (true) {
     auto rec = r->next();
-    EXPECT_TRUE(rec) << rec.error().message;
+    EXPECT_TRUE(rec) << rec.error().message();
     if (!rec || !*rec) break;
     auto f = decode_frame(r->header().link, (*rec)->data, (*rec)->orig_len, (*rec)->time_ns);
     EXPECT_TRUE(f) << f.error().reason;

@@ -105,12 +105,12 @@ TEST(Writer, BadInputIsAnErrorValue) {
   p.time_ns = -1;
   auto e = w->write(p);
   ASSERT_FALSE(e);
-  EXPECT_EQ(e.error().message, "mem: packet 1: time_ns -1 outside the pcap range [0, 2^32 s)");
+  EXPECT_EQ(e.error().message(), "mem: packet 1: time_ns -1 outside the pcap range [0, 2^32 s)");
   p.time_ns = 0;
   p.payload_len = 70000;
   e = w->write(p);
   ASSERT_FALSE(e);
-  EXPECT_NE(e.error().message.find("payload_len 70000 too large"), std::string::npos);
+  EXPECT_NE(e.error().message().find("payload_len 70000 too large"), std::string::npos);
   EXPECT_FALSE(Writer::create("/nonexistent-dir/x.pcap"));
 }
 

@@ -57,8 +57,8 @@ void expect_error(std::string_view doc, std::string_view expected,
                   std::vector<std::string> sets = {}) {
   auto s = parse_scenario(doc, "bad.toml", sets);
   ASSERT_FALSE(s) << doc;
-  EXPECT_EQ(s.error().find('\n'), std::string::npos) << s.error();
-  EXPECT_NE(s.error().find(expected), std::string::npos) << s.error();
+  EXPECT_EQ(s.error().message().find('\n'), std::string::npos) << s.error();
+  EXPECT_NE(s.error().message().find(expected), std::string::npos) << s.error();
 }
 
 TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
@@ -81,7 +81,7 @@ TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
 TEST(Scenario, MissingFile) {
   auto s = load_scenario_file("/nonexistent/x.toml");
   ASSERT_FALSE(s);
-  EXPECT_EQ(s.error(), "/nonexistent/x.toml: cannot open scenario file");
+  EXPECT_EQ(s.error().message(), "/nonexistent/x.toml: cannot open scenario file");
 }
 
 TEST(Scenario, EveryExampleLoads) {

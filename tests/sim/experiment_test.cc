@@ -12,7 +12,7 @@ namespace {
 
 using core::PolicyKind;
 
-// ns-3's assumptions (shared/peers/ns3-bulk README + tcpbulk.cc): PPP 100 Mbit/s, 50 us, MSS
+// ns-3's assumptions (peers/ns3 README + tcpbulk.cc): PPP 100 Mbit/s, 50 us, MSS
 // 1460, no timestamps, NewReno, Nagle on, DelAckCount 2 / 200 ms, RcvBuf 16384, no host
 // latencies. ns-3.37's InitialCwnd is 10 segments and it does not restart cwnd after idle.
 ExperimentConfig ns3_config(std::int64_t sndbuf) {
@@ -48,11 +48,11 @@ void expect_clean(const Summary& s) {
   EXPECT_EQ(s.drops, 0u);
 }
 
-// ---- headline physics (shared/reference/stack-behaviour.md §6) --------------------------------
+// ---- headline physics (docs/STACKS.md §6) --------------------------------
 
 TEST(SeedPhysics, UnpatchedStreamWriteIsFortyKilobytesPerSecond) {
   const ExperimentConfig c;  // the seed's defaults, 30000 x 8192
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   expect_clean(s);
   const double kb_s = s.goodput_mib_s * 1024.0;
   EXPECT_GT(kb_s, 35.0);
@@ -68,7 +68,7 @@ TEST(SeedPhysics, UnpatchedStreamWriteIsFortyKilobytesPerSecond) {
 TEST(SeedPhysics, AckOnPushRemovesTheStalls) {
   ExperimentConfig c;
   c.receiver.ack.ack_on_push = true;
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   expect_clean(s);
   EXPECT_LE(s.delayed_acks, 2u);
   EXPECT_GT(s.goodput_mib_s, 3.0);   // seed: 4.5; still stop-and-wait per 8192-byte send
@@ -88,7 +88,7 @@ TEST(SeedPhysics, SeedChunkingRestoresLineRate) {
     c.app.transmitter.chunking = PolicyKind::seed;
     c.app.transmitter.write_len = r.len;
     c.sender.send_buffer.size = r.sndbuf;
-    const Summary s = run_experiment(c);
+    const Summary s = run_experiment(c).value();
     expect_clean(s);
     EXPECT_EQ(s.delayed_acks, 0u) << r.name;
     EXPECT_GT(s.goodput_mib_s, r.lo) << r.name;
@@ -101,7 +101,7 @@ TEST(SeedPhysics, CygwinTodayChunkOfExactlySndbufStillStalls) {
   ExperimentConfig c;
   c.app.transmitter.writes = 300;
   c.app.transmitter.chunking = PolicyKind::cygwin;
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   expect_clean(s);
   EXPECT_LT(s.goodput_mib_s, 0.1);
 }
@@ -111,7 +111,7 @@ TEST(SeedPhysics, BlockingSocketsAvoidTheStall) {
   ExperimentConfig c;
   c.app.transmitter.writes = 3000;
   c.app.transmitter.nonblocking = false;
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   expect_clean(s);
   EXPECT_GT(s.goodput_mib_s, 9.0);
 }
@@ -122,17 +122,17 @@ TEST(SeedPhysics, TimestampsChangeSegmentParity) {
   ExperimentConfig c;
   c.app.transmitter.writes = 50;
   c.initiator = Initiator::receiver;
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   expect_clean(s);
   EXPECT_TRUE(s.timestamps);
   EXPECT_EQ(s.mss, 1448);
   EXPECT_NEAR(s.ceiling_mib_s, 11.22, 0.01);
 }
 
-// ---- ns-3 comparison (peers/ns3-bulk README: 0.0195 and 11.474 MiB/s) ---------------------------
+// ---- ns-3 comparison (peers/ns3 README: 0.0195 and 11.474 MiB/s) ---------------------------
 
 TEST(Ns3Assumptions, SndBuf8192TwoStallsPerWrite) {
-  const Summary s = run_experiment(ns3_config(8192));
+  const Summary s = run_experiment(ns3_config(8192)).value();
   expect_clean(s);
   EXPECT_NEAR(s.goodput_mib_s, 0.0195, 0.0195 * 0.02);
   EXPECT_NEAR(static_cast<double>(s.delayed_acks), 60000.0, 3.0);
@@ -140,7 +140,7 @@ TEST(Ns3Assumptions, SndBuf8192TwoStallsPerWrite) {
 }
 
 TEST(Ns3Assumptions, SndBuf65536LineRateWithOneFinalStall) {
-  const Summary s = run_experiment(ns3_config(65536));
+  const Summary s = run_experiment(ns3_config(65536)).value();
   expect_clean(s);
   EXPECT_NEAR(s.goodput_mib_s, 11.474, 11.474 * 0.02);
   EXPECT_EQ(s.delayed_acks, 1u);
@@ -170,12 +170,12 @@ ExperimentConfig lab(std::int64_t len) {
 }
 
 TEST(LinuxLab, OddFullSegmentCountStallsEverySend) {
-  const Summary odd = run_experiment(lab(15928));  // 11 * 1448
+  const Summary odd = run_experiment(lab(15928)).value();  // 11 * 1448
   expect_clean(odd);
   EXPECT_EQ(odd.mss, 1448);
   EXPECT_GE(odd.delayed_acks, 195u);
   EXPECT_LT(odd.goodput_mib_s, 0.5);                 // lab: 0.36 MB/s
-  const Summary even = run_experiment(lab(8192));    // 5 * 1448 + 952
+  const Summary even = run_experiment(lab(8192)).value();    // 5 * 1448 + 952
   expect_clean(even);
   EXPECT_GT(even.goodput_mib_s, 9.0);                // lab: 11.5-11.7 MB/s
 }
@@ -237,7 +237,7 @@ TEST(Invariants, EveryAckPolicyEveryByteOnceInOrderNoRto) {
       c.app.transmitter.write_len = 5000;
       c.app.transmitter.chunking = chunk;
       InvariantSink sink;
-      const Summary s = run_experiment(c, &sink);
+      const Summary s = run_experiment(c, &sink).value();
       SCOPED_TRACE(std::string(to_string(kind)) + " " + std::string(core::to_string(chunk)));
       expect_clean(s);
       EXPECT_EQ(sink.payload[0], s.bytes_requested);
@@ -258,7 +258,7 @@ TEST(Invariants, SendBufferKindsAndNagleVariants) {
       c.app.transmitter.writes = 100;
       c.app.transmitter.write_len = 3333;
       InvariantSink sink;
-      const Summary s = run_experiment(c, &sink);
+      const Summary s = run_experiment(c, &sink).value();
       SCOPED_TRACE(std::string(to_string(sb)) + " " + std::string(to_string(nagle)));
       expect_clean(s);
       EXPECT_EQ(sink.payload[0], s.bytes_requested);
@@ -273,7 +273,7 @@ TEST(Invariants, SlowReaderZeroWindowRecoversWithoutRto) {
   c.app.transmitter.writes = 20;
   c.app.receiver.read_len = 1000;
   c.app.receiver.read_cost = Nanos::ms(2);
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   EXPECT_TRUE(s.completed);
   EXPECT_EQ(s.rto_fires, 0u);
   EXPECT_EQ(s.drops, 0u);
@@ -285,7 +285,7 @@ TEST(Invariants, TinyQueueDropsAreRecovered) {
   c.receiver.rcvbuf = 65536;
   c.link.queue_limit_packets = 3;
   c.app.transmitter.writes = 200;
-  const Summary s = run_experiment(c);
+  const Summary s = run_experiment(c).value();
   EXPECT_TRUE(s.completed);
   EXPECT_EQ(s.bytes_delivered, s.bytes_requested);
 }
@@ -322,11 +322,11 @@ ExperimentConfig jittery() {
 TEST(Determinism, SameSeedSameTraceDifferentSeedDifferentTrace) {
   HashSink a, b, c;
   const ExperimentConfig cfg = jittery();
-  const Summary sa = run_experiment(cfg, &a);
-  const Summary sb = run_experiment(cfg, &b);
+  const Summary sa = run_experiment(cfg, &a).value();
+  const Summary sb = run_experiment(cfg, &b).value();
   ExperimentConfig other = cfg;
   other.seed = 2;
-  run_experiment(other, &c);
+  run_experiment(other, &c).value();
   EXPECT_EQ(a.h, b.h);
   EXPECT_EQ(sa.duration, sb.duration);
   EXPECT_EQ(sa.events, sb.events);
@@ -339,12 +339,12 @@ TEST(Determinism, TwoSimulationsInParallelThreadsMatchSerialRuns) {
   c2.app.transmitter.writes = 500;
   c2.app.transmitter.chunking = PolicyKind::seed;
   HashSink serial1, serial2;
-  const Summary s1 = run_experiment(c1, &serial1);
-  const Summary s2 = run_experiment(c2, &serial2);
+  const Summary s1 = run_experiment(c1, &serial1).value();
+  const Summary s2 = run_experiment(c2, &serial2).value();
   HashSink par1, par2;
   Summary p1, p2;
-  std::thread t1([&] { p1 = run_experiment(c1, &par1); });
-  std::thread t2([&] { p2 = run_experiment(c2, &par2); });
+  std::thread t1([&] { p1 = run_experiment(c1, &par1).value(); });
+  std::thread t2([&] { p2 = run_experiment(c2, &par2).value(); });
   t1.join();
   t2.join();
   EXPECT_EQ(par1.h, serial1.h);
@@ -367,9 +367,9 @@ TEST(Scp, SelectSleepLoopCostsAndEventWakeupFixesIt) {
   c.app.receiver.read_len = 16384;
   c.app.scp.enabled = true;
   c.app.scp.teardown = SelectTeardown::sleep_loop;
-  const Summary before = run_experiment(c);
+  const Summary before = run_experiment(c).value();
   c.app.scp.teardown = SelectTeardown::event;
-  const Summary after = run_experiment(c);
+  const Summary after = run_experiment(c).value();
   expect_clean(before);
   expect_clean(after);
   EXPECT_GT(before.stalls.select_teardown.time, after.stalls.select_teardown.time);

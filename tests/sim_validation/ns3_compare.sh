@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Validation: under ns-3's assumptions the simulator reproduces the ns-3 peer's goodput within 2 %.
-# Builds shared/peers/ns3-bulk, runs it and `ackstall sim` on the same transfers, compares.
+# Builds peers/ns3, runs it and `ackstall sim` on the same transfers, compares.
 # Skips (exit 77) with a visible message when ns-3 or the peer is not installed.
 set -euo pipefail
 ackstall=$1 src=$2
-peer="$src/../shared/peers/ns3-bulk"
+peer="$src/peers/ns3"
 [ -f "$peer/build.sh" ] || { echo "SKIP: ns-3 peer not found at $peer"; exit 77; }
 [ -f /usr/include/ns3.37/ns3/core-module.h ] || [ -d /usr/include/ns3 ] ||
   { echo "SKIP: ns-3 not installed (apt-get install ns3 libns3-dev)"; exit 77; }

@@ -1,6 +1,6 @@
 // Validation of the simulator against measured figures, through the shipped scenario files:
 // the seed's table (examples/seed), the ns-3 peer's assumptions (examples/ns3) and the
-// real-kernel lab of stack-behaviour.md §7 (examples/lab). Bounds are the measured figures with
+// real-kernel lab of docs/STACKS.md §7 (examples/lab). Bounds are the measured figures with
 // the tolerances docs/VALIDATION.md states; the mechanisms are checked through stall counts.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ sim::Summary run(const std::string& rel) {
   auto sc = scenario::load_scenario_file(std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel);
   EXPECT_TRUE(sc) << sc.error();
   if (!sc) return {};
-  sim::Summary s = sim::run_experiment(sc->config);
+  sim::Summary s = sim::run_experiment(sc->config).value();
   EXPECT_TRUE(s.completed) << rel;
   EXPECT_EQ(s.bytes_delivered, s.bytes_requested) << rel;
   EXPECT_EQ(s.rto_fires, 0u) << rel << ": a clean link must never need the RTO";
@@ -55,7 +55,7 @@ TEST(SeedTable, SelectFixRemovesPipeThreadSleep) {
 }
 
 TEST(Ns3Assumptions, MatchesPeerFigures) {
-  // shared/peers/ns3-bulk/README.md: 0.0195 and 11.474 MiB/s (ns-3 3.37). Within 2 %.
+  // peers/ns3/README.md: 0.0195 and 11.474 MiB/s (ns-3 3.37). Within 2 %.
   EXPECT_NEAR(run("ns3/ns3-sndbuf-8192.toml").goodput_mib_s, 0.0195, 0.0195 * 0.02);
   EXPECT_NEAR(run("ns3/ns3-sndbuf-65536.toml").goodput_mib_s, 11.474, 11.474 * 0.02);
 }

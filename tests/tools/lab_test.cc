@@ -134,7 +134,7 @@ std::string random_size_transfer(const std::vector<std::size_t>& sizes, bool emu
   std::string rx_error, tx_error;
   received = 0;
   std::thread rx([&] {
-    if (auto r = lab::enter_namespace(lab::kNsB); !r) return listening.set_value(r.error());
+    if (auto r = lab::enter_namespace(lab::kNsB); !r) return listening.set_value(r.error().message());
     auto l = net::listen_tcp({lab::kAddrB, port}, 1);
     if (!l) return listening.set_value("listen: " + l.error().message());
     listening.set_value("");
@@ -173,7 +173,7 @@ std::string random_size_transfer(const std::vector<std::size_t>& sizes, bool emu
   }
   std::thread tx([&] {
     if (auto r = lab::enter_namespace(lab::kNsA); !r) {
-      tx_error = r.error();
+      tx_error = r.error().message();
       return;
     }
     auto s = net::connect_tcp({lab::kAddrB, port}, std::chrono::milliseconds(5000));

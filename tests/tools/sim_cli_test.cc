@@ -69,7 +69,7 @@ TEST(SimCli, ListsProfilesWithSources) {
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* p : {"winxp", "openbsd-3.9", "bsd-tick", "freebsd-6", "linux-2.6", "linux-pingpong", "ns3"})
     EXPECT_NE(r.out.find(p), std::string::npos) << p;
-  EXPECT_NE(r.out.find("sources: stack-behaviour.md §3"), std::string::npos);
+  EXPECT_NE(r.out.find("sources: docs/STACKS.md §3"), std::string::npos);
 }
 
 TEST(SimCli, BadInputIsOneLineExitTwo) {
@@ -101,11 +101,11 @@ TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
   const std::uint64_t expected_frames = 3 /* handshake */ + j["data_segments"].get<std::uint64_t>() +
                                         j["pure_acks"].get<std::uint64_t>();
   auto reader = pcap::FileReader::open(pcap);
-  ASSERT_TRUE(reader) << reader.error().message;
+  ASSERT_TRUE(reader) << reader.error().message();
   std::uint64_t frames = 0, payload = 0;
   while (true) {
     auto rec = reader->next();
-    ASSERT_TRUE(rec) << rec.error().message;
+    ASSERT_TRUE(rec) << rec.error().message();
     if (!*rec) break;
     ++frames;
     auto frame = pcap::decode_frame(reader->header().link, (*rec)->data, (*rec)->orig_len, (*rec)->time_ns);

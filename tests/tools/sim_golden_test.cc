@@ -31,7 +31,7 @@ std::string pcap_bytes(const std::string& rel, std::int64_t writes) {
   auto writer = pcap::Writer::to_stream(out, pcap::WriterOptions{96});
   EXPECT_TRUE(writer);
   PcapTraceSink sink(std::move(*writer));
-  (void)sim::run_experiment(sc->config, &sink);
+  (void)sim::run_experiment(sc->config, &sink).value();
   EXPECT_FALSE(sink.error()) << *sink.error();
   EXPECT_TRUE(sink.writer().flush());
   return out.str();

@@ -5,6 +5,8 @@
 // Every error is one line on `err`, prefixed "ackstall: ". main() is a thin wrapper.
 #pragma once
 
+#include "ackstall/core/error.h"
+
 #include <CLI/CLI.hpp>
 
 #include <functional>
@@ -30,9 +32,15 @@ using CommandFactory = void (*)(CLI::App& parent, Action& selected);
 
 int run(std::span<const char* const> argv, Io io);
 
-// A command's error: one line "ackstall: WHAT" on io.err; returns `code` (the exit code).
+// A command's error: one line "ackstall: WHAT" on io.err; returns `code` (the exit code). Every
+// error a command prints goes through one of these two.
 inline int fail(Io io, std::string_view what, int code = kExitFailure) {
   io.err << "ackstall: " << what << '\n';
+  return code;
+}
+// A library's error (core/error.h), optionally after CONTEXT ("lab down: ...").
+inline int fail(Io io, const core::Error& error, int code = kExitFailure, std::string_view context = {}) {
+  io.err << "ackstall: " << context << error.message() << '\n';
   return code;
 }
 

@@ -59,7 +59,7 @@ int run_up(const UpOptions& o, Io io) {
 int run_down(Io io) {
   if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
   const bool was = lab::lab_present();
-  if (auto r = lab::lab_down(); !r) return fail(io, "lab down: " + r.error());
+  if (auto r = lab::lab_down(); !r) return fail(io, r.error(), kExitFailure, "lab down: ");
   io.out << (was ? "lab down: removed ackstall-a, ackstall-b\n" : "lab down: no lab was up\n");
   return kExitOk;
 }
@@ -240,7 +240,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
     }
     if (!f) return fail(io, "lab matrix: cannot write " + o.csv_path);
   }
-  if (auto r = lab::lab_down(); !r) return fail(io, "lab matrix: " + r.error());
+  if (auto r = lab::lab_down(); !r) return fail(io, r.error(), kExitFailure, "lab matrix: ");
   return kExitOk;
 }
 

@@ -131,7 +131,7 @@ void add_probe_command(CLI::App& parent, Action& selected) {
   const CLI::Validator endpoint(
       [](std::string& text) -> std::string {
         auto e = net::parse_endpoint(text);
-        return e ? std::string() : "bad HOST:PORT '" + text + "': " + e.error();
+        return e ? std::string() : "bad HOST:PORT '" + text + "': " + e.error().message();
       },
       "HOST:PORT");
   cmd->add_option("target", opt->target, "where to connect: HOST:PORT or [IPv6]:PORT")

@@ -172,7 +172,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
                   "(repeatable; any may match)")
       ->check([](const std::string& v) {
         auto f = pcap::parse_flow_filter(v);
-        return f ? std::string() : f.error().message;
+        return f ? std::string() : f.error().message();
       });
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
@@ -183,7 +183,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
       const auto threshold_ns = static_cast<std::int64_t>(opt->threshold_ms * 1e6);
       auto scan = pcap::scan_file(opt->file, {threshold_ns}, filters);
       if (!scan) {
-        io.err << "ackstall: " << scan.error().message << '\n';
+        io.err << "ackstall: " << scan.error().message() << '\n';
         return kExitFailure;
       }
       if (opt->json) {

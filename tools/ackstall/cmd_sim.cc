@@ -66,11 +66,12 @@ void list_keys(std::ostream& out) {
     fmt::print(out, "{:<40} {:<28} {}\n", f.path, f.type, f.description);
 }
 
-SimRun run_one(const std::string& file, scenario::Scenario sc, sim::TraceSink* sink) {
+core::Result<SimRun> run_one(const std::string& file, scenario::Scenario sc, sim::TraceSink* sink) {
   const auto t0 = std::chrono::steady_clock::now();
-  sim::Summary summary = sim::run_experiment(sc.config, sink);
+  auto summary = sim::run_experiment(sc.config, sink);
+  if (!summary) return tl::unexpected(summary.error());
   const auto t1 = std::chrono::steady_clock::now();
-  return SimRun{file, std::move(sc), summary, std::chrono::duration<double>(t1 - t0).count()};
+  return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count()};
 }
 
 int execute(const SimOptions& o, Io io) {
@@ -78,20 +79,15 @@ int execute(const SimOptions& o, Io io) {
   if (o.list_keys) list_keys(io.out);
   if (o.files.empty()) {
     if (o.list_profiles || o.list_keys) return kExitOk;
-    io.err << "ackstall: sim: a SCENARIO.toml file is required (see examples/seed/)\n";
-    return kExitUsage;
+    return fail(io, "sim: a SCENARIO.toml file is required (see examples/seed/)", kExitUsage);
   }
   if ((!o.pcap_path.empty() || !o.plot_path.empty()) && o.files.size() != 1) {
-    io.err << "ackstall: sim: --pcap and --plot take exactly one scenario\n";
-    return kExitUsage;
+    return fail(io, "sim: --pcap and --plot take exactly one scenario", kExitUsage);
   }
   std::vector<scenario::Scenario> scenarios;
   for (const std::string& f : o.files) {
     auto sc = scenario::load_scenario_file(f, o.sets);
-    if (!sc) {
-      io.err << "ackstall: " << sc.error() << '\n';
-      return kExitUsage;
-    }
+    if (!sc) return fail(io, sc.error(), kExitUsage);
     scenarios.push_back(std::move(*sc));
   }
 
@@ -100,44 +96,39 @@ int execute(const SimOptions& o, Io io) {
     std::unique_ptr<PcapTraceSink> pcap_sink;
     if (!o.pcap_path.empty()) {
       auto w = pcap::Writer::create(o.pcap_path, pcap::WriterOptions{o.snaplen});
-      if (!w) {
-        io.err << "ackstall: " << w.error().message << '\n';
-        return kExitFailure;
-      }
+      if (!w) return fail(io, w.error());
       pcap_sink = std::make_unique<PcapTraceSink>(std::move(*w));
     }
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
     TeeSink tee(pcap_sink.get(), plot_sink.get());
     const bool traced = pcap_sink || plot_sink;
-    runs.push_back(run_one(o.files[0], std::move(scenarios[0]), traced ? &tee : nullptr));
+    auto run = run_one(o.files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
+    if (!run) return fail(io, run.error());
+    runs.push_back(std::move(*run));
     if (pcap_sink) {
-      if (auto r = pcap_sink->writer().flush(); !r && !pcap_sink->error()) {
-        io.err << "ackstall: " << r.error().message << '\n';
-        return kExitFailure;
-      }
-      if (pcap_sink->error()) {
-        io.err << "ackstall: " << *pcap_sink->error() << '\n';
-        return kExitFailure;
-      }
+      if (auto r = pcap_sink->writer().flush(); !r && !pcap_sink->error()) return fail(io, r.error());
+      if (pcap_sink->error()) return fail(io, *pcap_sink->error());
     }
     if (plot_sink) {
       const std::string title = runs[0].scenario.name.empty() ? o.files[0] : runs[0].scenario.name;
-      if (auto r = plot_sink->render(o.plot_path, title); !r) {
-        io.err << "ackstall: --plot " << o.plot_path << ": " << r.error() << '\n';
-        return kExitFailure;
-      }
+      if (auto r = plot_sink->render(o.plot_path, title); !r)
+        return fail(io, r.error(), kExitFailure, fmt::format("--plot {}: ", o.plot_path));
     }
   } else {
     // Independent simulations: run them on parallel threads (no shared state), report in order.
     const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     runs.resize(scenarios.size());
     for (std::size_t begin = 0; begin < scenarios.size(); begin += jobs) {
-      std::vector<std::future<SimRun>> batch;
+      std::vector<std::future<core::Result<SimRun>>> batch;
       for (std::size_t i = begin; i < std::min(scenarios.size(), begin + jobs); ++i)
         batch.push_back(std::async(std::launch::async, run_one, o.files[i], std::move(scenarios[i]),
                                    nullptr));
-      for (std::size_t k = 0; k < batch.size(); ++k) runs[begin + k] = batch[k].get();
+      for (std::size_t k = 0; k < batch.size(); ++k) {
+        auto run = batch[k].get();
+        if (!run) return fail(io, run.error());
+        runs[begin + k] = std::move(*run);
+      }
     }
   }
 

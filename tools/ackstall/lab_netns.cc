@@ -75,14 +75,14 @@ std::optional<double> parse_rate(const std::string& rate) {
 }
 
 double line_rate_bytes_per_s(double rate_bits, bool timestamps) {
-  // stack-behaviour.md §5: a 1500-byte frame costs 1538 byte-times; payload 1460 (1448 with
+  // docs/STACKS.md §5: a 1500-byte frame costs 1538 byte-times; payload 1460 (1448 with
   // timestamps).
   return rate_bits / 8.0 * (timestamps ? 1448.0 : 1460.0) / 1538.0;
 }
 
 Status run_command(const std::vector<std::string>& argv) {
   int pipefd[2];
-  if (::pipe2(pipefd, O_CLOEXEC) != 0) return std::unexpected(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(pipefd, O_CLOEXEC) != 0) return core::fail(std::string("pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -123,7 +123,7 @@ Status run_command(const std::vector<std::string>& argv) {
     }
   }
   ::close(pipefd[0]);
-  if (rc != 0) return std::unexpected(join(argv) + ": " + std::strerror(rc));
+  if (rc != 0) return core::fail(join(argv) + ": " + std::strerror(rc));
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -131,7 +131,7 @@ Status run_command(const std::vector<std::string>& argv) {
   std::string first = output.substr(0, output.find('\n'));
   const std::string how = WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
                                             : "killed by signal " + std::to_string(WTERMSIG(status));
-  return std::unexpected(join(argv) + ": " + how + (first.empty() ? "" : ": " + first));
+  return core::fail(join(argv) + ": " + how + (first.empty() ? "" : ": " + first));
 }
 
 bool lab_present() { return ns_exists(kNsA) || ns_exists(kNsB); }
@@ -155,12 +155,12 @@ Status lab_down_locked() {
 }  // namespace
 
 Status lab_up(const LabConfig& cfg, const Log& log) {
-  if (std::string p = root_problem(); !p.empty()) return std::unexpected(p);
-  if (!parse_rate(cfg.rate)) return std::unexpected("lab: bad --rate '" + cfg.rate + "'");
+  if (std::string p = root_problem(); !p.empty()) return core::fail(p);
+  if (!parse_rate(cfg.rate)) return core::fail("lab: bad --rate '" + cfg.rate + "'");
   std::lock_guard lock(lab_mutex());
   if (lab_present()) {
     if (log) log(std::string("lab: removing a stale lab (") + kNsA + ", " + kNsB + ") left by an earlier run");
-    if (auto r = lab_down_locked(); !r) return std::unexpected("lab: cannot remove the stale lab: " + r.error());
+    if (auto r = lab_down_locked(); !r) return core::fail("lab: cannot remove the stale lab: " + r.error().message());
   }
   const std::string ts = cfg.timestamps ? "1" : "0";
   const std::string shaper_tail =
@@ -178,9 +178,9 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
       {"ip", "-n", kNsA, "link", "set", "dev", kVethA, "up"},
       {"ip", "-n", kNsB, "link", "set", "dev", kVethB, "up"},
   };
-  const auto rollback = [](const std::string& why) -> Status {
+  const auto rollback = [](const core::Error& why) -> Status {
     (void)lab_down_locked();
-    return std::unexpected("lab up: " + why);
+    return core::fail("lab up: " + why.message());
   };
   for (const auto& s : steps) {
     if (auto r = run_command(s); !r) return rollback(r.error());
@@ -197,7 +197,7 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
   std::ofstream state(kStateFile);
   state << "rate=" << cfg.rate << "\ntimestamps=" << ts << "\nack_mode=" << to_string(cfg.ack_mode)
         << "\nqueue_bytes=" << cfg.queue_bytes << '\n';
-  if (!state) return rollback(std::string("cannot write ") + kStateFile);
+  if (!state) return rollback(core::Error{{}, 0, std::string("cannot write ") + kStateFile});
   return {};
 }
 
@@ -220,11 +220,11 @@ std::optional<LabConfig> read_state() {
 Status enter_namespace(const std::string& name) {
   const std::string path = "/run/netns/" + name;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::unexpected("open " + path + ": " + std::strerror(errno));
+  if (fd < 0) return core::fail("open " + path + ": " + std::strerror(errno));
   const int rc = ::setns(fd, CLONE_NEWNET);
   const int err = errno;
   ::close(fd);
-  if (rc != 0) return std::unexpected("setns " + name + ": " + std::strerror(err));
+  if (rc != 0) return core::fail("setns " + name + ": " + std::strerror(err));
   return {};
 }
 
@@ -234,7 +234,7 @@ namespace {
   const Status down = lab_down_locked();
   const std::string line = "ackstall: " + what + ": interrupted by " +
                            (sig == SIGINT ? "SIGINT" : "SIGTERM") +
-                           (down ? "; lab removed\n" : "; lab removal failed: " + down.error() + "\n");
+                           (down ? "; lab removed\n" : "; lab removal failed: " + down.error().message() + "\n");
   std::fflush(stdout);  // what the command printed so far (std::cout is synced with stdio)
   (void)!::write(STDERR_FILENO, line.data(), line.size());
   ::_exit(128 + sig);
@@ -285,7 +285,7 @@ Status prepare_thread(const char* ns, bool realtime) {
     sched_param sp{};
     sp.sched_priority = kRealtimePriority;
     if (const int rc = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &sp); rc != 0) {
-      return std::unexpected(std::string("lab: SCHED_FIFO for the transfer threads: ") + std::strerror(rc) +
+      return core::fail(std::string("lab: SCHED_FIFO for the transfer threads: ") + std::strerror(rc) +
                              " (give --realtime off)");
     }
   }
@@ -307,7 +307,7 @@ PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime) {
   std::thread receiver([&] {
     bool signalled = false;
     if (auto r = prepare_thread(kNsB, realtime); !r) {
-      rx_err << "ackstall: " << r.error() << '\n';
+      rx_err << "ackstall: " << r.error().message() << '\n';
       o.rx_code = kExitFailure;
     } else {
       o.rx_code = run_ttcp(rx, {rx_out, rx_err}, [&](std::uint16_t) {
@@ -320,7 +320,7 @@ PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime) {
   if (ready.get()) {
     std::thread transmitter([&] {
       if (auto r = prepare_thread(kNsA, realtime); !r) {
-        tx_err << "ackstall: " << r.error() << '\n';
+        tx_err << "ackstall: " << r.error().message() << '\n';
         o.tx_code = kExitFailure;
         return;
       }

@@ -1,5 +1,5 @@
 // ackstall lab: two network namespaces joined by a veth pair, the data direction shaped to exact
-// 100BASE-T goodput (stack-behaviour.md §7). Needs root (CAP_NET_ADMIN + CAP_SYS_ADMIN).
+// 100BASE-T goodput (docs/STACKS.md §7). Needs root (CAP_NET_ADMIN + CAP_SYS_ADMIN).
 //
 //   ackstall-a (10.77.0.1, ackstall-va)  ==veth==  ackstall-b (10.77.0.2, ackstall-vb)
 //   ackstall-va: gso_max_segs 1, root qdisc "stab overhead 24 linklayer ethernet tbf rate R
@@ -13,7 +13,7 @@
 #pragma once
 
 #include <cstdint>
-#include <expected>
+#include "ackstall/core/error.h"
 #include <functional>
 #include <memory>
 #include <optional>
@@ -40,7 +40,7 @@ struct LabConfig {
 };
 
 using Log = std::function<void(const std::string&)>;
-using Status = std::expected<void, std::string>;
+using Status = core::Result<void>;
 
 bool have_root() noexcept;
 // "lab needs root ..." when not root, else "".

@@ -27,7 +27,7 @@ pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t e
 
 void PcapTraceSink::on_frame(const sim::WireFrame& frame) {
   if (frame.dropped || error_) return;
-  if (auto r = writer_.write(to_packet(frame, epoch_ns_)); !r) error_ = r.error().message;
+  if (auto r = writer_.write(to_packet(frame, epoch_ns_)); !r) error_ = r.error().message();
 }
 
 }  // namespace ackstall::tools

@@ -53,13 +53,13 @@ void PlotTraceSink::on_frame(const sim::WireFrame& f) {
 
 void PlotTraceSink::on_stall(const sim::StallMarker& stall) { stalls_.push_back(stall); }
 
-std::expected<void, std::string> PlotTraceSink::render(const std::string& png_path,
+core::Result<void> PlotTraceSink::render(const std::string& png_path,
                                                        const std::string& title) const {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path dir = fs::temp_directory_path(ec) / fmt::format("ackstall-plot-{}", ::getpid());
   fs::create_directories(dir, ec);
-  if (ec) return std::unexpected("cannot create " + dir.string() + ": " + ec.message());
+  if (ec) return core::fail("cannot create " + dir.string() + ": " + ec.message());
   struct Cleanup {
     fs::path d;
     ~Cleanup() {
@@ -112,12 +112,12 @@ std::expected<void, std::string> PlotTraceSink::render(const std::string& png_pa
   gp.close();
   const std::string cmd = "gnuplot " + shell_quote((dir / "plot.gp").string()) + " 2>&1";
   const int rc = std::system(cmd.c_str());
-  if (rc == -1 || !WIFEXITED(rc)) return std::unexpected("cannot run gnuplot");
+  if (rc == -1 || !WIFEXITED(rc)) return core::fail("cannot run gnuplot");
   if (WEXITSTATUS(rc) == 127)
-    return std::unexpected("gnuplot not found (Debian package gnuplot-nox)");
+    return core::fail("gnuplot not found (Debian package gnuplot-nox)");
   if (WEXITSTATUS(rc) != 0)
-    return std::unexpected("gnuplot failed (exit " + std::to_string(WEXITSTATUS(rc)) + ")");
-  if (!fs::exists(png_path)) return std::unexpected("gnuplot wrote no " + png_path);
+    return core::fail("gnuplot failed (exit " + std::to_string(WEXITSTATUS(rc)) + ")");
+  if (!fs::exists(png_path)) return core::fail("gnuplot wrote no " + png_path);
   return {};
 }
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <expected>
+#include "ackstall/core/error.h"
 #include <string>
 #include <vector>
 
@@ -21,7 +21,7 @@ class PlotTraceSink final : public sim::TraceSink {
   void on_stall(const sim::StallMarker& stall) override;
 
   // Writes the data and a gnuplot script beside `png_path`'s temp dir and runs gnuplot.
-  std::expected<void, std::string> render(const std::string& png_path,
+  core::Result<void> render(const std::string& png_path,
                                           const std::string& title) const;
 
   std::size_t data_points() const noexcept { return data_.size(); }

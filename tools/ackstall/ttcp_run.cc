@@ -131,7 +131,7 @@ nlohmann::json result_json(const TtcpConfig& cfg, const TtcpResult& r, const std
 }
 
 // Connects, retrying while refused (the receiver may still be starting) until the deadline.
-net::NetResult<net::TcpSocket> connect_retrying(const net::Endpoint& to, int timeout_ms) {
+net::Result<net::TcpSocket> connect_retrying(const net::Endpoint& to, int timeout_ms) {
   const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -183,10 +183,10 @@ int run_transmitter(const TtcpConfig& cfg, Io io, TtcpResult& res) {
   // --chunk isb: SO_SNDBUF follows the ideal send backlog (queried at most once a second, as
   // curl does), and the seed policy re-chunks under it (ideal_send_backlog.h).
   std::optional<net::IsbTuner> isb;
-  const auto update_isb = [&]() -> net::NetResult<void> {
+  const auto update_isb = [&]() -> net::Result<void> {
     if (!isb) return {};
     auto r = isb->update();
-    if (!r) return std::unexpected(r.error());
+    if (!r) return tl::unexpected(r.error());
     res.isb = *r;
     return {};
   };
@@ -337,7 +337,7 @@ int run_receiver(const TtcpConfig& cfg, Io io, const std::function<void(std::uin
   listener->socket.close();
   const std::string peer = net::peer_address(*conn).value_or("?");
   if (!cfg.json) fmt::print(io.out, "{}: accept from {}\n", who, peer);
-  const auto apply_ack_mode = [&]() -> net::NetResult<void> {
+  const auto apply_ack_mode = [&]() -> net::Result<void> {
     if (cfg.ack_mode == AckMode::classic) return net::set_quickack(*conn, false);
     if (cfg.ack_mode == AckMode::quickack) return net::set_quickack(*conn, true);
     return {};

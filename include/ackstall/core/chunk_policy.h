@@ -10,14 +10,14 @@
 //
 // Policies (one interface, selected by PolicyKind):
 //   none   — never split: one chunk of `remaining` bytes (plain Winsock/POSIX send).
-//   seed   — Lev Bishop's 2006 Cygwin patch (shared/seed, fhandler_socket::update_chunk and
+//   seed   — Lev Bishop's 2006 Cygwin patch (docs/STACKS.md §0, fhandler_socket::update_chunk and
 //            ::get_chunk), reproduced exactly:
 //              base  = mss * ((sndbuf - 1) / mss)                              (update_chunk)
 //              chunk = remaining                 if base == 0 or !stream or remaining < sndbuf
 //                      base - mss                if remaining - base < mss and base > mss
 //                      base                      otherwise                   (get_chunk)
 //   cygwin — what Cygwin does today (winsup/cygwin/fhandler/socket_inet.cc, send_internal;
-//            shared/reference/stack-behaviour.md §2): stream sends are cut into pieces of at most
+//            docs/STACKS.md §2): stream sends are cut into pieces of at most
 //            the tracked SO_SNDBUF ("wmem"), no MSS logic. Note that a piece of exactly SO_SNDBUF
 //            still meets KB823764's trigger (a send >= SO_SNDBUF on a nonblocking socket).
 //

@@ -1,6 +1,6 @@
 // ackstall/net/afd_emulator.h — Winsock's per-send SO_SNDBUF quota (AFD) on a real Linux socket.
 //
-// Model (shared/seed pseudo-code for a nonblocking socket; stack-behaviour.md §1, §7):
+// Model (the seed post's pseudo-code, docs/STACKS.md §0, for a nonblocking socket; docs/STACKS.md §1, §7):
 //   * every application send (one SocketOps::send) is charged WHOLE against the quota:
 //       allowed while charged < quota      (seed: "if (bufferedbytes < so_sndbuf)")
 //       otherwise it would block (EAGAIN)  (seed: "nonblocking and nonoverlapped: EAGAIN")
@@ -74,7 +74,7 @@ class AfdQuota {
 std::uint64_t unwrap_ack_id(std::uint32_t id, std::uint64_t acked_so_far) noexcept;
 
 struct AfdOptions {
-  std::int64_t quota = 8192;  // Winsock's XP/Win7-era default SO_SNDBUF (stack-behaviour.md §1)
+  std::int64_t quota = 8192;  // Winsock's XP/Win7-era default SO_SNDBUF (docs/STACKS.md §1)
   std::chrono::nanoseconds stall_threshold = std::chrono::milliseconds(20);
   int kernel_sndbuf = 4 << 20;  // SO_SNDBUFFORCE (root) else SO_SNDBUF: the kernel never blocks
 };
@@ -94,27 +94,27 @@ class AfdSocketOps final : public SocketOps {
   // `s` must be a connected TCP socket that has sent nothing yet; `inner` does the real sends
   // (normally system_socket_ops()) and must outlive this object. Enables TX_ACK timestamping
   // and raises the kernel send buffer. Fails with the failing call (EOPNOTSUPP off Linux).
-  static NetResult<std::unique_ptr<AfdSocketOps>> attach(SocketOps& inner, NativeSocket s,
+  static Result<std::unique_ptr<AfdSocketOps>> attach(SocketOps& inner, NativeSocket s,
                                                          AfdOptions options);
 
   // One send: EAGAIN while charged >= quota (after reading any pending completions), else one
   // inner send whose accepted bytes are charged as one Winsock send.
-  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+  Result<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
                               SendFlags flags) override;
   // Waits until a send is allowed (completions read from the error queue), or timeout
   // (ETIMEDOUT). A socket error or hang-up is returned as the error (ECONNRESET, EPIPE).
-  NetResult<void> wait_writable(NativeSocket s, int timeout_ms) override;
+  Result<void> wait_writable(NativeSocket s, int timeout_ms) override;
   // send_buffer reads/sets the emulated quota (Winsock reports the quota itself: not doubled).
-  NetResult<int> get_option(NativeSocket s, SocketOption opt) override;
-  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) override;
-  NetResult<bool> is_nonblocking(NativeSocket s) override;
-  NetResult<TcpInfo> tcp_info(NativeSocket s) override;
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override;
-  NetResult<SocketKind> socket_kind(NativeSocket s) override;
+  Result<int> get_option(NativeSocket s, SocketOption opt) override;
+  Result<void> set_option(NativeSocket s, SocketOption opt, int value) override;
+  Result<bool> is_nonblocking(NativeSocket s) override;
+  Result<TcpInfo> tcp_info(NativeSocket s) override;
+  Result<InterfaceMtu> interface_mtu(NativeSocket s) override;
+  Result<SocketKind> socket_kind(NativeSocket s) override;
   bool send_buffer_reported_doubled() const noexcept override { return false; }
 
   // Waits until every byte sent so far is ACKed (end of a transfer), or timeout (ETIMEDOUT).
-  NetResult<void> wait_all_acked(int timeout_ms);
+  Result<void> wait_all_acked(int timeout_ms);
 
   const AfdQuota& quota() const noexcept { return quota_; }
   const AfdStats& stats() const noexcept { return stats_; }
@@ -123,10 +123,10 @@ class AfdSocketOps final : public SocketOps {
   AfdSocketOps(SocketOps& inner, NativeSocket s, AfdOptions options) noexcept
       : inner_(&inner), socket_(s), options_(options), quota_(options.quota) {}
   // Reads every pending completion without blocking.
-  NetResult<void> drain_completions();
+  Result<void> drain_completions();
   // Waits (poll POLLERR) until `done()` holds; counts the wait in stats_.
   template <class Done>
-  NetResult<void> wait_until(Done done, int timeout_ms);
+  Result<void> wait_until(Done done, int timeout_ms);
 
   SocketOps* inner_;
   NativeSocket socket_;

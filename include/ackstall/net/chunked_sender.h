@@ -14,7 +14,7 @@
 //   nonblocking: at most one OS send of the first chunk; return its count (a legal short
 //                write), or would_block if the OS accepted nothing.
 //   Empty requests (no bytes, zero-length slices only) return 0 without an OS call.
-// Errors: an error before any byte was accepted is returned as the NetError. An error after
+// Errors: an error before any byte was accepted is returned as the Error. An error after
 //   some bytes of this request were accepted (blocking mode) returns those bytes, and the error
 //   is returned by the next send() — the caller always learns exactly how many bytes the OS took.
 // Slices: at most kMaxSlicesPerCall (IOV_MAX) per OS call. In blocking mode a chunk spanning
@@ -56,29 +56,29 @@ class ChunkedSender {
  public:
   ChunkedSender(SocketOps& ops, NativeSocket s, SenderOptions options = {});
 
-  NetResult<SendOutcome> send(std::span<const core::ByteSlice> slices,
+  Result<SendOutcome> send(std::span<const core::ByteSlice> slices,
                               SendFlags flags = SendFlags::none);
 
   // setsockopt wrapper: sets the option; send_buffer / tcp_maxseg make the policy stale.
-  NetResult<void> set_option(SocketOption opt, int value);
+  Result<void> set_option(SocketOption opt, int value);
 
   // Re-read SO_SNDBUF and the MSS before the next send.
   void invalidate() noexcept { stale_ = true; }
 
   // The policy the next send() will use (refreshing it first if stale).
-  NetResult<core::ChunkPolicy> policy();
+  Result<core::ChunkPolicy> policy();
 
   NativeSocket socket() const noexcept { return socket_; }
 
  private:
-  NetResult<void> refresh();
+  Result<void> refresh();
 
   Syscalls calls_;
   NativeSocket socket_;
   SenderOptions options_;
   core::ChunkPolicy policy_;
   std::optional<bool> stream_;       // read once: the socket type does not change
-  std::optional<NetError> deferred_; // error held back behind a partial count
+  std::optional<Error> deferred_; // error held back behind a partial count
   bool stale_ = true;
   std::unique_ptr<std::array<core::ByteSlice, kMaxSlicesPerCall>> batch_;
 };

@@ -5,9 +5,10 @@
 #pragma once
 
 #include <cstdint>
-#include <expected>
 #include <string>
 #include <string_view>
+
+#include "ackstall/net/net_error.h"
 
 namespace ackstall::net {
 
@@ -17,8 +18,8 @@ struct Endpoint {
   friend bool operator==(const Endpoint&, const Endpoint&) = default;
 };
 
-// On failure: a short reason ("missing ':PORT'", "port must be 1..65535", ...).
-std::expected<Endpoint, std::string> parse_endpoint(std::string_view text);
+// On failure: an Error whose message is a short reason ("missing ':PORT'", "port must be 1..65535", ...).
+Result<Endpoint> parse_endpoint(std::string_view text);
 
 // "host:port", or "[host]:port" when host contains ':'.
 std::string to_string(const Endpoint& e);

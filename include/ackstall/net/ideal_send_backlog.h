@@ -2,7 +2,7 @@
 // send-buffer quota that follows Windows' ideal send backlog.
 //
 // Windows (Vista SP1+) tells an application how much data it should keep queued on a TCP
-// connection to fill the path: SIO_IDEAL_SEND_BACKLOG_QUERY (0..16 MB; stack-behaviour.md §1).
+// connection to fill the path: SIO_IDEAL_SEND_BACKLOG_QUERY (0..16 MB; docs/STACKS.md §1).
 // curl queries it at most once a second and sets SO_SNDBUF to it (lib/cf-socket.c,
 // win_update_sndbuf_size). `isb` does the same through ChunkedSender's setsockopt wrapper, so
 // the seed policy re-chunks under the new quota (chunks stay below SO_SNDBUF: KB823764 is never
@@ -52,7 +52,7 @@ class IsbTuner {
   // Queries (if due) and applies the ISB; returns the last reading. A reading of 0 or a failed
   // query changes nothing (the seed policy keeps the current quota). A failed setsockopt is
   // returned as the error.
-  NetResult<Finding<std::int64_t>> update(Clock::time_point now = Clock::now());
+  Result<Finding<std::int64_t>> update(Clock::time_point now = Clock::now());
 
   std::optional<std::int64_t> applied() const noexcept { return applied_; }
 

@@ -2,7 +2,7 @@
 //
 // set_quickack: TCP_QUICKACK (Linux, tcp(7)). The flag is not permanent: the kernel leaves
 //   quickack mode on its own, so a receiver that wants a classic delayed-ACK behaviour re-sets
-//   it to 0 after every read (stack-behaviour.md §7: then every second segment is ACKed at once
+//   it to 0 after every read (docs/STACKS.md §7: then every second segment is ACKed at once
 //   and a lone one waits the delayed-ACK timer, ~40 ms); setting 1 after every read ACKs each
 //   segment. Windows: SIO_TCP_SET_ACK_FREQUENCY 1 (on) or 2 (off, Windows' default), an error
 //   where the ioctl is missing (Wine); other systems: EOPNOTSUPP.
@@ -17,8 +17,8 @@
 
 namespace ackstall::net {
 
-NetResult<void> set_quickack(const TcpSocket& s, bool on);
-NetResult<void> set_receive_buffer(const TcpSocket& s, int bytes);
-NetResult<bool> wait_readable(const TcpSocket& s, int timeout_ms);
+Result<void> set_quickack(const TcpSocket& s, bool on);
+Result<void> set_receive_buffer(const TcpSocket& s, int bytes);
+Result<bool> wait_readable(const TcpSocket& s, int timeout_ms);
 
 }  // namespace ackstall::net

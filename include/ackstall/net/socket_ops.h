@@ -6,7 +6,7 @@
 // storms, EINTR and ECONNRESET deterministically.
 //
 // Contract for implementations:
-//   * Raw calls: no retrying. EINTR and EAGAIN/EWOULDBLOCK come back as NetError codes; the one
+//   * Raw calls: no retrying. EINTR and EAGAIN/EWOULDBLOCK come back as Error codes; the one
 //     retry/classification wrapper is Syscalls (syscalls.h).
 //   * send() performs exactly one OS send of the given slices, in order. Callers pass at most
 //     kMaxSlicesPerCall slices. ByteSlice -> iovec / WSABUF conversion happens only inside the
@@ -74,20 +74,20 @@ class SocketOps {
   virtual ~SocketOps() = default;
 
   // One sendmsg()/WSASend(): bytes accepted (may be fewer than offered).
-  virtual NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+  virtual Result<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
                                       SendFlags flags) = 0;
-  virtual NetResult<void> wait_writable(NativeSocket s, int timeout_ms) = 0;
-  virtual NetResult<int> get_option(NativeSocket s, SocketOption opt) = 0;
-  virtual NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) = 0;
-  virtual NetResult<bool> is_nonblocking(NativeSocket s) = 0;
-  virtual NetResult<TcpInfo> tcp_info(NativeSocket s) = 0;
-  virtual NetResult<InterfaceMtu> interface_mtu(NativeSocket s) = 0;
-  virtual NetResult<SocketKind> socket_kind(NativeSocket s) = 0;
+  virtual Result<void> wait_writable(NativeSocket s, int timeout_ms) = 0;
+  virtual Result<int> get_option(NativeSocket s, SocketOption opt) = 0;
+  virtual Result<void> set_option(NativeSocket s, SocketOption opt, int value) = 0;
+  virtual Result<bool> is_nonblocking(NativeSocket s) = 0;
+  virtual Result<TcpInfo> tcp_info(NativeSocket s) = 0;
+  virtual Result<InterfaceMtu> interface_mtu(NativeSocket s) = 0;
+  virtual Result<SocketKind> socket_kind(NativeSocket s) = 0;
 
   // Windows' ideal send backlog in bytes (SIO_IDEAL_SEND_BACKLOG_QUERY, Vista SP1+), for the
   // `isb` policy (ideal_send_backlog.h). Default: ENOPROTOOPT (POSIX has no such query).
-  virtual NetResult<std::int64_t> ideal_send_backlog(NativeSocket /*s*/) {
-    return std::unexpected(NetError{"ideal_send_backlog", ENOPROTOOPT, {}});
+  virtual Result<std::int64_t> ideal_send_backlog(NativeSocket /*s*/) {
+    return tl::unexpected(Error{"ideal_send_backlog", ENOPROTOOPT, {}});
   }
 
   // True where getsockopt(SO_SNDBUF) reports twice the value set (Linux: the kernel doubles the

@@ -29,15 +29,15 @@ class Syscalls {
  public:
   explicit Syscalls(SocketOps& ops) noexcept : ops_(&ops) {}
 
-  NetResult<SendOutcome> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+  Result<SendOutcome> send(NativeSocket s, std::span<const core::ByteSlice> slices,
                               SendFlags flags);
-  NetResult<void> wait_writable(NativeSocket s, int timeout_ms);
-  NetResult<int> get_option(NativeSocket s, SocketOption opt);
-  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value);
-  NetResult<bool> is_nonblocking(NativeSocket s);
-  NetResult<TcpInfo> tcp_info(NativeSocket s);
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket s);
-  NetResult<SocketKind> socket_kind(NativeSocket s);
+  Result<void> wait_writable(NativeSocket s, int timeout_ms);
+  Result<int> get_option(NativeSocket s, SocketOption opt);
+  Result<void> set_option(NativeSocket s, SocketOption opt, int value);
+  Result<bool> is_nonblocking(NativeSocket s);
+  Result<TcpInfo> tcp_info(NativeSocket s);
+  Result<InterfaceMtu> interface_mtu(NativeSocket s);
+  Result<SocketKind> socket_kind(NativeSocket s);
 
   SocketOps& ops() const noexcept { return *ops_; }
 

@@ -37,17 +37,17 @@ class TcpSocket {
 };
 
 // Resolves host, tries each address until one connects within `timeout` (each).
-NetResult<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout);
+Result<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout);
 
 struct Listener {
   TcpSocket socket;
   std::uint16_t port = 0;  // the bound port (useful after binding port 0)
 };
 // Binds a numeric address (e.g. "127.0.0.1", "::1"); port 0 picks a free one.
-NetResult<Listener> listen_tcp(const Endpoint& at, int backlog = 16);
-NetResult<TcpSocket> accept_tcp(const TcpSocket& listener);
+Result<Listener> listen_tcp(const Endpoint& at, int backlog = 16);
+Result<TcpSocket> accept_tcp(const TcpSocket& listener);
 
-NetResult<void> set_nonblocking(const TcpSocket& s, bool on);
+Result<void> set_nonblocking(const TcpSocket& s, bool on);
 
 // One recv(): bytes (0 with eof = peer closed), or would_block on a nonblocking socket.
 struct RecvOutcome {
@@ -55,13 +55,13 @@ struct RecvOutcome {
   bool would_block = false;
   bool eof = false;
 };
-NetResult<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into);
+Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into);
 
 // Half-close the sending direction (shutdown(SHUT_WR)).
-NetResult<void> shutdown_send(const TcpSocket& s);
+Result<void> shutdown_send(const TcpSocket& s);
 
 // Numeric "address:port" of either end.
-NetResult<std::string> local_address(const TcpSocket& s);
-NetResult<std::string> peer_address(const TcpSocket& s);
+Result<std::string> local_address(const TcpSocket& s);
+Result<std::string> peer_address(const TcpSocket& s);
 
 }  // namespace ackstall::net

@@ -1,7 +1,7 @@
 // ackstall/net/wait_readable.h — wait until one of a set of sockets and pipes is readable.
 //
 // The portable form of Cygwin's select() over sockets and pipes, with the seed's select.cc fix
-// (shared/seed: pipeinf::wakeup; stack-behaviour.md §2): the wait is torn down at once when it
+// (the seed patch's pipeinf::wakeup, docs/STACKS.md §0; docs/STACKS.md §2): the wait is torn down at once when it
 // ends, not after the pipe thread's next sleep.
 //
 // Contract:
@@ -68,7 +68,7 @@ struct WaitOptions {
   int pipe_poll_ms = 10;  // Cygwin 1.5's thread_pipe: Sleep(10)
 };
 
-NetResult<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
+Result<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
                                                   int timeout_ms, WaitOptions options = {});
 
 // An anonymous pipe (close-on-exec / not inheritable), for tests and the benchmark.
@@ -76,9 +76,9 @@ struct PipePair {
   NativePipe read = kInvalidPipe;
   NativePipe write = kInvalidPipe;
 };
-NetResult<PipePair> make_pipe();
-NetResult<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data);
-NetResult<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into);  // 0 = end of file
+Result<PipePair> make_pipe();
+Result<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data);
+Result<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into);  // 0 = end of file
 void close_pipe(NativePipe p) noexcept;
 
 }  // namespace ackstall::net

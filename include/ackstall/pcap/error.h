@@ -1,25 +1,18 @@
-// ackstall/pcap/error.h — errors at the pcap library boundary are values, never exceptions.
+// ackstall/pcap/error.h — the pcap library reports failures as core::Error (core/error.h).
 //
-// Error::message is one line (no trailing newline) that names what is wrong: the file when known,
-// the record number (1-based) and byte offset when inside a record, and the field. The command
-// line prints it after "ackstall: ". tl::expected (Debian libexpected-dev) rather than
-// std::expected because clang 14 (the fuzzing compiler) cannot use libstdc++'s <expected>.
+// Error::message() is one line (no trailing newline) that names what is wrong: the file when
+// known, the record number (1-based) and byte offset when inside a record, and the field.
 #pragma once
 
 #include <string>
-#include <tl/expected.hpp>
+
+#include "ackstall/core/error.h"
 
 namespace ackstall::pcap {
 
-struct Error {
-  std::string message;
-};
+using core::Error;
+using core::Result;
 
-template <class T>
-using Result = tl::expected<T, Error>;
-
-inline tl::unexpected<Error> make_error(std::string message) {
-  return tl::unexpected<Error>(Error{std::move(message)});
-}
+inline tl::unexpected<Error> make_error(std::string message) { return core::fail(std::move(message)); }
 
 }  // namespace ackstall::pcap

@@ -10,7 +10,7 @@
 //   * a receiver ACK that acknowledges new data or opens the window, or
 //   * the sender retransmitting (kind retransmission: a timeout, not the receiver's doing).
 // Times are as seen at the capture point: captured at the sender, a gap includes one RTT.
-// Kinds, first match wins (stack-behaviour.md §3-§4 for the receiver rules behind them):
+// Kinds, first match wins (docs/STACKS.md §3-§4 for the receiver rules behind them):
 //   zero_window    the receiver's last window before the stall was 0;
 //   window_update  the releasing ACK acknowledges nothing new, only opens the window;
 //   window_limited the sender had filled the advertised window (needs window scaling known from

@@ -12,6 +12,8 @@
 //   enum      one of the names listed for the key (e.g. "classic", "openbsd", "seed")
 #pragma once
 
+#include "ackstall/core/error.h"
+
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -35,10 +37,9 @@ struct FieldInfo {
 // All keys of ExperimentConfig that a scenario may set (profile/preset keys excluded).
 std::span<const FieldInfo> fields();
 
-// Sets one field. On failure returns "<path>: <problem>" (unknown key, wrong type, bad name).
+// Sets one field. Fails with "<path>: <problem>" (unknown key, wrong type, bad name).
 // Range checks are sim::validate()'s job, after every key is set.
-std::optional<std::string> set_field(sim::ExperimentConfig& cfg, std::string_view path,
-                                     const Value& value);
+core::Result<void> set_field(sim::ExperimentConfig& cfg, std::string_view path, const Value& value);
 
 // Parsers for the textual types (exposed for tests and the CLI).
 std::optional<sim::Nanos> parse_duration(std::string_view text) noexcept;

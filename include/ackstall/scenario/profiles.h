@@ -2,7 +2,7 @@
 //
 // A scenario says `sender.profile = "winxp"` / `receiver.profile = "openbsd-3.9"`; the profile
 // sets every field of sim::TcpProfile, and any key after it overrides one field. Each profile
-// lists its sources (shared/reference/stack-behaviour.md sections, KB articles, kernel sources);
+// lists its sources (docs/STACKS.md sections, KB articles, kernel sources);
 // `ackstall sim --list-profiles` prints this table.
 #pragma once
 

@@ -20,16 +20,16 @@
 // Keys are listed in fields.h. Order of application: presets/profiles first (file, then --set),
 // then the file's other keys, then the --set overrides. Every key must be known, of the right
 // type, and the result must pass sim::validate(); the first problem is returned as one line,
-// "<source>: <key>: <problem>". Errors are tl::expected values (as in pcap) so that clang 14, the
-// libFuzzer compiler, can build the loader for fuzz/scenario_fuzz.cc.
+// "<source>: <key>: <problem>", as a core::Error (core/error.h: tl::expected, so that clang 14, the
+// libFuzzer compiler, can build the loader for fuzz/scenario_fuzz.cc).
 #pragma once
 
-#include <tl/expected.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
+#include "ackstall/core/error.h"
 #include "ackstall/sim/experiment.h"
 
 namespace ackstall::scenario {
@@ -45,10 +45,9 @@ struct Scenario {
 
 // `sets` are "key=value" strings (the CLI's --set); value is TOML-ish: true/false, an integer,
 // a float, or a string (quotes optional).
-tl::expected<Scenario, std::string> parse_scenario(std::string_view toml_text,
-                                                    std::string_view source_name,
-                                                    std::span<const std::string> sets = {});
-tl::expected<Scenario, std::string> load_scenario_file(const std::string& path,
-                                                        std::span<const std::string> sets = {});
+core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
+                                      std::span<const std::string> sets = {});
+core::Result<Scenario> load_scenario_file(const std::string& path,
+                                          std::span<const std::string> sets = {});
 
 }  // namespace ackstall::scenario

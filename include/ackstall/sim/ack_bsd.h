@@ -1,4 +1,4 @@
-// ackstall/sim/ack_bsd.h — BSD delayed-ACK rules (stack-behaviour.md §3).
+// ackstall/sim/ack_bsd.h — BSD delayed-ACK rules (docs/STACKS.md §3).
 //
 // OpenBSD/NetBSD tcp_input.c, in-order data with an empty reassembly queue (TCP_SETUP_ACK /
 // the `tp->t_flags & TF_DELACK` test, 2005):

@@ -6,7 +6,7 @@
 // ns3     — ns-3.37 TcpSocketBase::ReceivedData: `if (++m_delAckCount >= m_delAckMaxCount)`
 //           ACK now and reset the count; else arm DelAckTimeout if not already running;
 //           DelAckTimeout resets the count and sends the ACK. The first data segment of the
-//           connection is ACKed at once (peers/ns3-bulk README). No PSH handling.
+//           connection is ACKed at once (peers/ns3 README). No PSH handling.
 #pragma once
 
 #include "ackstall/sim/ack_policy.h"

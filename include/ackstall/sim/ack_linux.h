@@ -1,4 +1,4 @@
-// ackstall/sim/ack_linux.h — Linux delayed ACK (stack-behaviour.md §4, §7).
+// ackstall/sim/ack_linux.h — Linux delayed ACK (docs/STACKS.md §4, §7).
 //
 // Modelled from net/ipv4/tcp_input.c and tcp_output.c:
 //   * tcp_event_data_recv: first data -> tcp_incr_quickack + ato = TCP_ATO_MIN; later the ATO

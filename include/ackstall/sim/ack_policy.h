@@ -4,7 +4,7 @@
 // application read, an ACK left, the timer fired) and the policy answers with an AckDecision:
 // ACK now, or (re)arm the delayed-ACK timer at an absolute time, or nothing. The endpoint owns
 // the timer; the policy never schedules anything itself. Out-of-order data and FIN are ACKed at
-// once by the endpoint for every policy (tcp_input, stack-behaviour.md §3/§4).
+// once by the endpoint for every policy (tcp_input, docs/STACKS.md §3/§4).
 //
 // Implementations (each its own header/source and test):
 //   ack_bsd.h    — openbsd, freebsd, bsd_tick

@@ -4,14 +4,14 @@
 //
 //     ackstall::sim::ExperimentConfig cfg;          // defaults = the seed's setup (see below)
 //     cfg.app.transmitter.chunking = ackstall::core::PolicyKind::seed;
-//     ackstall::sim::Summary s = ackstall::sim::run_experiment(cfg);   // s.goodput_mib_s ~ 9-11
+//     ackstall::sim::Summary s = *ackstall::sim::run_experiment(cfg);  // s.goodput_mib_s ~ 9-11
 //
-// Defaults (a value-initialised ExperimentConfig) reproduce the seed (shared/seed, 2006):
+// Defaults (a value-initialised ExperimentConfig) reproduce the seed (docs/STACKS.md §0, 2006):
 // Windows XP SP2 + Cygwin ttcp transmitter (`ttcp -tsn 30000`, 30000 writes of 8192 bytes,
 // nonblocking sends, SO_SNDBUF 8192 charged per whole send by AFD, no chunking) connecting to an
 // OpenBSD 3.9 `ttcp -r` receiver (200 ms per-connection delayed ACK, ackonpush=0) over a
 // full-duplex 100BASE-T crossover cable. Every default cites its source in
-// shared/reference/stack-behaviour.md (§N) or is marked [calibrated] / [I] (inferred).
+// docs/STACKS.md (§N) or is marked [calibrated] / [I] (inferred).
 //
 // Contract:
 //   * Pure function of (config, config.seed): same inputs, bit-identical Summary and trace.
@@ -19,13 +19,14 @@
 //   * Memory is O(1) in the number of writes and bytes (no per-byte or per-write state) unless
 //     the caller's TraceSink stores frames.
 //   * Time is integer nanoseconds (`Nanos`); t = 0 is when the initiator sends its SYN.
-//   * `run_experiment` throws std::invalid_argument (message names the field) when
-//     `validate(cfg)` reports a problem; it never throws otherwise.
+//   * `run_experiment` returns validate(cfg)'s error (its message names the field) for a config
+//     that cannot run; it never throws.
 //   * Compatibility: fields are only ever added (with defaults that keep old results); enum
 //     values are only appended.
 #pragma once
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/error.h"
 #include "ackstall/core/tcp_flags.h"
 #include "ackstall/sim/time.h"
 
@@ -55,7 +56,7 @@ struct LinkConfig {
   std::int32_t queue_limit_packets = 100;  // drop-tail, per direction, including the frame on air
 
   static LinkConfig ethernet_100baset() { return {}; }
-  // ns-3 PointToPoint with PPP framing (peers/ns3-bulk README).
+  // ns-3 PointToPoint with PPP framing (peers/ns3 README).
   static LinkConfig ppp(std::int64_t rate_bps, Nanos prop_delay) {
     LinkConfig l;
     l.rate_bps = rate_bps;
@@ -76,7 +77,7 @@ struct LinkConfig {
 // while a previous short segment is un-ACKed).
 enum class NagleKind : std::uint8_t { off, classic, minshall };
 
-// Send-buffer accounting seen by the application (§1, peers/ns3-bulk README):
+// Send-buffer accounting seen by the application (§1, peers/ns3 README):
 //   afd — Winsock: quota SO_SNDBUF charged per whole send, released when the whole send is ACKed;
 //         KB214397's three completion rules; nonblocking: WSAEWOULDBLOCK while buffered >= quota,
 //         FD_WRITE when a buffered send completes.
@@ -93,7 +94,7 @@ struct SendBufferConfig {
   bool kb214397_literal = false;
 };
 
-// Receiver ACK policy (§3, §4, peers/ns3-bulk README).
+// Receiver ACK policy (§3, §4, peers/ns3 README).
 enum class AckPolicyKind : std::uint8_t {
   openbsd,         // every 2nd in-order segment; one-shot per-connection timer; ackonpush option
   bsd_tick,        // pre-2001 BSD: pending delayed ACKs flushed by a global periodic tick
@@ -120,7 +121,7 @@ struct AckPolicyConfig {
 //   bsd   — tcp_output: win = sbspace, 0 below min(rcvbuf/4, maxseg) (receiver SWS), never
 //           shrinks; update on read when adv >= 2*maxseg or 2*adv >= rcvbuf (§3).
 //   linux — win rounded down to whole rcv_mss; update on read per tcp_cleanup_rbuf (§4).
-//   ns3   — win = free buffer space; no update on read (peers/ns3-bulk README).
+//   ns3   — win = free buffer space; no update on read (peers/ns3 README).
 enum class ReceiveWindowKind : std::uint8_t { bsd, linux, ns3 };
 
 struct CwndConfig {
@@ -232,8 +233,8 @@ struct ExperimentConfig {
   Nanos time_limit = Nanos::s(86400);             // stop (completed = false) past this
 };
 
-// First problem found, as "field.path: problem"; nullopt when the config can run.
-std::optional<std::string> validate(const ExperimentConfig& cfg);
+// The first problem found, as an Error whose message is "field.path: problem".
+core::Result<void> validate(const ExperimentConfig& cfg);
 
 // ---------------------------------------------------------------------------------------------
 // Results
@@ -335,8 +336,9 @@ class TraceSink {
   virtual void on_stall(const StallMarker& /*stall*/) {}
 };
 
-// Runs one experiment to completion (or time_limit). Thread-safe: touches only its arguments.
-Summary run_experiment(const ExperimentConfig& cfg, TraceSink* trace = nullptr);
+// Runs one experiment to completion (or time_limit); fails only when validate(cfg) does.
+// Thread-safe: touches only its arguments.
+core::Result<Summary> run_experiment(const ExperimentConfig& cfg, TraceSink* trace = nullptr);
 
 // Goodput ceiling of the link for `mss`-byte segments (with `tcp_options` bytes of options per
 // segment): rate/8 * mss / wire bytes of a full frame, in MiB/s (§5: 11.32 for 1460 on 100BASE-T).

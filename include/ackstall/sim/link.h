@@ -1,7 +1,7 @@
 // ackstall/sim/link.h — the wire: framing arithmetic and one direction's drop-tail FIFO.
 //
 // A model with no engine access: the simulation asks it what to do and schedules the events.
-// Full duplex = two independent LinkDirection objects (stack-behaviour.md §5).
+// Full duplex = two independent LinkDirection objects (docs/STACKS.md §5).
 //   wire bytes = max(ip_len + framing_overhead - frame_gap, min_frame) + frame_gap
 //   tx time    = ceil(wire bytes * 8 * 1e9 / rate_bps) ns (100BASE-T 1538 bytes: 123040 ns)
 // Frames leave in FIFO order; the queue limit counts the frame being transmitted.

@@ -4,7 +4,7 @@
 // buffer; full segments always go, and window-limited short segments fall to the endpoint's
 // sender-SWS rules (BSD tcp_output: len >= max_sndwnd/2, or retransmission).
 //   off      — TCP_NODELAY: BSD tcp_output `if ((idle || tp->t_flags & TF_NODELAY) &&
-//              len + off >= so->so_snd.sb_cc) goto send;` (stack-behaviour.md §3).
+//              len + off >= so->so_snd.sb_cc) goto send;` (docs/STACKS.md §3).
 //   classic  — RFC 896 as in BSD tcp_output: the same test with NODELAY clear: a short segment
 //              goes only when idle = (snd_max == snd_una), nothing un-ACKed (§3; Windows:
 //              KB214397 "held until the previous data is ACKed", §1).

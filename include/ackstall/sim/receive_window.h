@@ -2,7 +2,7 @@
 //
 // Pure functions over byte counts. `space` = receive buffer minus unread bytes; `promised` =
 // rcv_adv - rcv_nxt, the part of the last advertised window not yet used by the peer.
-//   bsd   — OpenBSD tcp_output (stack-behaviour.md §3):
+//   bsd   — OpenBSD tcp_output (docs/STACKS.md §3):
 //             win = sbspace; if (win < sb_hiwat/4 && win < t_maxseg) win = 0;  (receiver SWS)
 //             if (win < rcv_adv - rcv_nxt) win = rcv_adv - rcv_nxt;           (never shrink)
 //           window update when the application reads (PRU_RCVD -> tcp_output):

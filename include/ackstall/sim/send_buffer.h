@@ -6,7 +6,7 @@
 // alone knows the application's send boundaries. Offsets are stream offsets of data bytes
 // (0 = first data byte); `acked` is the number of data bytes cumulatively ACKed.
 //
-//   afd — Winsock AFD (stack-behaviour.md §1; seed pseudo-code; KB214397; KB823764):
+//   afd — Winsock AFD (docs/STACKS.md §1; seed pseudo-code; KB214397; KB823764):
 //         quota = SO_SNDBUF charged per whole send, released only when the whole send is ACKed.
 //         Nonblocking: accepted whole iff buffered < quota (seed: "if (bufferedbytes <
 //         so_sndbuf)"), else WSAEWOULDBLOCK and FD_WRITE when a buffered send completes.
@@ -20,7 +20,7 @@
 //         EWOULDBLOCK when space < min(len, sb_lowat); writable again when space >= sb_lowat
 //         (2048, MCLBYTES). PSH when a segment empties the buffer (tcp_output, §3).
 //   ns3 — TcpSocketBase::Send: a write is accepted only if it fits whole (else error, retry on
-//         the send callback); bytes freed as ACKed; no PSH ever (peers/ns3-bulk README).
+//         the send callback); bytes freed as ACKed; no PSH ever (peers/ns3 README).
 #pragma once
 
 #include "ackstall/sim/engine.h"

@@ -11,7 +11,7 @@
 //   AckPolicy (ack_policy.h)              — receiver delayed-ACK rule
 //   advertised_window / window_update_due (receive_window.h) — window and update-on-read
 //   NewReno (congestion.h), RttEstimator (rtt.h)
-// The output routine follows OpenBSD tcp_output (stack-behaviour.md §3): full segments go;
+// The output routine follows OpenBSD tcp_output (docs/STACKS.md §3): full segments go;
 // a short segment that empties the buffer goes if Nagle allows; a window-limited short segment
 // goes if len >= max_sndwnd / 2 (sender SWS avoidance) or it is a retransmission; FIN forces
 // the last segment out; an owed ACK goes alone or piggybacked.

@@ -1,4 +1,4 @@
-// AfdSocketOps on Linux: completions from SO_TIMESTAMPING TX_ACK (stack-behaviour.md §7).
+// AfdSocketOps on Linux: completions from SO_TIMESTAMPING TX_ACK (docs/STACKS.md §7).
 #include <time.h>  // struct timespec, before linux/errqueue.h
 
 #include <linux/errqueue.h>
@@ -19,13 +19,13 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::unexpected<NetError> os_error(std::string_view call, int code = errno) {
-  return std::unexpected(NetError{call, code, {}});
+tl::unexpected<Error> os_error(std::string_view call, int code = errno) {
+  return tl::unexpected(Error{call, code, {}});
 }
 
 }  // namespace
 
-NetResult<std::unique_ptr<AfdSocketOps>> AfdSocketOps::attach(SocketOps& inner, NativeSocket s,
+Result<std::unique_ptr<AfdSocketOps>> AfdSocketOps::attach(SocketOps& inner, NativeSocket s,
                                                               AfdOptions options) {
   if (options.quota <= 0) return os_error("afd quota", EINVAL);
   // A large kernel buffer so the kernel never blocks before the emulated quota does.
@@ -44,7 +44,7 @@ NetResult<std::unique_ptr<AfdSocketOps>> AfdSocketOps::attach(SocketOps& inner, 
   return std::unique_ptr<AfdSocketOps>(new AfdSocketOps(inner, s, options));
 }
 
-NetResult<void> AfdSocketOps::drain_completions() {
+Result<void> AfdSocketOps::drain_completions() {
   for (;;) {
     alignas(cmsghdr) char control[512];
     msghdr msg{};
@@ -73,12 +73,12 @@ NetResult<void> AfdSocketOps::drain_completions() {
 }
 
 template <class Done>
-NetResult<void> AfdSocketOps::wait_until(Done done, int timeout_ms) {
+Result<void> AfdSocketOps::wait_until(Done done, int timeout_ms) {
   if (auto r = drain_completions(); !r) return r;
   if (done()) return {};
   const auto start = Clock::now();
   const auto deadline = start + std::chrono::milliseconds(timeout_ms);
-  NetResult<void> result;
+  Result<void> result;
   for (;;) {
     int wait_ms = -1;
     if (timeout_ms >= 0) {
@@ -122,10 +122,10 @@ NetResult<void> AfdSocketOps::wait_until(Done done, int timeout_ms) {
   return result;
 }
 
-NetResult<std::size_t> AfdSocketOps::send(NativeSocket s, std::span<const core::ByteSlice> slices,
+Result<std::size_t> AfdSocketOps::send(NativeSocket s, std::span<const core::ByteSlice> slices,
                                           SendFlags flags) {
   if (!quota_.may_send()) {
-    if (auto r = drain_completions(); !r) return std::unexpected(r.error());
+    if (auto r = drain_completions(); !r) return tl::unexpected(r.error());
     if (!quota_.may_send()) {
       ++stats_.would_blocks;
       return os_error("sendmsg", EAGAIN);
@@ -139,20 +139,20 @@ NetResult<std::size_t> AfdSocketOps::send(NativeSocket s, std::span<const core::
   return r;
 }
 
-NetResult<void> AfdSocketOps::wait_writable(NativeSocket, int timeout_ms) {
+Result<void> AfdSocketOps::wait_writable(NativeSocket, int timeout_ms) {
   return wait_until([this] { return quota_.may_send(); }, timeout_ms);
 }
 
-NetResult<void> AfdSocketOps::wait_all_acked(int timeout_ms) {
+Result<void> AfdSocketOps::wait_all_acked(int timeout_ms) {
   return wait_until([this] { return quota_.acked() >= quota_.sent(); }, timeout_ms);
 }
 
-NetResult<int> AfdSocketOps::get_option(NativeSocket s, SocketOption opt) {
+Result<int> AfdSocketOps::get_option(NativeSocket s, SocketOption opt) {
   if (opt == SocketOption::send_buffer) return static_cast<int>(quota_.quota());
   return inner_->get_option(s, opt);
 }
 
-NetResult<void> AfdSocketOps::set_option(NativeSocket s, SocketOption opt, int value) {
+Result<void> AfdSocketOps::set_option(NativeSocket s, SocketOption opt, int value) {
   if (opt == SocketOption::send_buffer) {
     if (value <= 0) return os_error("setsockopt(SO_SNDBUF)", EINVAL);
     quota_.set_quota(value);
@@ -161,11 +161,11 @@ NetResult<void> AfdSocketOps::set_option(NativeSocket s, SocketOption opt, int v
   return inner_->set_option(s, opt, value);
 }
 
-NetResult<bool> AfdSocketOps::is_nonblocking(NativeSocket s) { return inner_->is_nonblocking(s); }
-NetResult<TcpInfo> AfdSocketOps::tcp_info(NativeSocket s) { return inner_->tcp_info(s); }
-NetResult<InterfaceMtu> AfdSocketOps::interface_mtu(NativeSocket s) {
+Result<bool> AfdSocketOps::is_nonblocking(NativeSocket s) { return inner_->is_nonblocking(s); }
+Result<TcpInfo> AfdSocketOps::tcp_info(NativeSocket s) { return inner_->tcp_info(s); }
+Result<InterfaceMtu> AfdSocketOps::interface_mtu(NativeSocket s) {
   return inner_->interface_mtu(s);
 }
-NetResult<SocketKind> AfdSocketOps::socket_kind(NativeSocket s) { return inner_->socket_kind(s); }
+Result<SocketKind> AfdSocketOps::socket_kind(NativeSocket s) { return inner_->socket_kind(s); }
 
 }  // namespace ackstall::net

@@ -9,12 +9,12 @@
 
 namespace ackstall::net {
 namespace {
-std::unexpected<NetError> os_error(std::string_view call, int code = errno) {
-  return std::unexpected(NetError{call, code, {}});
+tl::unexpected<Error> os_error(std::string_view call, int code = errno) {
+  return tl::unexpected(Error{call, code, {}});
 }
 }  // namespace
 
-NetResult<void> set_quickack(const TcpSocket& s, bool on) {
+Result<void> set_quickack(const TcpSocket& s, bool on) {
 #if defined(TCP_QUICKACK)
   const int v = on ? 1 : 0;
   if (::setsockopt(s.native(), IPPROTO_TCP, TCP_QUICKACK, &v, sizeof v) != 0) {
@@ -28,7 +28,7 @@ NetResult<void> set_quickack(const TcpSocket& s, bool on) {
 #endif
 }
 
-NetResult<void> set_receive_buffer(const TcpSocket& s, int bytes) {
+Result<void> set_receive_buffer(const TcpSocket& s, int bytes) {
   if (::setsockopt(s.native(), SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes) != 0) {
     return os_error("setsockopt(SO_RCVBUF)");
   }

@@ -32,8 +32,8 @@ static_assert(kMaxSlicesPerCall <= IOV_MAX, "one sendmsg carries at most IOV_MAX
 #define MSG_MORE 0
 #endif
 
-std::unexpected<NetError> os_error(std::string_view call) {
-  return std::unexpected(NetError{call, errno, {}});
+tl::unexpected<Error> os_error(std::string_view call) {
+  return tl::unexpected(Error{call, errno, {}});
 }
 
 struct OptionName {
@@ -83,7 +83,7 @@ bool same_address(const sockaddr_storage& local, const sockaddr* ifa) {
 
 class PosixSocketOps final : public SocketOps {
  public:
-  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+  Result<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
                               SendFlags flags) override {
     assert(slices.size() <= kMaxSlicesPerCall);
     // ByteSlice -> iovec: here and nowhere else.
@@ -104,16 +104,16 @@ class PosixSocketOps final : public SocketOps {
     return static_cast<std::size_t>(r);
   }
 
-  NetResult<void> wait_writable(NativeSocket s, int timeout_ms) override {
+  Result<void> wait_writable(NativeSocket s, int timeout_ms) override {
     pollfd p{s, POLLOUT, 0};
     const int r = ::poll(&p, 1, timeout_ms);
     if (r < 0) return os_error("poll");
-    if (r == 0) return std::unexpected(NetError{"poll", ETIMEDOUT, {}});
-    if ((p.revents & POLLNVAL) != 0) return std::unexpected(NetError{"poll", EBADF, {}});
+    if (r == 0) return tl::unexpected(Error{"poll", ETIMEDOUT, {}});
+    if ((p.revents & POLLNVAL) != 0) return tl::unexpected(Error{"poll", EBADF, {}});
     return {};  // POLLOUT, POLLERR or POLLHUP: the next send reports which
   }
 
-  NetResult<int> get_option(NativeSocket s, SocketOption opt) override {
+  Result<int> get_option(NativeSocket s, SocketOption opt) override {
     const OptionName o = option_name(opt);
     int value = 0;
     socklen_t len = sizeof value;
@@ -121,19 +121,19 @@ class PosixSocketOps final : public SocketOps {
     return value;
   }
 
-  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) override {
+  Result<void> set_option(NativeSocket s, SocketOption opt, int value) override {
     const OptionName o = option_name(opt);
     if (::setsockopt(s, o.level, o.name, &value, sizeof value) != 0) return os_error(o.set_call);
     return {};
   }
 
-  NetResult<bool> is_nonblocking(NativeSocket s) override {
+  Result<bool> is_nonblocking(NativeSocket s) override {
     const int fl = ::fcntl(s, F_GETFL);
     if (fl < 0) return os_error("fcntl(F_GETFL)");
     return (fl & O_NONBLOCK) != 0;
   }
 
-  NetResult<TcpInfo> tcp_info(NativeSocket s) override {
+  Result<TcpInfo> tcp_info(NativeSocket s) override {
 #if defined(__linux__)
     struct tcp_info info {};
     socklen_t len = sizeof info;
@@ -144,11 +144,11 @@ class PosixSocketOps final : public SocketOps {
                    (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0};
 #else
     (void)s;
-    return std::unexpected(NetError{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
+    return tl::unexpected(Error{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
 #endif
   }
 
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override {
+  Result<InterfaceMtu> interface_mtu(NativeSocket s) override {
     sockaddr_storage local{};
     socklen_t len = sizeof local;
     if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &len) != 0) {
@@ -164,11 +164,11 @@ class PosixSocketOps final : public SocketOps {
       if (::ioctl(s, SIOCGIFMTU, &req) != 0) return os_error("ioctl(SIOCGIFMTU)");
       return InterfaceMtu{i->ifa_name, req.ifr_mtu};
     }
-    return std::unexpected(
-        NetError{"getifaddrs", ENODEV, "no interface owns the socket's local address"});
+    return tl::unexpected(
+        Error{"getifaddrs", ENODEV, "no interface owns the socket's local address"});
   }
 
-  NetResult<SocketKind> socket_kind(NativeSocket s) override {
+  Result<SocketKind> socket_kind(NativeSocket s) override {
     int type = 0;
     socklen_t len = sizeof type;
     if (::getsockopt(s, SOL_SOCKET, SO_TYPE, &type, &len) != 0) {

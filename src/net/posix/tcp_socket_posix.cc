@@ -16,11 +16,11 @@
 namespace ackstall::net {
 namespace {
 
-std::unexpected<NetError> os_error(std::string_view call, int code = errno) {
-  return std::unexpected(NetError{call, code, {}});
+tl::unexpected<Error> os_error(std::string_view call, int code = errno) {
+  return tl::unexpected(Error{call, code, {}});
 }
 
-NetResult<void> set_flag_nonblocking(int s, bool on) {
+Result<void> set_flag_nonblocking(int s, bool on) {
   const int fl = ::fcntl(s, F_GETFL);
   if (fl < 0) return os_error("fcntl(F_GETFL)");
   const int want = on ? (fl | O_NONBLOCK) : (fl & ~O_NONBLOCK);
@@ -28,7 +28,7 @@ NetResult<void> set_flag_nonblocking(int s, bool on) {
   return {};
 }
 
-NetResult<std::string> format_address(const sockaddr_storage& a) {
+Result<std::string> format_address(const sockaddr_storage& a) {
   char host[INET6_ADDRSTRLEN] = {};
   unsigned port = 0;
   if (a.ss_family == AF_INET) {
@@ -43,12 +43,12 @@ NetResult<std::string> format_address(const sockaddr_storage& a) {
     port = ntohs(in6.sin6_port);
     return "[" + std::string(host) + "]:" + std::to_string(port);
   }
-  return std::unexpected(NetError{"getsockname", EAFNOSUPPORT, {}});
+  return tl::unexpected(Error{"getsockname", EAFNOSUPPORT, {}});
 }
 
 using AddrInfoPtr = std::unique_ptr<addrinfo, void (*)(addrinfo*)>;
 
-NetResult<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
+Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -58,25 +58,25 @@ NetResult<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
   if (rc != 0) {
     if (rc == EAI_SYSTEM) return os_error("getaddrinfo");
-    return std::unexpected(NetError{"getaddrinfo", 0, ::gai_strerror(rc)});
+    return tl::unexpected(Error{"getaddrinfo", 0, ::gai_strerror(rc)});
   }
   return AddrInfoPtr(list, ::freeaddrinfo);
 }
 
 // One nonblocking connect, waited for with poll; the socket is left in blocking mode.
-NetResult<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
+Result<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
   TcpSocket sock(::socket(ai.ai_family, ai.ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
                           ai.ai_protocol));
   if (!sock.valid()) return os_error("socket");
   if (::connect(sock.native(), ai.ai_addr, ai.ai_addrlen) != 0) {
     if (errno != EINPROGRESS && errno != EINTR) return os_error("connect");
-    auto ready = detail::retry_on_eintr([&]() -> NetResult<int> {
+    auto ready = detail::retry_on_eintr([&]() -> Result<int> {
       pollfd p{sock.native(), POLLOUT, 0};
       const int r = ::poll(&p, 1, timeout_ms);
       if (r < 0) return os_error("poll");
       return r;
     });
-    if (!ready) return std::unexpected(ready.error());
+    if (!ready) return tl::unexpected(ready.error());
     if (*ready == 0) return os_error("connect", ETIMEDOUT);
     int err = 0;
     socklen_t len = sizeof err;
@@ -85,7 +85,7 @@ NetResult<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
     }
     if (err != 0) return os_error("connect", err);
   }
-  if (auto r = set_flag_nonblocking(sock.native(), false); !r) return std::unexpected(r.error());
+  if (auto r = set_flag_nonblocking(sock.native(), false); !r) return tl::unexpected(r.error());
   return sock;
 }
 
@@ -109,21 +109,21 @@ void TcpSocket::close() noexcept {
   if (valid()) ::close(release());  // no EINTR retry: the descriptor is gone either way
 }
 
-NetResult<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout) {
+Result<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout) {
   auto list = resolve(to, false);
-  if (!list) return std::unexpected(list.error());
-  NetError last{"connect", EHOSTUNREACH, {}};
+  if (!list) return tl::unexpected(list.error());
+  Error last{"connect", EHOSTUNREACH, {}};
   for (const addrinfo* ai = list->get(); ai != nullptr; ai = ai->ai_next) {
     auto s = connect_one(*ai, static_cast<int>(timeout.count()));
     if (s) return s;
     last = s.error();
   }
-  return std::unexpected(last);
+  return tl::unexpected(last);
 }
 
-NetResult<Listener> listen_tcp(const Endpoint& at, int backlog) {
+Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
   auto list = resolve(at, true);
-  if (!list) return std::unexpected(list.error());
+  if (!list) return tl::unexpected(list.error());
   const addrinfo& ai = *list->get();
   TcpSocket sock(::socket(ai.ai_family, ai.ai_socktype | SOCK_CLOEXEC, ai.ai_protocol));
   if (!sock.valid()) return os_error("socket");
@@ -144,37 +144,37 @@ NetResult<Listener> listen_tcp(const Endpoint& at, int backlog) {
   return Listener{std::move(sock), port};
 }
 
-NetResult<TcpSocket> accept_tcp(const TcpSocket& listener) {
-  return detail::retry_on_eintr([&]() -> NetResult<TcpSocket> {
+Result<TcpSocket> accept_tcp(const TcpSocket& listener) {
+  return detail::retry_on_eintr([&]() -> Result<TcpSocket> {
     const int s = ::accept4(listener.native(), nullptr, nullptr, SOCK_CLOEXEC);
     if (s < 0) return os_error("accept");
     return TcpSocket(s);
   });
 }
 
-NetResult<void> set_nonblocking(const TcpSocket& s, bool on) {
+Result<void> set_nonblocking(const TcpSocket& s, bool on) {
   return set_flag_nonblocking(s.native(), on);
 }
 
-NetResult<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
-  auto r = detail::retry_on_eintr([&]() -> NetResult<std::size_t> {
+Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
+  auto r = detail::retry_on_eintr([&]() -> Result<std::size_t> {
     const ssize_t n = ::recv(s.native(), into.data(), into.size(), 0);
     if (n < 0) return os_error("recv");
     return static_cast<std::size_t>(n);
   });
   if (!r) {
     if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return RecvOutcome{0, true, false};
-    return std::unexpected(r.error());
+    return tl::unexpected(r.error());
   }
   return RecvOutcome{*r, false, *r == 0 && !into.empty()};
 }
 
-NetResult<void> shutdown_send(const TcpSocket& s) {
+Result<void> shutdown_send(const TcpSocket& s) {
   if (::shutdown(s.native(), SHUT_WR) != 0) return os_error("shutdown");
   return {};
 }
 
-NetResult<std::string> local_address(const TcpSocket& s) {
+Result<std::string> local_address(const TcpSocket& s) {
   sockaddr_storage a{};
   socklen_t len = sizeof a;
   if (::getsockname(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
@@ -183,7 +183,7 @@ NetResult<std::string> local_address(const TcpSocket& s) {
   return format_address(a);
 }
 
-NetResult<std::string> peer_address(const TcpSocket& s) {
+Result<std::string> peer_address(const TcpSocket& s) {
   sockaddr_storage a{};
   socklen_t len = sizeof a;
   if (::getpeername(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {

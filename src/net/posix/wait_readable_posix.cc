@@ -11,48 +11,48 @@
 
 namespace ackstall::net {
 
-NetResult<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
+Result<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
                                                   int timeout_ms, WaitOptions /*options*/) {
   if (items.size() > kMaxWaitItems) {
-    return std::unexpected(NetError{"poll", EINVAL, "more than 64 items"});
+    return tl::unexpected(Error{"poll", EINVAL, "more than 64 items"});
   }
   std::array<pollfd, kMaxWaitItems> fds{};
   for (std::size_t i = 0; i < items.size(); ++i) {
     fds[i].fd = items[i].kind == WaitItem::Kind::socket ? items[i].socket : items[i].pipe;
     fds[i].events = POLLIN;
   }
-  auto n = detail::retry_on_eintr([&]() -> NetResult<int> {
+  auto n = detail::retry_on_eintr([&]() -> Result<int> {
     const int r = ::poll(fds.data(), static_cast<nfds_t>(items.size()), timeout_ms);
-    if (r < 0) return std::unexpected(NetError{"poll", errno, {}});
+    if (r < 0) return tl::unexpected(Error{"poll", errno, {}});
     return r;
   });
-  if (!n) return std::unexpected(n.error());
+  if (!n) return tl::unexpected(n.error());
   std::vector<std::size_t> ready;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if ((fds[i].revents & POLLNVAL) != 0) return std::unexpected(NetError{"poll", EBADF, {}});
+    if ((fds[i].revents & POLLNVAL) != 0) return tl::unexpected(Error{"poll", EBADF, {}});
     if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) != 0) ready.push_back(i);
   }
   return ready;
 }
 
-NetResult<PipePair> make_pipe() {
+Result<PipePair> make_pipe() {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return std::unexpected(NetError{"pipe2", errno, {}});
+  if (::pipe2(fds, O_CLOEXEC) != 0) return tl::unexpected(Error{"pipe2", errno, {}});
   return PipePair{fds[0], fds[1]};
 }
 
-NetResult<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data) {
-  return detail::retry_on_eintr([&]() -> NetResult<std::size_t> {
+Result<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data) {
+  return detail::retry_on_eintr([&]() -> Result<std::size_t> {
     const ssize_t n = ::write(p, data.data(), data.size());
-    if (n < 0) return std::unexpected(NetError{"write", errno, {}});
+    if (n < 0) return tl::unexpected(Error{"write", errno, {}});
     return static_cast<std::size_t>(n);
   });
 }
 
-NetResult<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into) {
-  return detail::retry_on_eintr([&]() -> NetResult<std::size_t> {
+Result<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into) {
+  return detail::retry_on_eintr([&]() -> Result<std::size_t> {
     const ssize_t n = ::read(p, into.data(), into.size());
-    if (n < 0) return std::unexpected(NetError{"read", errno, {}});
+    if (n < 0) return tl::unexpected(Error{"read", errno, {}});
     return static_cast<std::size_t>(n);
   });
 }

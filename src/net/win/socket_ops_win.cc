@@ -14,7 +14,7 @@
 #include "ackstall/net/socket_ops.h"
 
 // ws2ipdef.h spells it TCP_MAXSEG = 4 in newer SDKs; undocumented, fails on Windows 7
-// (stack-behaviour.md §1). MinGW-w64 10 does not define it.
+// (docs/STACKS.md §1). MinGW-w64 10 does not define it.
 #ifndef TCP_MAXSEG
 #define TCP_MAXSEG 4
 #endif
@@ -90,7 +90,7 @@ class WinSocketOps final : public SocketOps {
   // is offered in part, and the batch stops there (a legal short write). Winsock has no
   // MSG_DONTWAIT: dont_wait on a blocking socket switches FIONBIO on for this one call. No
   // MSG_MORE either (ignored; Windows has no TCP_CORK).
-  NetResult<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
+  Result<std::size_t> send(NativeSocket s, std::span<const core::ByteSlice> slices,
                               SendFlags flags) override {
     assert(slices.size() <= kMaxSlicesPerCall);
     std::array<WSABUF, kMaxSlicesPerCall> bufs;
@@ -115,22 +115,22 @@ class WinSocketOps final : public SocketOps {
       u_long off = 0;
       ::ioctlsocket(s, FIONBIO, &off);
     }
-    if (r != 0) return std::unexpected(win::wsa_error("WSASend", err));
+    if (r != 0) return tl::unexpected(win::wsa_error("WSASend", err));
     return static_cast<std::size_t>(sent);
   }
 
-  NetResult<void> wait_writable(NativeSocket s, int timeout_ms) override {
+  Result<void> wait_writable(NativeSocket s, int timeout_ms) override {
     WSAPOLLFD p{};
     p.fd = s;
     p.events = POLLWRNORM;
     const int r = ::WSAPoll(&p, 1, timeout_ms < 0 ? -1 : timeout_ms);
     if (r == SOCKET_ERROR) return last_wsa_error("WSAPoll");
-    if (r == 0) return std::unexpected(NetError{"WSAPoll", ETIMEDOUT, {}});
-    if ((p.revents & POLLNVAL) != 0) return std::unexpected(NetError{"WSAPoll", EBADF, {}});
+    if (r == 0) return tl::unexpected(Error{"WSAPoll", ETIMEDOUT, {}});
+    if ((p.revents & POLLNVAL) != 0) return tl::unexpected(Error{"WSAPoll", EBADF, {}});
     return {};  // POLLWRNORM, POLLERR or POLLHUP: the next send reports which
   }
 
-  NetResult<int> get_option(NativeSocket s, SocketOption opt) override {
+  Result<int> get_option(NativeSocket s, SocketOption opt) override {
     const OptionName o = option_name(opt);
     int value = 0;
     int len = sizeof value;
@@ -140,7 +140,7 @@ class WinSocketOps final : public SocketOps {
     return value;
   }
 
-  NetResult<void> set_option(NativeSocket s, SocketOption opt, int value) override {
+  Result<void> set_option(NativeSocket s, SocketOption opt, int value) override {
     const OptionName o = option_name(opt);
     if (::setsockopt(s, o.level, o.name, reinterpret_cast<const char*>(&value), sizeof value) !=
         0) {
@@ -150,13 +150,13 @@ class WinSocketOps final : public SocketOps {
   }
 
   // From the registry of modes the library set (winsock.h): Winsock cannot be asked.
-  NetResult<bool> is_nonblocking(NativeSocket s) override {
+  Result<bool> is_nonblocking(NativeSocket s) override {
     return win::registered_nonblocking(s);
   }
 
   // SIO_TCP_INFO version 0 (Windows 10 1703+). Wine 8 does not implement it (measured:
   // WSAEOPNOTSUPP): the probe then falls back to the interface MTU, the seed's way.
-  NetResult<TcpInfo> tcp_info(NativeSocket s) override {
+  Result<TcpInfo> tcp_info(NativeSocket s) override {
     DWORD version = 0;
     TCP_INFO_v0 info{};
     DWORD bytes = 0;
@@ -165,7 +165,7 @@ class WinSocketOps final : public SocketOps {
       return last_wsa_error("WSAIoctl(SIO_TCP_INFO)");
     }
     if (bytes < sizeof info) {
-      return std::unexpected(NetError{"WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0"});
+      return tl::unexpected(Error{"WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0"});
     }
     return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0};
   }
@@ -173,7 +173,7 @@ class WinSocketOps final : public SocketOps {
   // The adapter (GetAdaptersAddresses) with a unicast address equal to the socket's local
   // address, and its IPv4/IPv6 MTU. Windows reports the loopback pseudo-interface's MTU as
   // 0xFFFFFFFF ("unlimited"): returned as ENODEV so the probe falls back to 1500.
-  NetResult<InterfaceMtu> interface_mtu(NativeSocket s) override {
+  Result<InterfaceMtu> interface_mtu(NativeSocket s) override {
     sockaddr_storage local{};
     int len = sizeof local;
     if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &len) != 0) {
@@ -191,7 +191,7 @@ class WinSocketOps final : public SocketOps {
                                   &size);
     }
     if (rc != NO_ERROR) {
-      return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+      return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
                                       "GetAdaptersAddresses failed: " + std::to_string(rc)});
     }
     for (auto* a = reinterpret_cast<const IP_ADAPTER_ADDRESSES*>(buf.data()); a != nullptr;
@@ -201,17 +201,17 @@ class WinSocketOps final : public SocketOps {
         std::string name = narrow(a->FriendlyName);
         if (name.empty()) name = a->AdapterName != nullptr ? a->AdapterName : "?";
         if (a->Mtu == 0xFFFFFFFFul) {
-          return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+          return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
                                           name + " reports no MTU (0xFFFFFFFF)"});
         }
         return InterfaceMtu{std::move(name), static_cast<std::int64_t>(a->Mtu)};
       }
     }
-    return std::unexpected(NetError{"GetAdaptersAddresses", ENODEV,
+    return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
                                     "no adapter owns the socket's local address"});
   }
 
-  NetResult<SocketKind> socket_kind(NativeSocket s) override {
+  Result<SocketKind> socket_kind(NativeSocket s) override {
     int type = 0;
     int len = sizeof type;
     if (::getsockopt(s, SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len) != 0) {
@@ -228,7 +228,7 @@ class WinSocketOps final : public SocketOps {
 
   // The ideal send backlog (ISB): how much Windows wants queued for the connection to run at
   // its current rate. Wine 8 answers with a constant 65536 (measured), not a path estimate.
-  NetResult<std::int64_t> ideal_send_backlog(NativeSocket s) override {
+  Result<std::int64_t> ideal_send_backlog(NativeSocket s) override {
     ULONG isb = 0;
     DWORD bytes = 0;
     if (::WSAIoctl(s, SIO_IDEAL_SEND_BACKLOG_QUERY, nullptr, 0, &isb, sizeof isb, &bytes, nullptr,

@@ -14,11 +14,11 @@ namespace {
 
 using win::last_wsa_error;
 
-std::unexpected<NetError> error_code(std::string_view call, int code) {
-  return std::unexpected(NetError{call, code, {}});
+tl::unexpected<Error> error_code(std::string_view call, int code) {
+  return tl::unexpected(Error{call, code, {}});
 }
 
-NetResult<std::string> format_address(const sockaddr_storage& a) {
+Result<std::string> format_address(const sockaddr_storage& a) {
   char host[INET6_ADDRSTRLEN] = {};
   if (a.ss_family == AF_INET) {
     const auto& in = reinterpret_cast<const sockaddr_in&>(a);
@@ -35,7 +35,7 @@ NetResult<std::string> format_address(const sockaddr_storage& a) {
 
 using AddrInfoPtr = std::unique_ptr<addrinfo, void (*)(addrinfo*)>;
 
-NetResult<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
+Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   win::ensure_winsock();
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
@@ -46,12 +46,12 @@ NetResult<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   const std::string port = std::to_string(e.port);
   const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
   if (rc != 0) {
-    return std::unexpected(NetError{"getaddrinfo", win::errno_from_wsa(rc), gai_strerrorA(rc)});
+    return tl::unexpected(Error{"getaddrinfo", win::errno_from_wsa(rc), gai_strerrorA(rc)});
   }
   return AddrInfoPtr(list, ::freeaddrinfo);
 }
 
-NetResult<TcpSocket> new_socket(const addrinfo& ai) {
+Result<TcpSocket> new_socket(const addrinfo& ai) {
   const SOCKET s = ::WSASocketW(ai.ai_family, ai.ai_socktype, ai.ai_protocol, nullptr, 0,
                                 WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
   if (s == INVALID_SOCKET) return last_wsa_error("socket");
@@ -59,11 +59,11 @@ NetResult<TcpSocket> new_socket(const addrinfo& ai) {
 }
 
 // One nonblocking connect, waited for with WSAPoll; the socket is left in blocking mode.
-NetResult<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
+Result<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
   auto sock = new_socket(ai);
   if (!sock) return sock;
   if (auto r = win::set_mode_nonblocking(sock->native(), true); !r) {
-    return std::unexpected(r.error());
+    return tl::unexpected(r.error());
   }
   if (::connect(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
     if (::WSAGetLastError() != WSAEWOULDBLOCK) return last_wsa_error("connect");
@@ -79,14 +79,14 @@ NetResult<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
         0) {
       return last_wsa_error("getsockopt(SO_ERROR)");
     }
-    if (err != 0) return std::unexpected(win::wsa_error("connect", err));
+    if (err != 0) return tl::unexpected(win::wsa_error("connect", err));
     // WSAPoll reports a refused connect as POLLHUP|POLLERR with SO_ERROR sometimes still 0.
     if ((p.revents & (POLLERR | POLLHUP)) != 0 && (p.revents & POLLWRNORM) == 0) {
       return error_code("connect", ECONNREFUSED);
     }
   }
   if (auto r = win::set_mode_nonblocking(sock->native(), false); !r) {
-    return std::unexpected(r.error());
+    return tl::unexpected(r.error());
   }
   return sock;
 }
@@ -114,24 +114,24 @@ void TcpSocket::close() noexcept {
   ::closesocket(s);
 }
 
-NetResult<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout) {
+Result<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds timeout) {
   auto list = resolve(to, false);
-  if (!list) return std::unexpected(list.error());
-  NetError last{"connect", EHOSTUNREACH, {}};
+  if (!list) return tl::unexpected(list.error());
+  Error last{"connect", EHOSTUNREACH, {}};
   for (const addrinfo* ai = list->get(); ai != nullptr; ai = ai->ai_next) {
     auto s = connect_one(*ai, static_cast<int>(timeout.count()));
     if (s) return s;
     last = s.error();
   }
-  return std::unexpected(last);
+  return tl::unexpected(last);
 }
 
-NetResult<Listener> listen_tcp(const Endpoint& at, int backlog) {
+Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
   auto list = resolve(at, true);
-  if (!list) return std::unexpected(list.error());
+  if (!list) return tl::unexpected(list.error());
   const addrinfo& ai = *list->get();
   auto sock = new_socket(ai);
-  if (!sock) return std::unexpected(sock.error());
+  if (!sock) return tl::unexpected(sock.error());
   // Not SO_REUSEADDR: on Windows it lets a second socket steal a bound port.
   const BOOL one = TRUE;
   if (::setsockopt(sock->native(), SOL_SOCKET, SO_EXCLUSIVEADDRUSE,
@@ -153,45 +153,45 @@ NetResult<Listener> listen_tcp(const Endpoint& at, int backlog) {
   return Listener{std::move(*sock), port};
 }
 
-NetResult<TcpSocket> accept_tcp(const TcpSocket& listener) {
-  return detail::retry_on_eintr([&]() -> NetResult<TcpSocket> {
+Result<TcpSocket> accept_tcp(const TcpSocket& listener) {
+  return detail::retry_on_eintr([&]() -> Result<TcpSocket> {
     const SOCKET s = ::accept(listener.native(), nullptr, nullptr);
     if (s == INVALID_SOCKET) return last_wsa_error("accept");
     // An accepted socket inherits the listener's mode; the library promises blocking mode.
     if (win::registered_nonblocking(listener.native())) {
       if (auto r = win::set_mode_nonblocking(s, false); !r) {
         ::closesocket(s);
-        return std::unexpected(r.error());
+        return tl::unexpected(r.error());
       }
     }
     return TcpSocket(static_cast<NativeSocket>(s));
   });
 }
 
-NetResult<void> set_nonblocking(const TcpSocket& s, bool on) {
+Result<void> set_nonblocking(const TcpSocket& s, bool on) {
   return win::set_mode_nonblocking(s.native(), on);
 }
 
-NetResult<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
+Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
   const int want = static_cast<int>(std::min<std::size_t>(into.size(), INT_MAX));
-  auto r = detail::retry_on_eintr([&]() -> NetResult<std::size_t> {
+  auto r = detail::retry_on_eintr([&]() -> Result<std::size_t> {
     const int n = ::recv(s.native(), reinterpret_cast<char*>(into.data()), want, 0);
     if (n == SOCKET_ERROR) return last_wsa_error("recv");
     return static_cast<std::size_t>(n);
   });
   if (!r) {
     if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return RecvOutcome{0, true, false};
-    return std::unexpected(r.error());
+    return tl::unexpected(r.error());
   }
   return RecvOutcome{*r, false, *r == 0 && !into.empty()};
 }
 
-NetResult<void> shutdown_send(const TcpSocket& s) {
+Result<void> shutdown_send(const TcpSocket& s) {
   if (::shutdown(s.native(), SD_SEND) != 0) return last_wsa_error("shutdown");
   return {};
 }
 
-NetResult<std::string> local_address(const TcpSocket& s) {
+Result<std::string> local_address(const TcpSocket& s) {
   sockaddr_storage a{};
   int len = sizeof a;
   if (::getsockname(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
@@ -200,7 +200,7 @@ NetResult<std::string> local_address(const TcpSocket& s) {
   return format_address(a);
 }
 
-NetResult<std::string> peer_address(const TcpSocket& s) {
+Result<std::string> peer_address(const TcpSocket& s) {
   sockaddr_storage a{};
   int len = sizeof a;
   if (::getpeername(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {

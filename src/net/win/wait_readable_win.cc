@@ -15,9 +15,9 @@ namespace {
 
 using win::last_wsa_error;
 
-std::unexpected<NetError> last_win32_error(std::string_view call) {
+tl::unexpected<Error> last_win32_error(std::string_view call) {
   const DWORD e = ::GetLastError();
-  return std::unexpected(NetError{call, EIO, "Win32 error " + std::to_string(e)});
+  return tl::unexpected(Error{call, EIO, "Win32 error " + std::to_string(e)});
 }
 
 // Readable now? Data, or the writer is gone (end of file), or the handle is bad (the read
@@ -29,7 +29,7 @@ bool pipe_ready(HANDLE pipe) {
 }
 
 // Zero-timeout check of every item; ready indices appended to `ready`.
-NetResult<void> check_now(std::span<const WaitItem> items, std::vector<std::size_t>& ready) {
+Result<void> check_now(std::span<const WaitItem> items, std::vector<std::size_t>& ready) {
   std::array<WSAPOLLFD, kMaxWaitItems> fds{};
   std::array<std::size_t, kMaxWaitItems> index{};
   ULONG nsock = 0;
@@ -43,7 +43,7 @@ NetResult<void> check_now(std::span<const WaitItem> items, std::vector<std::size
     return last_wsa_error("WSAPoll");
   }
   for (ULONG k = 0; k < nsock; ++k) {
-    if ((fds[k].revents & POLLNVAL) != 0) return std::unexpected(NetError{"WSAPoll", EBADF, {}});
+    if ((fds[k].revents & POLLNVAL) != 0) return tl::unexpected(Error{"WSAPoll", EBADF, {}});
     if ((fds[k].revents & (POLLRDNORM | POLLHUP | POLLERR)) != 0) ready.push_back(index[k]);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -76,7 +76,7 @@ class WaitSet {
     if (wakeup_ != nullptr) ::CloseHandle(wakeup_);
   }
 
-  NetResult<void> add_socket(NativeSocket s) {
+  Result<void> add_socket(NativeSocket s) {
     const WSAEVENT e = ::WSACreateEvent();
     if (e == WSA_INVALID_EVENT) return last_wsa_error("WSACreateEvent");
     socket_events_.push_back(e);
@@ -87,7 +87,7 @@ class WaitSet {
     return {};
   }
 
-  NetResult<void> add_pipe(HANDLE pipe) {
+  Result<void> add_pipe(HANDLE pipe) {
     if (wakeup_ == nullptr) {
       wakeup_ = ::CreateEventW(nullptr, TRUE, FALSE, nullptr);
       if (wakeup_ == nullptr) return last_win32_error("CreateEvent");
@@ -133,17 +133,17 @@ class WaitSet {
 
 }  // namespace
 
-NetResult<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
+Result<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
                                                   int timeout_ms, WaitOptions options) {
   win::ensure_winsock();
   if (items.size() > kMaxWaitItems) {
-    return std::unexpected(NetError{"WaitForMultipleObjects", EINVAL, "more than 64 items"});
+    return tl::unexpected(Error{"WaitForMultipleObjects", EINVAL, "more than 64 items"});
   }
   std::vector<std::size_t> ready;
-  if (auto r = check_now(items, ready); !r) return std::unexpected(r.error());
+  if (auto r = check_now(items, ready); !r) return tl::unexpected(r.error());
   if (!ready.empty() || timeout_ms == 0) return ready;
   if (items.empty()) {
-    if (timeout_ms < 0) return std::unexpected(NetError{"wait_readable", EINVAL, "nothing to wait for"});
+    if (timeout_ms < 0) return tl::unexpected(Error{"wait_readable", EINVAL, "nothing to wait for"});
     ::Sleep(static_cast<DWORD>(timeout_ms));
     return ready;
   }
@@ -152,7 +152,7 @@ NetResult<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> item
     for (const WaitItem& item : items) {
       auto r = item.kind == WaitItem::Kind::socket ? set.add_socket(item.socket)
                                                    : set.add_pipe(item.pipe);
-      if (!r) return std::unexpected(r.error());
+      if (!r) return tl::unexpected(r.error());
     }
     const std::vector<HANDLE> handles = set.handles();
     const DWORD rc = ::WaitForMultipleObjects(static_cast<DWORD>(handles.size()), handles.data(),
@@ -162,11 +162,11 @@ NetResult<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> item
     if (rc == WAIT_FAILED) return last_win32_error("WaitForMultipleObjects");
     if (rc == WAIT_TIMEOUT) return ready;
   }  // teardown here: helpers woken and joined, sockets restored
-  if (auto r = check_now(items, ready); !r) return std::unexpected(r.error());
+  if (auto r = check_now(items, ready); !r) return tl::unexpected(r.error());
   return ready;
 }
 
-NetResult<PipePair> make_pipe() {
+Result<PipePair> make_pipe() {
   HANDLE r = nullptr;
   HANDLE w = nullptr;
   SECURITY_ATTRIBUTES sa{sizeof(SECURITY_ATTRIBUTES), nullptr, FALSE};  // not inheritable
@@ -174,19 +174,19 @@ NetResult<PipePair> make_pipe() {
   return PipePair{r, w};
 }
 
-NetResult<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data) {
+Result<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data) {
   DWORD n = 0;
   const DWORD want = static_cast<DWORD>(std::min<std::size_t>(data.size(), ULONG_MAX));
   if (::WriteFile(p, data.data(), want, &n, nullptr) == 0) {
     if (::GetLastError() == ERROR_NO_DATA || ::GetLastError() == ERROR_BROKEN_PIPE) {
-      return std::unexpected(NetError{"WriteFile", EPIPE, {}});
+      return tl::unexpected(Error{"WriteFile", EPIPE, {}});
     }
     return last_win32_error("WriteFile");
   }
   return static_cast<std::size_t>(n);
 }
 
-NetResult<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into) {
+Result<std::size_t> read_pipe(NativePipe p, std::span<std::byte> into) {
   DWORD n = 0;
   const DWORD want = static_cast<DWORD>(std::min<std::size_t>(into.size(), ULONG_MAX));
   if (::ReadFile(p, into.data(), want, &n, nullptr) == 0) {

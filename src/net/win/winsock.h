@@ -4,7 +4,7 @@
 // * ensure_winsock(): WSAStartup(2.2) once per process (never WSACleanup: the process owns it).
 // * errno_from_wsa(): WSAE* -> the <cerrno> value of the same name (net_error.h's contract), so
 //   callers and tests compare against ECONNRESET, EWOULDBLOCK, ... on both platforms. Unknown
-//   codes map to EIO; the original stays readable in NetError::detail ("WSA error 10093").
+//   codes map to EIO; the original stays readable in Error::detail ("WSA error 10093").
 // * Winsock cannot report whether a socket is in nonblocking mode (there is no F_GETFL). The
 //   library therefore records the mode it sets (set_nonblocking(), connect's temporary switch)
 //   in a process-wide registry; a socket made nonblocking behind the library's back (a raw
@@ -37,7 +37,7 @@
 #undef interface
 
 #include <cerrno>
-#include <expected>
+#include <tl/expected.hpp>
 #include <string>
 #include <string_view>
 
@@ -50,14 +50,14 @@ void ensure_winsock() noexcept;
 
 int errno_from_wsa(int wsa) noexcept;
 
-// NetError for the last Winsock error (WSAGetLastError()) or a given WSA code.
-NetError wsa_error(std::string_view call, int wsa);
-inline std::unexpected<NetError> last_wsa_error(std::string_view call) {
-  return std::unexpected(wsa_error(call, ::WSAGetLastError()));
+// Error for the last Winsock error (WSAGetLastError()) or a given WSA code.
+Error wsa_error(std::string_view call, int wsa);
+inline tl::unexpected<Error> last_wsa_error(std::string_view call) {
+  return tl::unexpected(wsa_error(call, ::WSAGetLastError()));
 }
 
 // Blocking-mode registry (see above): ioctlsocket(FIONBIO), then record the mode.
-NetResult<void> set_mode_nonblocking(NativeSocket s, bool on);
+Result<void> set_mode_nonblocking(NativeSocket s, bool on);
 bool registered_nonblocking(NativeSocket s) noexcept;
 void forget_socket(NativeSocket s) noexcept;  // on closesocket
 

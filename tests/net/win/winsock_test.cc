@@ -31,10 +31,10 @@ TEST(Winsock, ErrorsMapOntoTheSameErrnoNames) {
   EXPECT_EQ(win::errno_from_wsa(WSAEINTR), EINTR);
   EXPECT_EQ(win::errno_from_wsa(WSAENOPROTOOPT), ENOPROTOOPT);
   EXPECT_EQ(win::errno_from_wsa(WSAESHUTDOWN), EPIPE);
-  const NetError unknown = win::wsa_error("WSAIoctl", WSASYSNOTREADY);
+  const Error unknown = win::wsa_error("WSAIoctl", WSASYSNOTREADY);
   EXPECT_EQ(unknown.code, EIO);
   EXPECT_EQ(unknown.message(), "WSAIoctl: WSA error 10091");
-  EXPECT_EQ((NetError{"WSASend", ECONNRESET, {}}).message(), "WSASend: Connection reset by peer");
+  EXPECT_EQ((Error{"WSASend", ECONNRESET, {}}).message(), "WSASend: Connection reset by peer");
 }
 
 TEST(Winsock, SendToAClosedPeerIsAnError) {
@@ -43,7 +43,7 @@ TEST(Winsock, SendToAClosedPeerIsAnError) {
   ChunkedSender sender(system_socket_ops(), p.client.native());
   std::vector<std::byte> data(4096);
   const core::ByteSlice s{data.data(), data.size()};
-  NetResult<SendOutcome> r = SendOutcome{};
+  Result<SendOutcome> r = SendOutcome{};
   for (int i = 0; i < 100 && r; ++i) {
     r = sender.send({&s, 1});
     std::this_thread::sleep_for(1ms);

@@ -1,18 +1,16 @@
-#include "ackstall/net/net_error.h"
+#include "ackstall/core/error.h"
 
+#include <cerrno>
+#include <ostream>
 #include <system_error>
 
-#if defined(_WIN32)
-#include <cerrno>
-#endif
-
-namespace ackstall::net {
+namespace ackstall::core {
 
 namespace {
 #if defined(_WIN32)
 // The Windows C runtime's strerror() knows only the classic errno values (< 100); the POSIX
 // supplement MinGW defines (ECONNRESET = 108, ...) comes back as "Unknown error". The Winsock
-// port maps WSAE* onto that supplement (net_error.h), so its texts are spelled here, as glibc
+// port maps WSAE* onto that supplement (core/error.h), so its texts are spelled here, as glibc
 // spells them, to give the same messages on both platforms.
 const char* posix_supplement_text(int code) noexcept {
   switch (code) {
@@ -47,19 +45,23 @@ const char* posix_supplement_text(int code) noexcept {
 }
 #endif
 
+}  // namespace
+
 std::string errno_text(int code) {
 #if defined(_WIN32)
   if (const char* text = posix_supplement_text(code)) return text;
 #endif
   return std::generic_category().message(code);
 }
-}  // namespace
 
-std::string NetError::message() const {
+std::string Error::message() const {
+  if (call.empty()) return detail;
   std::string out(call);
   out += ": ";
   out += detail.empty() ? errno_text(code) : detail;
   return out;
 }
 
-}  // namespace ackstall::net
+std::ostream& operator<<(std::ostream& out, const Error& error) { return out << error.message(); }
+
+}  // namespace ackstall::core
