@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages ackstall needs that are missing (apt-get, as root).
-# Usage: scripts/deps.sh [build|test]   (test adds what the test suite and benchmarks use)
+# Usage: scripts/deps.sh GROUP...   (default: build)
+#   build  compile the libraries, the tool, tests and benchmarks
+#   plot   draw time-sequence graphs (ackstall sim --plot): gnuplot
+#   test   everything the test suite and the benchmarks use: build + plot + tshark, iperf3, ns-3,
+#          clang (fuzzers), MinGW-w64 + Wine (the Windows build), iproute2 (the lab)
 set -euo pipefail
-mode=${1:-build}
 build_pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
-            libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libexpected-dev
-            gnuplot-nox tshark)
-test_pkgs=(iproute2 iperf3 jq clang libclang-rt-14-dev ns3 libns3-dev time
+            libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libexpected-dev)
+plot_pkgs=(gnuplot-nox)
+test_pkgs=(tshark iproute2 iperf3 jq clang libclang-rt-14-dev ns3 libns3-dev time
            g++-mingw-w64-x86-64-posix wine wine64 googletest)  # googletest: sources, for MinGW
-pkgs=("${build_pkgs[@]}")
-[ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
+pkgs=()
+for group in "${@:-build}"; do
+  case $group in
+    build) pkgs+=("${build_pkgs[@]}") ;;
+    plot) pkgs+=("${plot_pkgs[@]}") ;;
+    test) pkgs+=("${build_pkgs[@]}" "${plot_pkgs[@]}" "${test_pkgs[@]}") ;;
+    *) echo "deps.sh: unknown group '$group' (build, plot or test)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${pkgs[@]}"; do

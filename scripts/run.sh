@@ -3,7 +3,7 @@
 # seed's table with the simulator (seed figure vs simulated, side by side), then shows the fix.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh build
+scripts/deps.sh build plot
 cmake --preset release >/dev/null
 cmake --build --preset release
 bin=build/release/tools/ackstall/ackstall

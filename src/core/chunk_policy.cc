@@ -5,10 +5,15 @@
 namespace ackstall::core {
 
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept {
-  if (name == "none") return PolicyKind::none;
-  if (name == "seed") return PolicyKind::seed;
-  if (name == "cygwin") return PolicyKind::cygwin;
+  for (const PolicyKind k : kPolicyKinds)
+    if (to_string(k) == name) return k;
   return std::nullopt;
+}
+
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const PolicyKind k : kPolicyKinds) names.emplace_back(to_string(k));
+  return names;
 }
 
 std::string_view to_string(PolicyKind kind) noexcept {

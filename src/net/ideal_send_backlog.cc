@@ -13,6 +13,12 @@ std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept {
   return std::nullopt;
 }
 
+std::vector<std::string> net_policy_names() {
+  std::vector<std::string> names = core::policy_names();
+  names.emplace_back("isb");
+  return names;
+}
+
 std::string_view to_string(const NetPolicy& p) noexcept {
   return p.isb ? "isb" : core::to_string(p.core);
 }

@@ -1,5 +1,7 @@
 #include "ackstall/scenario/fields.h"
 
+#include "ackstall/core/units.h"
+
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -54,9 +56,9 @@ Setter duration_setter(std::function<Nanos&(ExperimentConfig&)> at) {
   return [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
     const auto* s = std::get_if<std::string>(&v);
     if (s == nullptr) return "expected a duration string like \"200ms\", got a " + type_name(v);
-    const auto d = parse_duration(*s);
-    if (!d) return "bad duration \"" + *s + "\" (use a number and ns, us, ms or s)";
-    at(c) = *d;
+    const auto d = core::parse_duration_ns(*s);
+    if (!d) return d.error().message();
+    at(c) = Nanos(*d);
     return std::nullopt;
   };
 }
@@ -69,8 +71,8 @@ Setter rate_setter(std::function<std::int64_t&(ExperimentConfig&)> at) {
     }
     const auto* s = std::get_if<std::string>(&v);
     if (s == nullptr) return "expected a rate like \"100mbit\", got a " + type_name(v);
-    const auto r = parse_rate_bps(*s);
-    if (!r) return "bad rate \"" + *s + "\" (use e.g. 100mbit, 1gbit, 64kbit)";
+    const auto r = core::parse_rate_bps(*s);
+    if (!r) return r.error().message();
     at(c) = *r;
     return std::nullopt;
   };
@@ -266,40 +268,6 @@ core::Result<void> set_field(ExperimentConfig& cfg, std::string_view path, const
     return {};
   }
   return core::fail(std::string(path) + ": unknown key");
-}
-
-std::optional<Nanos> parse_duration(std::string_view text) noexcept {
-  static constexpr std::pair<std::string_view, std::int64_t> kUnits[] = {
-      {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}};
-  for (const auto& [unit, scale] : kUnits) {
-    if (text.size() <= unit.size() || !text.ends_with(unit)) continue;
-    const std::string_view num = text.substr(0, text.size() - unit.size());
-    if (unit == "s" && (num.ends_with('n') || num.ends_with('u') || num.ends_with('m'))) continue;
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-    if (ec != std::errc{} || ptr != num.data() + num.size() || !std::isfinite(v) || v < 0) return std::nullopt;
-    const double ns = std::round(v * static_cast<double>(scale));
-    if (ns > 9.2e18) return std::nullopt;
-    return Nanos(static_cast<std::int64_t>(ns));
-  }
-  return std::nullopt;
-}
-
-std::optional<std::int64_t> parse_rate_bps(std::string_view text) noexcept {
-  static constexpr std::pair<std::string_view, double> kUnits[] = {
-      {"gbit", 1e9}, {"mbit", 1e6}, {"kbit", 1e3}, {"bit", 1}};
-  for (const auto& [unit, scale] : kUnits) {
-    if (text.size() <= unit.size() || !text.ends_with(unit)) continue;
-    const std::string_view num = text.substr(0, text.size() - unit.size());
-    if (unit == "bit" && (num.ends_with('g') || num.ends_with('m') || num.ends_with('k'))) continue;
-    double v = 0;
-    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
-    if (ec != std::errc{} || ptr != num.data() + num.size() || !std::isfinite(v) || v <= 0) return std::nullopt;
-    const double bps = std::round(v * scale);
-    if (bps > 9.2e18) return std::nullopt;
-    return static_cast<std::int64_t>(bps);
-  }
-  return std::nullopt;
 }
 
 }  // namespace ackstall::scenario

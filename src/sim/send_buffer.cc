@@ -4,13 +4,7 @@
 
 namespace ackstall::sim {
 
-SendBufferAccounting::SendBufferAccounting(const SendBufferConfig& cfg) : cfg_(cfg) {}
-
-bool SendBufferAccounting::afd_rules_allow() const noexcept {
-  // KB214397 rule 1: "within SO_SNDBUF quota"; rule 2: "beyond quota and there is only one
-  // previously buffered send still in the stack".
-  return buffered_ < cfg_.size || sends_.size() <= 1;
-}
+SendBufferAccounting::SendBufferAccounting(const SendBufferConfig& cfg) : cfg_(cfg), afd_(cfg.size) {}
 
 SendOutcome SendBufferAccounting::send(std::int64_t len, bool nonblocking) {
   SendOutcome out;
@@ -19,7 +13,7 @@ SendOutcome SendBufferAccounting::send(std::int64_t len, bool nonblocking) {
     case SendBufferKind::afd: {
       if (nonblocking) {
         // Seed pseudo-code (sock_send): accept iff bufferedbytes < so_sndbuf, else EAGAIN.
-        const bool ok = cfg_.kb214397_literal ? afd_rules_allow() : buffered_ < cfg_.size;
+        const bool ok = cfg_.kb214397_literal ? afd_.completes_at_once() : afd_.may_send();
         if (!ok) {
           out.would_block = true;
           waiting_ = Wait::writable;  // FD_WRITE when a buffered send completes (KB823764)
@@ -28,12 +22,11 @@ SendOutcome SendBufferAccounting::send(std::int64_t len, bool nonblocking) {
         out.completed = true;
       } else {
         // Blocking: always copied (seed pseudo-code); completion per KB214397 rules 1-3.
-        out.completed = afd_rules_allow();
+        out.completed = afd_.completes_at_once();
       }
       out.accepted = len;
       enqueued_ += len;
-      buffered_ += len;
-      sends_.push_back(enqueued_);
+      afd_.charge(len);
       if (!out.completed) {
         waiting_ = Wait::completion;
       }
@@ -77,28 +70,15 @@ bool SendBufferAccounting::on_acked(std::int64_t acked) {
   acked_ = std::min(acked, enqueued_);
   switch (cfg_.kind) {
     case SendBufferKind::afd: {
-      // Buffered bytes are released per whole send, when its last byte is ACKed (§1, seed
-      // "overlapped_send_completion_handler: reduce bufferedbytes by length of completed buffer").
-      bool completed_any = false;
-      while (!sends_.empty() && sends_.front() <= acked_) {
-        released_end_ = sends_.front();
-        sends_.pop_front();
-        completed_any = true;
-      }
-      if (!completed_any) return false;
-      buffered_ = enqueued_ - released_end_;
+      // Buffered bytes are released per whole send, when its last byte is ACKed (§1).
+      if (afd_.acknowledge(acked_) == 0) return false;
       if (waiting_ == Wait::writable) {
         waiting_ = Wait::none;
         return true;  // FD_WRITE (KB823764; seed pseudo-code)
       }
       if (waiting_ == Wait::completion) {
-        // KB214397 rule 3: withheld until the sends buffered before it are back within quota
-        // or only one of them is left. The withheld send is the newest (the writer is blocked).
-        const std::size_t n = sends_.size();
-        const std::int64_t withheld_start = n >= 2 ? sends_[n - 2] : released_end_;
-        const std::int64_t before_bytes = withheld_start - released_end_;
-        const std::size_t before_sends = n == 0 ? 0 : n - 1;
-        if (n == 0 || before_bytes < cfg_.size || before_sends <= 1) {
+        // KB214397 rule 3. The withheld send is the newest (the writer is blocked).
+        if (afd_.withheld_may_complete()) {
           waiting_ = Wait::none;
           return true;
         }
@@ -122,13 +102,8 @@ bool SendBufferAccounting::on_acked(std::int64_t acked) {
 bool SendBufferAccounting::psh(std::int64_t begin, std::int64_t end) const {
   switch (cfg_.kind) {
     case SendBufferKind::afd:
-      // PSH on the last segment of a send [I §1]: does a send end in (begin, end]?
-      for (std::size_t i = 0; i < sends_.size(); ++i) {
-        const std::int64_t e = sends_[i];
-        if (e > begin && e <= end) return true;
-        if (e > end) break;
-      }
-      return end == enqueued_;
+      // PSH on the last segment of a send [I §1].
+      return afd_.send_ends_in(begin, end) || end == enqueued_;
     case SendBufferKind::bsd:
       return end == enqueued_;  // tcp_output: PSH when the segment empties the send buffer
     case SendBufferKind::ns3:

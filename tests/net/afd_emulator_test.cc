@@ -1,4 +1,5 @@
-// AfdQuota (pure accounting) and AfdSocketOps over a real loopback connection.
+// unwrap_ack_id and AfdSocketOps over a real loopback connection (the pure accounting,
+// core::AfdQuota, is tested in tests/core/afd_quota_test.cc).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -14,46 +15,7 @@
 namespace ackstall::net {
 namespace {
 
-TEST(AfdQuota, ChargesWholeSendsAndAllowsWhileBelowQuota) {
-  AfdQuota q(8192);
-  EXPECT_TRUE(q.may_send());
-  q.charge(8191);  // seed: bufferedbytes < so_sndbuf -> the next send is still allowed
-  EXPECT_TRUE(q.may_send());
-  q.charge(20000);  // charged whole, far over the quota
-  EXPECT_FALSE(q.may_send());
-  EXPECT_EQ(q.charged(), 28191);
-  EXPECT_EQ(q.outstanding_sends(), 2u);
-}
-
-TEST(AfdQuota, ReleasesOnlyWhenTheLastByteOfASendIsAcked) {
-  AfdQuota q(8192);
-  q.charge(10000);
-  q.charge(10000);
-  EXPECT_EQ(q.acknowledge(9999), 0u);  // per send, not per packet
-  EXPECT_EQ(q.charged(), 20000);
-  EXPECT_EQ(q.acknowledge(10000), 1u);
-  EXPECT_EQ(q.charged(), 10000);
-  EXPECT_FALSE(q.may_send());
-  EXPECT_EQ(q.acknowledge(5000), 0u);  // older cumulative values are ignored
-  EXPECT_EQ(q.acknowledge(1u << 30), 1u);  // clamped to what was sent
-  EXPECT_EQ(q.acked(), 20000u);
-  EXPECT_EQ(q.charged(), 0);
-  EXPECT_TRUE(q.may_send());
-}
-
-TEST(AfdQuota, CumulativeCompletionReleasesMergedSends) {
-  AfdQuota q(100);
-  for (int i = 0; i < 5; ++i) q.charge(30);
-  EXPECT_EQ(q.acknowledge(150), 5u);  // one id for five merged sends
-  EXPECT_EQ(q.outstanding_sends(), 0u);
-  q.charge(0);
-  EXPECT_EQ(q.outstanding_sends(), 0u);
-  q.set_quota(10);
-  q.charge(10);
-  EXPECT_FALSE(q.may_send());
-}
-
-TEST(AfdQuota, UnwrapsThirtyTwoBitIds) {
+TEST(AfdAckId, UnwrapsThirtyTwoBitIds) {
   EXPECT_EQ(unwrap_ack_id(99, 0), 100u);
   EXPECT_EQ(unwrap_ack_id(0xffffffffu, 0xfffffff0u), 0x100000000u);
   EXPECT_EQ(unwrap_ack_id(15, 0xfffffff0u), 0x100000010u);         // wrapped
@@ -88,7 +50,7 @@ TEST(AfdSocketOps, RefusesOverQuotaUntilTheAckArrives) {
   // Loopback ACKs within microseconds; either the completion is already there or not yet.
   ASSERT_TRUE(afd.wait_writable(p.client.native(), 5000).has_value());
   EXPECT_TRUE(afd.quota().may_send());
-  EXPECT_EQ(afd.quota().acked(), 10000u);
+  EXPECT_EQ(afd.quota().acked(), 10000);
   EXPECT_GE(afd.stats().completions, 1u);
   EXPECT_EQ(*afd.get_option(p.client.native(), SocketOption::send_buffer), 8192);
   ASSERT_TRUE(afd.set_option(p.client.native(), SocketOption::send_buffer, 4096).has_value());

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <stdlib.h>  // mkdtemp
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,12 +15,35 @@
 
 namespace ackstall::pcap::testing {
 
-inline std::filesystem::path temp_path(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() / "ackstall_pcap_test";
-  std::filesystem::create_directories(dir);
-  return dir / (std::string(info->test_suite_name()) + "." + info->name() + "." + name);
-}
+// A directory of the running test's own, created on first use (mkdtemp: unique even when ctest
+// runs the same binary in several processes at once) and removed when the test ends.
+class TestTempDir : public ::testing::EmptyTestEventListener {
+ public:
+  static const std::filesystem::path& get() {
+    static TestTempDir* self = [] {
+      auto* l = new TestTempDir;
+      ::testing::UnitTest::GetInstance()->listeners().Append(l);  // gtest owns it
+      return l;
+    }();
+    if (self->dir_.empty()) {
+      std::string tmpl = (std::filesystem::temp_directory_path() / "ackstall_pcap_test.XXXXXX").string();
+      if (::mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp " << tmpl;
+      self->dir_ = tmpl;
+    }
+    return self->dir_;
+  }
+
+ private:
+  void OnTestEnd(const ::testing::TestInfo&) override {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+    dir_.clear();
+  }
+  std::filesystem::path dir_;
+};
+
+inline std::filesystem::path temp_path(const std::string& name) { return TestTempDir::get() / name; }
 
 inline std::filesystem::path write_capture(const std::string& name, const std::vector<TcpPacket>& packets,
                                            std::uint32_t snaplen = 128) {

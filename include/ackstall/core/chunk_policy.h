@@ -41,6 +41,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -48,9 +49,14 @@ namespace ackstall::core {
 
 enum class PolicyKind : std::uint8_t { none, seed, cygwin };
 
+// Every policy, in the order commands list them: the one table of policy names.
+inline constexpr PolicyKind kPolicyKinds[] = {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin};
+
 // Parses "none" / "seed" / "cygwin"; nullopt for anything else.
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept;
 std::string_view to_string(PolicyKind kind) noexcept;
+// The names of kPolicyKinds, in order (for CLI choices and messages).
+std::vector<std::string> policy_names();
 
 struct SocketParams {
   std::int64_t sndbuf = 8192;  // tracked SO_SNDBUF in bytes (Winsock quota); <= 0 means unknown

@@ -26,48 +26,15 @@
 #include <deque>
 #include <memory>
 
+#include "ackstall/core/afd_quota.h"
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/net_error.h"
 #include "ackstall/net/socket_ops.h"
 
 namespace ackstall::net {
 
-// Byte accounting of one emulated AFD socket. Offsets count stream bytes from the first send.
-class AfdQuota {
- public:
-  explicit AfdQuota(std::int64_t quota) noexcept : quota_(quota) {}
-
-  std::int64_t quota() const noexcept { return quota_; }
-  // setsockopt(SO_SNDBUF) on Winsock: a new quota, effective for the next send.
-  void set_quota(std::int64_t quota) noexcept { quota_ = quota; }
-
-  // The seed's test before a send: bufferedbytes < so_sndbuf.
-  bool may_send() const noexcept { return charged_ < quota_; }
-
-  // A send of `len` bytes was accepted: charge it whole (len == 0 charges nothing).
-  void charge(std::uint64_t len);
-
-  // The peer has ACKed every byte below stream offset `acked` (cumulative; smaller values than
-  // seen before are ignored, values beyond sent() are clamped). Releases every send whose last
-  // byte is covered; returns how many sends were released.
-  std::size_t acknowledge(std::uint64_t acked) noexcept;
-
-  std::int64_t charged() const noexcept { return charged_; }
-  std::size_t outstanding_sends() const noexcept { return ends_.size(); }
-  std::uint64_t sent() const noexcept { return sent_; }
-  std::uint64_t acked() const noexcept { return acked_; }
-
- private:
-  std::int64_t quota_;
-  std::int64_t charged_ = 0;
-  std::uint64_t sent_ = 0;
-  std::uint64_t acked_ = 0;
-  struct Send {
-    std::uint64_t end;  // offset one past its last byte
-    std::uint64_t len;
-  };
-  std::deque<Send> ends_;  // ascending by end
-};
+// Byte accounting of one emulated AFD socket: the simulator's own (core/afd_quota.h).
+using AfdQuota = core::AfdQuota;
 
 // Maps a 32-bit TX_ACK id (offset of the last ACKed byte, modulo 2^32) to a cumulative 64-bit
 // ACKed offset, given the offset ACKed so far (ids never run more than 2^31 ahead).

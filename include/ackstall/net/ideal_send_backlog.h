@@ -19,7 +19,9 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/net/chunked_sender.h"
@@ -34,6 +36,8 @@ struct NetPolicy {
   friend bool operator==(const NetPolicy&, const NetPolicy&) = default;
 };
 std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept;
+// Every name parse_net_policy accepts: core::policy_names() and "isb" (for CLI choices).
+std::vector<std::string> net_policy_names();
 std::string_view to_string(const NetPolicy& p) noexcept;
 
 // One ISB reading: measured (the ioctl answered) or fallback (it failed: the source quotes why).

@@ -41,8 +41,6 @@ std::span<const FieldInfo> fields();
 // Range checks are sim::validate()'s job, after every key is set.
 core::Result<void> set_field(sim::ExperimentConfig& cfg, std::string_view path, const Value& value);
 
-// Parsers for the textual types (exposed for tests and the CLI).
-std::optional<sim::Nanos> parse_duration(std::string_view text) noexcept;
-std::optional<std::int64_t> parse_rate_bps(std::string_view text) noexcept;
+// Durations and rates are written in core's grammar (core/units.h).
 
 }  // namespace ackstall::scenario

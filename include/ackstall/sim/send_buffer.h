@@ -6,7 +6,8 @@
 // alone knows the application's send boundaries. Offsets are stream offsets of data bytes
 // (0 = first data byte); `acked` is the number of data bytes cumulatively ACKed.
 //
-//   afd — Winsock AFD (docs/STACKS.md §1; seed pseudo-code; KB214397; KB823764):
+//   afd — Winsock AFD (docs/STACKS.md §1; seed pseudo-code; KB214397; KB823764), accounted by
+//         core::AfdQuota, the same class the Linux AFD emulator charges real sends against:
 //         quota = SO_SNDBUF charged per whole send, released only when the whole send is ACKed.
 //         Nonblocking: accepted whole iff buffered < quota (seed: "if (bufferedbytes <
 //         so_sndbuf)"), else WSAEWOULDBLOCK and FD_WRITE when a buffered send completes.
@@ -23,6 +24,7 @@
 //         the send callback); bytes freed as ACKed; no PSH ever (peers/ns3 README).
 #pragma once
 
+#include "ackstall/core/afd_quota.h"
 #include "ackstall/sim/engine.h"
 #include "ackstall/sim/experiment.h"
 
@@ -49,8 +51,13 @@ class SendBufferAccounting {
   bool psh(std::int64_t begin, std::int64_t end) const;
 
   std::int64_t enqueued() const noexcept { return enqueued_; }
-  std::int64_t buffered() const noexcept { return buffered_; }   // bytes charged to the quota
-  std::int64_t outstanding_sends() const noexcept { return static_cast<std::int64_t>(sends_.size()); }
+  // Bytes charged: to the quota (afd), or held in the buffer (bsd, ns3).
+  std::int64_t buffered() const noexcept {
+    return cfg_.kind == SendBufferKind::afd ? afd_.charged() : buffered_;
+  }
+  std::int64_t outstanding_sends() const noexcept {
+    return static_cast<std::int64_t>(afd_.outstanding_sends());
+  }
   bool writer_waiting() const noexcept { return waiting_ != Wait::none; }
   const SendBufferConfig& config() const noexcept { return cfg_; }
 
@@ -58,16 +65,14 @@ class SendBufferAccounting {
 
  private:
   enum class Wait : std::uint8_t { none, writable, completion };
-  bool afd_rules_allow() const noexcept;  // KB214397 rule 1 or rule 2 for the next send
 
   SendBufferConfig cfg_;
   std::int64_t enqueued_ = 0;
   std::int64_t acked_ = 0;
-  std::int64_t buffered_ = 0;
+  std::int64_t buffered_ = 0;    // bsd, ns3: bytes held
   std::int64_t wanted_ = 0;      // ns3/bsd: size of the write that failed
   Wait waiting_ = Wait::none;
-  std::int64_t released_end_ = 0;   // afd: end offset of the newest completed send
-  Ring<std::int64_t> sends_;     // afd: end offsets of buffered (un-ACKed) sends, ascending
+  core::AfdQuota afd_;           // afd: the per-send quota (core/afd_quota.h)
 };
 
 }  // namespace ackstall::sim

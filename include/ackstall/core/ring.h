@@ -1,0 +1,43 @@
+// ackstall/core/ring.h — a growable FIFO ring buffer: power-of-two capacity, no allocation once
+// it has grown to the largest size it holds (the simulator's event and segment queues, the AFD
+// quota's outstanding sends). Indexing is from the front (0 = oldest).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace ackstall::core {
+
+template <class T>
+class Ring {
+ public:
+  bool empty() const noexcept { return head_ == tail_; }
+  std::size_t size() const noexcept { return tail_ - head_; }
+  T& front() noexcept { return buf_[head_ & mask_]; }
+  const T& front() const noexcept { return buf_[head_ & mask_]; }
+  T& back() noexcept { return buf_[(tail_ - 1) & mask_]; }
+  const T& back() const noexcept { return buf_[(tail_ - 1) & mask_]; }
+  T& operator[](std::size_t i) noexcept { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
+  void push_back(const T& v) {
+    if (size() == buf_.size()) grow();
+    buf_[tail_++ & mask_] = v;
+  }
+  void pop_front() noexcept { ++head_; }
+  void clear() noexcept { head_ = tail_ = 0; }
+
+ private:
+  void grow() {
+    const std::size_t n = buf_.empty() ? 16 : buf_.size() * 2;
+    std::vector<T> nb(n);
+    for (std::size_t i = 0; i < size(); ++i) nb[i] = (*this)[i];
+    tail_ = size();
+    head_ = 0;
+    buf_.swap(nb);
+    mask_ = n - 1;
+  }
+  std::vector<T> buf_;
+  std::size_t head_ = 0, tail_ = 0, mask_ = 0;
+};
+
+}  // namespace ackstall::core

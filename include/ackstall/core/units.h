@@ -1,0 +1,36 @@
+// ackstall/core/units.h — the one grammar for durations, rates and sizes, used by scenario
+// files (--set), the lab (--rate, --delay) and every command-line size option.
+//
+//   duration  a non-negative decimal number and a unit: ns, us, ms, s        ("200ms", "1.5s")
+//   rate      a positive decimal number and a unit: bit, kbit, mbit, gbit   ("100mbit") — SI
+//             multiples (1 kbit = 1000 bit/s), as tc(8) spells them
+//   size      a non-negative integer, optionally followed by k, M or G (binary: KiB, MiB, GiB;
+//             "8k" = 8192, "64M" = 67108864); a fraction must come out to whole bytes ("1.5k")
+//
+// Parsers return the value in base units (ns, bit/s, bytes) or an Error whose message names the
+// text and the grammar; the caller prefixes the key or flag ("link.rate: ...").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ackstall/core/error.h"
+
+namespace ackstall::core {
+
+inline constexpr std::string_view kDurationGrammar = "a number and ns, us, ms or s, e.g. 200ms";
+inline constexpr std::string_view kRateGrammar = "a number and bit, kbit, mbit or gbit, e.g. 100mbit";
+inline constexpr std::string_view kSizeGrammar = "bytes, or a number and k, M or G (KiB, MiB, GiB), e.g. 8k";
+
+Result<std::int64_t> parse_duration_ns(std::string_view text);
+Result<std::int64_t> parse_rate_bps(std::string_view text);
+Result<std::uint64_t> parse_size(std::string_view text);
+
+// The shortest exact spelling in each grammar: 200000000 ns -> "200ms", 100000000 -> "100mbit",
+// 8192 -> "8k", 1000 -> "1000".
+std::string format_duration_ns(std::int64_t ns);
+std::string format_rate_bps(std::int64_t bps);
+std::string format_size(std::uint64_t bytes);
+
+}  // namespace ackstall::core

@@ -1,0 +1,92 @@
+#include "ackstall/core/units.h"
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <span>
+#include <utility>
+
+namespace ackstall::core {
+namespace {
+
+struct Unit {
+  std::string_view suffix;
+  double scale;
+};
+
+// Splits TEXT into a finite decimal number and one of UNITS (longest suffix first in UNITS).
+// Returns the number times the unit's scale, or nullopt.
+std::optional<double> scaled(std::string_view text, std::span<const Unit> units) {
+  for (const Unit& u : units) {
+    if (text.size() <= u.suffix.size() || !text.ends_with(u.suffix)) continue;
+    const std::string_view num = text.substr(0, text.size() - u.suffix.size());
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+    if (ec != std::errc{} || ptr != num.data() + num.size() || !std::isfinite(v)) return std::nullopt;
+    return v * u.scale;
+  }
+  return std::nullopt;
+}
+
+tl::unexpected<Error> bad(std::string_view what, std::string_view text, std::string_view grammar) {
+  return fail("bad " + std::string(what) + " '" + std::string(text) + "': expected " + std::string(grammar));
+}
+
+}  // namespace
+
+Result<std::int64_t> parse_duration_ns(std::string_view text) {
+  // "ms" before "s", "ns"/"us" before "s": the longer suffix wins.
+  static constexpr Unit kUnits[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+  const auto v = scaled(text, kUnits);
+  if (!v || *v < 0 || *v > 9.2e18) return bad("duration", text, kDurationGrammar);
+  return static_cast<std::int64_t>(std::round(*v));
+}
+
+Result<std::int64_t> parse_rate_bps(std::string_view text) {
+  static constexpr Unit kUnits[] = {{"gbit", 1e9}, {"mbit", 1e6}, {"kbit", 1e3}, {"bit", 1}};
+  const auto v = scaled(text, kUnits);
+  if (!v || *v <= 0 || *v > 9.2e18 || std::round(*v) < 1) return bad("rate", text, kRateGrammar);
+  return static_cast<std::int64_t>(std::round(*v));
+}
+
+Result<std::uint64_t> parse_size(std::string_view text) {
+  static constexpr Unit kUnits[] = {{"k", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}};
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos) {
+    std::uint64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec == std::errc{} && ptr == text.data() + text.size()) return v;
+    return bad("size", text, kSizeGrammar);
+  }
+  const auto v = scaled(text, kUnits);
+  // 2^63 is exact in a double; a fraction must come out to whole bytes.
+  if (!v || *v < 0 || *v >= 9223372036854775808.0 || *v != std::floor(*v) ||
+      text.find_first_of("eE+-") != std::string_view::npos)
+    return bad("size", text, kSizeGrammar);
+  return static_cast<std::uint64_t>(*v);
+}
+
+std::string format_duration_ns(std::int64_t ns) {
+  static constexpr std::pair<std::int64_t, std::string_view> kUnits[] = {
+      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + std::string(unit);
+  return std::to_string(ns) + "ns";
+}
+
+std::string format_rate_bps(std::int64_t bps) {
+  static constexpr std::pair<std::int64_t, std::string_view> kUnits[] = {
+      {1'000'000'000, "gbit"}, {1'000'000, "mbit"}, {1'000, "kbit"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (bps != 0 && bps % scale == 0) return std::to_string(bps / scale) + std::string(unit);
+  return std::to_string(bps) + "bit";
+}
+
+std::string format_size(std::uint64_t bytes) {
+  static constexpr std::pair<std::uint64_t, std::string_view> kUnits[] = {
+      {1ull << 30, "G"}, {1ull << 20, "M"}, {1ull << 10, "k"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (bytes != 0 && bytes % scale == 0) return std::to_string(bytes / scale) + std::string(unit);
+  return std::to_string(bytes);
+}
+
+}  // namespace ackstall::core
