@@ -28,6 +28,18 @@ std::optional<double> scaled(std::string_view text, std::span<const Unit> units)
   return std::nullopt;
 }
 
+struct Spelling {
+  std::uint64_t scale;
+  std::string_view suffix;
+};
+
+// VALUE in the largest unit of UNITS (descending) that divides it, else in BASE units.
+std::string spell(std::uint64_t value, std::span<const Spelling> units, std::string_view base) {
+  for (const Spelling& u : units)
+    if (value != 0 && value % u.scale == 0) return std::to_string(value / u.scale) + std::string(u.suffix);
+  return std::to_string(value) + std::string(base);
+}
+
 tl::unexpected<Error> bad(std::string_view what, std::string_view text, std::string_view grammar) {
   return fail("bad " + std::string(what) + " '" + std::string(text) + "': expected " + std::string(grammar));
 }
@@ -66,27 +78,18 @@ Result<std::uint64_t> parse_size(std::string_view text) {
 }
 
 std::string format_duration_ns(std::int64_t ns) {
-  static constexpr std::pair<std::int64_t, std::string_view> kUnits[] = {
-      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
-  for (const auto& [scale, unit] : kUnits)
-    if (ns != 0 && ns % scale == 0) return std::to_string(ns / scale) + std::string(unit);
-  return std::to_string(ns) + "ns";
+  static constexpr Spelling kUnits[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
+  return spell(static_cast<std::uint64_t>(ns), kUnits, "ns");
 }
 
 std::string format_rate_bps(std::int64_t bps) {
-  static constexpr std::pair<std::int64_t, std::string_view> kUnits[] = {
-      {1'000'000'000, "gbit"}, {1'000'000, "mbit"}, {1'000, "kbit"}};
-  for (const auto& [scale, unit] : kUnits)
-    if (bps != 0 && bps % scale == 0) return std::to_string(bps / scale) + std::string(unit);
-  return std::to_string(bps) + "bit";
+  static constexpr Spelling kUnits[] = {{1'000'000'000, "gbit"}, {1'000'000, "mbit"}, {1'000, "kbit"}};
+  return spell(static_cast<std::uint64_t>(bps), kUnits, "bit");
 }
 
 std::string format_size(std::uint64_t bytes) {
-  static constexpr std::pair<std::uint64_t, std::string_view> kUnits[] = {
-      {1ull << 30, "G"}, {1ull << 20, "M"}, {1ull << 10, "k"}};
-  for (const auto& [scale, unit] : kUnits)
-    if (bytes != 0 && bytes % scale == 0) return std::to_string(bytes / scale) + std::string(unit);
-  return std::to_string(bytes);
+  static constexpr Spelling kUnits[] = {{1ull << 30, "G"}, {1ull << 20, "M"}, {1ull << 10, "k"}};
+  return spell(bytes, kUnits, "");
 }
 
 }  // namespace ackstall::core

@@ -27,7 +27,7 @@ Result<std::int64_t> parse_duration_ns(std::string_view text);
 Result<std::int64_t> parse_rate_bps(std::string_view text);
 Result<std::uint64_t> parse_size(std::string_view text);
 
-// The shortest exact spelling in each grammar: 200000000 ns -> "200ms", 100000000 -> "100mbit",
+// The shortest exact spelling in each grammar (values >= 0): 200000000 ns -> "200ms", 100000000 -> "100mbit",
 // 8192 -> "8k", 1000 -> "1000".
 std::string format_duration_ns(std::int64_t ns);
 std::string format_rate_bps(std::int64_t bps);

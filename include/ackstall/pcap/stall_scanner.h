@@ -17,7 +17,7 @@
 //                  the handshake, or no scaling);
 //   delayed_ack    the releasing ACK newly acknowledges exactly one segment: an odd tail the
 //                  receiver held for its delayed-ACK timer (BSD: every 2nd segment ACKed at once,
-//                  a lone one after 200 ms; Linux pingpong: ~40 ms);
+//                  a lone one after 200 ms, §3; Linux pingpong: ~40 ms, §4 and lab §7);
 //   slow_ack       several segments ACKed late (long RTT, busy receiver, lost ACKs);
 //   retransmission see above.
 // delayed_ack_timeout_ns estimates the receiver's timer: the median ACK delay of delayed_ack
