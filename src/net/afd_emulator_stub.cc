@@ -7,7 +7,7 @@
 namespace ackstall::net {
 namespace {
 tl::unexpected<Error> unsupported() {
-  return tl::unexpected(Error{"afd emulation (needs Linux SO_TIMESTAMPING)", EOPNOTSUPP, {}});
+  return core::os_failure("afd emulation (needs Linux SO_TIMESTAMPING)", EOPNOTSUPP);
 }
 }  // namespace
 
@@ -27,5 +27,7 @@ Result<bool> AfdSocketOps::is_nonblocking(NativeSocket) { return unsupported(); 
 Result<TcpInfo> AfdSocketOps::tcp_info(NativeSocket) { return unsupported(); }
 Result<InterfaceMtu> AfdSocketOps::interface_mtu(NativeSocket) { return unsupported(); }
 Result<SocketKind> AfdSocketOps::socket_kind(NativeSocket) { return unsupported(); }
+Result<std::size_t> AfdSocketOps::recv(NativeSocket, std::span<std::byte>) { return unsupported(); }
+Result<PollEvents> AfdSocketOps::poll(NativeSocket, PollEvents, int) { return unsupported(); }
 
 }  // namespace ackstall::net

@@ -124,24 +124,24 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
     [](TcpProfile& t) -> auto& { return t.accept_timestamps; });
   B("ask_window_scale", "send a window-scale option in our SYN",
     [](TcpProfile& t) -> auto& { return t.ask_window_scale; });
-  add(f, s + "nagle", "one of: off, classic, minshall", "Nagle variant",
+  const std::string nagle = sim::join_names(sim::nagle_kind_names());
+  add(f, s + "nagle", "one of: " + nagle, "Nagle variant",
       enum_setter<sim::NagleKind>([p](ExperimentConfig& c) -> auto& { return p(c).nagle; },
-                                  &sim::parse_nagle_kind, "off, classic, minshall"));
+                                  &sim::parse_nagle_kind, nagle));
   B("fin_overrides_nagle", "a queued FIN sends a short segment past Nagle (BSD, Linux)",
     [](TcpProfile& t) -> auto& { return t.fin_overrides_nagle; });
-  add(f, s + "send_buffer.kind", "one of: afd, bsd, ns3", "send-buffer accounting",
+  const std::string sndbuf = sim::join_names(sim::send_buffer_kind_names());
+  add(f, s + "send_buffer.kind", "one of: " + sndbuf, "send-buffer accounting",
       enum_setter<sim::SendBufferKind>(
           [p](ExperimentConfig& c) -> auto& { return p(c).send_buffer.kind; },
-          &sim::parse_send_buffer_kind, "afd, bsd, ns3"));
+          &sim::parse_send_buffer_kind, sndbuf));
   I64("send_buffer.size", "SO_SNDBUF in bytes", [](TcpProfile& t) -> auto& { return t.send_buffer.size; });
   B("send_buffer.kb214397_literal", "afd: apply KB214397 rule 2 to nonblocking sends",
     [](TcpProfile& t) -> auto& { return t.send_buffer.kb214397_literal; });
-  add(f, s + "ack.kind",
-      "one of: openbsd, bsd-tick, freebsd, linux-2.6, linux, linux-pingpong, windows, ns3",
-      "delayed-ACK policy",
+  const std::string ack = sim::join_names(sim::ack_policy_kind_names());
+  add(f, s + "ack.kind", "one of: " + ack, "delayed-ACK policy",
       enum_setter<sim::AckPolicyKind>(
-          [p](ExperimentConfig& c) -> auto& { return p(c).ack.kind; }, &sim::parse_ack_policy_kind,
-          "openbsd, bsd-tick, freebsd, linux-2.6, linux, linux-pingpong, windows, ns3"));
+          [p](ExperimentConfig& c) -> auto& { return p(c).ack.kind; }, &sim::parse_ack_policy_kind, ack));
   D("ack.delack_timeout", "delayed-ACK timer", [](TcpProfile& t) -> auto& { return t.ack.delack_timeout; });
   B("ack.ack_on_push", "ACK at once a segment with PSH (OpenBSD net.inet.tcp.ackonpush)",
     [](TcpProfile& t) -> auto& { return t.ack.ack_on_push; });
@@ -151,10 +151,11 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
   D("ack.ato_min", "linux: TCP_ATO_MIN", [](TcpProfile& t) -> auto& { return t.ack.ato_min; });
   D("ack.ato_max", "linux: TCP_DELACK_MAX", [](TcpProfile& t) -> auto& { return t.ack.ato_max; });
   I32("ack.max_quickacks", "linux: TCP_MAX_QUICKACKS", [](TcpProfile& t) -> auto& { return t.ack.max_quickacks; });
-  add(f, s + "receive_window", "one of: bsd, linux, ns3", "advertised-window rule",
+  const std::string rwin = sim::join_names(sim::receive_window_kind_names());
+  add(f, s + "receive_window", "one of: " + rwin, "advertised-window rule",
       enum_setter<sim::ReceiveWindowKind>(
           [p](ExperimentConfig& c) -> auto& { return p(c).receive_window; },
-          &sim::parse_receive_window_kind, "bsd, linux, ns3"));
+          &sim::parse_receive_window_kind, rwin));
   B("window_update_on_read", "send a window update when a read opens the window",
     [](TcpProfile& t) -> auto& { return t.window_update_on_read; });
   I64("rcvbuf", "SO_RCVBUF in bytes", [](TcpProfile& t) -> auto& { return t.rcvbuf; });
@@ -218,9 +219,10 @@ std::vector<Field> build_fields() {
   const std::string s = "app.scp.";
   add(f, s + "enabled", "boolean", "scp-like pipeline instead of plain ttcp",
       bool_setter([](C& c) -> auto& { return c.app.scp.enabled; }));
-  add(f, s + "teardown", "one of: sleep-loop, event", "select() pipe-thread teardown",
+  const std::string teardown = sim::join_names(sim::select_teardown_names());
+  add(f, s + "teardown", "one of: " + teardown, "select() pipe-thread teardown",
       enum_setter<sim::SelectTeardown>([](C& c) -> auto& { return c.app.scp.teardown; },
-                                       &sim::parse_select_teardown, "sleep-loop, event"));
+                                       &sim::parse_select_teardown, teardown));
   add(f, s + "sleep_quantum", "duration", "thread_pipe's Sleep()",
       duration_setter([](C& c) -> auto& { return c.app.scp.sleep_quantum; }));
   add(f, s + "event_wakeup", "duration", "SetEvent to thread exit",
@@ -229,9 +231,10 @@ std::vector<Field> build_fields() {
       int_setter<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_cpu_ps_per_byte; }));
   add(f, s + "receiver_cpu_ps_per_byte", "integer", "receiver CPU picoseconds per byte",
       int_setter<std::int64_t>([](C& c) -> auto& { return c.app.scp.receiver_cpu_ps_per_byte; }));
-  add(f, "initiator", "one of: sender, receiver", "which side opens the connection",
+  const std::string initiator = sim::join_names(sim::initiator_names());
+  add(f, "initiator", "one of: " + initiator, "which side opens the connection",
       enum_setter<sim::Initiator>([](C& c) -> auto& { return c.initiator; }, &sim::parse_initiator,
-                                  "sender, receiver"));
+                                  initiator));
   add(f, "seed", "integer", "the run's RNG seed", [](C& c, const Value& v) -> std::optional<std::string> {
     const auto* i = std::get_if<std::int64_t>(&v);
     if (i == nullptr || *i < 0) return "expected a non-negative integer";

@@ -20,11 +20,11 @@ AckDecision BsdAckPolicy::on_segment(const SegmentArrival& a) {
   return {.arm_at = a.now + delack_time_};
 }
 
-void BsdAckPolicy::on_ack_sent(Nanos, std::int64_t) {
+void BsdAckPolicy::on_ack_sent(std::int64_t) {
   delack_ = false;  // tcp_output: TCP_CLEAR_DELACK(tp)
 }
 
-bool BsdAckPolicy::on_timer(Nanos) {
+bool BsdAckPolicy::on_timer() {
   // tcp_delack_timeout: if TF_DELACK, clear it, set TF_ACKNOW and tcp_output.
   if (!delack_) return false;
   return true;

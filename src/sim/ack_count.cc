@@ -19,12 +19,12 @@ AckDecision CountAckPolicy::on_segment(const SegmentArrival& a) {
   return {};
 }
 
-void CountAckPolicy::on_ack_sent(Nanos, std::int64_t) {
+void CountAckPolicy::on_ack_sent(std::int64_t) {
   count_ = 0;  // the ACK covers everything received
   timer_ = false;
 }
 
-bool CountAckPolicy::on_timer(Nanos) {
+bool CountAckPolicy::on_timer() {
   timer_ = false;
   return count_ > 0;
 }

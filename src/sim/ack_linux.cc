@@ -99,7 +99,7 @@ AckDecision LinuxAckPolicy::on_read(const AppRead& r) {
   return d;
 }
 
-void LinuxAckPolicy::on_ack_sent(Nanos, std::int64_t segments_acked) {
+void LinuxAckPolicy::on_ack_sent(std::int64_t segments_acked) {
   // tcp_event_ack_sent -> tcp_dec_quickack_mode + inet_csk_clear_xmit_timer(ICSK_TIME_DACK).
   if (quick_ > 0) quick_ = static_cast<std::int32_t>(std::max<std::int64_t>(0, quick_ - segments_acked));
   timer_ = false;
@@ -112,7 +112,7 @@ void LinuxAckPolicy::on_data_sent(Nanos now) {
   if (ato_ > Nanos::zero() && now - lrcvtime_ < ato_) pingpong_ = true;
 }
 
-bool LinuxAckPolicy::on_timer(Nanos) {
+bool LinuxAckPolicy::on_timer() {
   if (!timer_) return false;
   // tcp_delack_timer_handler.
   if (!pingpong_) {

@@ -1,9 +1,10 @@
-// Profiles, validation, names and the link ceiling of experiment.h (no simulation here).
-#include "ackstall/sim/experiment.h"
+// config.h: profiles, validation and names (and trace.h's stall names). No simulation here.
+#include "ackstall/sim/config.h"
 
-#include <algorithm>
+#include "ackstall/sim/trace.h"
+
 #include <array>
-#include <utility>
+#include <cstddef>
 
 namespace ackstall::sim {
 
@@ -51,45 +52,35 @@ TcpProfile TcpProfile::openbsd39() {
 
 namespace {
 
+// One table of names per enum, indexed by the enum's value (enums only ever append values).
 template <class E, std::size_t N>
-std::optional<E> parse_in(const std::array<std::pair<std::string_view, E>, N>& table,
-                          std::string_view s) noexcept {
-  for (const auto& [name, v] : table)
-    if (name == s) return v;
+std::optional<E> parse_in(const std::array<std::string_view, N>& names, std::string_view s) noexcept {
+  for (std::size_t i = 0; i < N; ++i)
+    if (names[i] == s) return static_cast<E>(i);
   return std::nullopt;
 }
 template <class E, std::size_t N>
-std::string_view name_in(const std::array<std::pair<std::string_view, E>, N>& table, E v) noexcept {
-  for (const auto& [name, e] : table)
-    if (e == v) return name;
-  return "?";
+std::string_view name_in(const std::array<std::string_view, N>& names, E v) noexcept {
+  const auto i = static_cast<std::size_t>(v);
+  return i < N ? names[i] : std::string_view("?");
 }
 
-constexpr std::array<std::pair<std::string_view, NagleKind>, 3> kNagle{{
-    {"off", NagleKind::off}, {"classic", NagleKind::classic}, {"minshall", NagleKind::minshall}}};
-constexpr std::array<std::pair<std::string_view, SendBufferKind>, 3> kSndbuf{{
-    {"afd", SendBufferKind::afd}, {"bsd", SendBufferKind::bsd}, {"ns3", SendBufferKind::ns3}}};
-constexpr std::array<std::pair<std::string_view, AckPolicyKind>, 8> kAck{{
-    {"openbsd", AckPolicyKind::openbsd},
-    {"bsd-tick", AckPolicyKind::bsd_tick},
-    {"freebsd", AckPolicyKind::freebsd},
-    {"linux-2.6", AckPolicyKind::linux_2_6},
-    {"linux", AckPolicyKind::linux},
-    {"linux-pingpong", AckPolicyKind::linux_pingpong},
-    {"windows", AckPolicyKind::windows},
-    {"ns3", AckPolicyKind::ns3}}};
-constexpr std::array<std::pair<std::string_view, ReceiveWindowKind>, 3> kRwin{{
-    {"bsd", ReceiveWindowKind::bsd}, {"linux", ReceiveWindowKind::linux}, {"ns3", ReceiveWindowKind::ns3}}};
-constexpr std::array<std::pair<std::string_view, SelectTeardown>, 2> kTeardown{{
-    {"sleep-loop", SelectTeardown::sleep_loop}, {"event", SelectTeardown::event}}};
-constexpr std::array<std::pair<std::string_view, Initiator>, 2> kInit{{
-    {"sender", Initiator::sender}, {"receiver", Initiator::receiver}}};
-constexpr std::array<std::pair<std::string_view, StallKind>, 5> kStall{{
-    {"delayed-ack", StallKind::delayed_ack},
-    {"nagle-hold", StallKind::nagle_hold},
-    {"quota-wait", StallKind::quota_wait},
-    {"wakeup", StallKind::wakeup},
-    {"select-teardown", StallKind::select_teardown}}};
+constexpr std::array<std::string_view, 3> kNagle{"off", "classic", "minshall"};
+constexpr std::array<std::string_view, 3> kSndbuf{"afd", "bsd", "ns3"};
+constexpr std::array<std::string_view, 8> kAck{"openbsd", "bsd-tick", "freebsd",        "linux-2.6",
+                                               "linux",   "linux-pingpong", "windows", "ns3"};
+static_assert(static_cast<std::size_t>(AckPolicyKind::ns3) + 1 == kAck.size());
+constexpr std::array<std::string_view, 3> kRwin{"bsd", "linux", "ns3"};
+constexpr std::array<std::string_view, 2> kTeardown{"sleep-loop", "event"};
+constexpr std::array<std::string_view, 2> kInit{"sender", "receiver"};
+constexpr std::array<std::string_view, 5> kStall{"delayed-ack", "nagle-hold", "quota-wait", "wakeup",
+                                                 "select-teardown"};
+static_assert(static_cast<std::size_t>(NagleKind::minshall) + 1 == kNagle.size());
+static_assert(static_cast<std::size_t>(SendBufferKind::ns3) + 1 == kSndbuf.size());
+static_assert(static_cast<std::size_t>(ReceiveWindowKind::ns3) + 1 == kRwin.size());
+static_assert(static_cast<std::size_t>(SelectTeardown::event) + 1 == kTeardown.size());
+static_assert(static_cast<std::size_t>(Initiator::receiver) + 1 == kInit.size());
+static_assert(static_cast<std::size_t>(StallKind::select_teardown) + 1 == kStall.size());
 
 core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
                                             const LinkConfig& link) {
@@ -154,15 +145,6 @@ core::Result<void> validate(const ExperimentConfig& c) {
   return {};
 }
 
-double link_ceiling_mib_s(const LinkConfig& link, std::int32_t mss, std::int32_t tcp_options) {
-  const std::int64_t ip_len = std::int64_t{mss} + 40 + tcp_options;
-  const std::int64_t wire =
-      std::max<std::int64_t>(ip_len + link.framing_overhead - link.frame_gap, link.min_frame) +
-      link.frame_gap;
-  return static_cast<double>(link.rate_bps) / 8.0 * static_cast<double>(mss) /
-         static_cast<double>(wire) / 1048576.0;
-}
-
 std::string_view to_string(NagleKind v) noexcept { return name_in(kNagle, v); }
 std::string_view to_string(SendBufferKind v) noexcept { return name_in(kSndbuf, v); }
 std::string_view to_string(AckPolicyKind v) noexcept { return name_in(kAck, v); }
@@ -170,11 +152,34 @@ std::string_view to_string(ReceiveWindowKind v) noexcept { return name_in(kRwin,
 std::string_view to_string(SelectTeardown v) noexcept { return name_in(kTeardown, v); }
 std::string_view to_string(Initiator v) noexcept { return name_in(kInit, v); }
 std::string_view to_string(StallKind v) noexcept { return name_in(kStall, v); }
-std::optional<NagleKind> parse_nagle_kind(std::string_view s) noexcept { return parse_in(kNagle, s); }
-std::optional<SendBufferKind> parse_send_buffer_kind(std::string_view s) noexcept { return parse_in(kSndbuf, s); }
-std::optional<AckPolicyKind> parse_ack_policy_kind(std::string_view s) noexcept { return parse_in(kAck, s); }
-std::optional<ReceiveWindowKind> parse_receive_window_kind(std::string_view s) noexcept { return parse_in(kRwin, s); }
-std::optional<SelectTeardown> parse_select_teardown(std::string_view s) noexcept { return parse_in(kTeardown, s); }
-std::optional<Initiator> parse_initiator(std::string_view s) noexcept { return parse_in(kInit, s); }
+std::optional<NagleKind> parse_nagle_kind(std::string_view s) noexcept { return parse_in<NagleKind>(kNagle, s); }
+std::optional<SendBufferKind> parse_send_buffer_kind(std::string_view s) noexcept {
+  return parse_in<SendBufferKind>(kSndbuf, s);
+}
+std::optional<AckPolicyKind> parse_ack_policy_kind(std::string_view s) noexcept {
+  return parse_in<AckPolicyKind>(kAck, s);
+}
+std::optional<ReceiveWindowKind> parse_receive_window_kind(std::string_view s) noexcept {
+  return parse_in<ReceiveWindowKind>(kRwin, s);
+}
+std::optional<SelectTeardown> parse_select_teardown(std::string_view s) noexcept {
+  return parse_in<SelectTeardown>(kTeardown, s);
+}
+std::optional<Initiator> parse_initiator(std::string_view s) noexcept { return parse_in<Initiator>(kInit, s); }
+std::span<const std::string_view> nagle_kind_names() noexcept { return kNagle; }
+std::span<const std::string_view> send_buffer_kind_names() noexcept { return kSndbuf; }
+std::span<const std::string_view> ack_policy_kind_names() noexcept { return kAck; }
+std::span<const std::string_view> receive_window_kind_names() noexcept { return kRwin; }
+std::span<const std::string_view> select_teardown_names() noexcept { return kTeardown; }
+std::span<const std::string_view> initiator_names() noexcept { return kInit; }
+
+std::string join_names(std::span<const std::string_view> names) {
+  std::string out;
+  for (const std::string_view n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
 
 }  // namespace ackstall::sim

@@ -5,8 +5,7 @@
 namespace ackstall::sim {
 
 std::int64_t wire_bytes(const LinkConfig& l, std::int64_t ip_len) noexcept {
-  // §5: Ethernet 8 preamble/SFD + 14 header + 4 FCS + 12 IFG; 64-byte minimum frame.
-  return std::max<std::int64_t>(ip_len + l.framing_overhead - l.frame_gap, l.min_frame) + l.frame_gap;
+  return core::wire_bytes(l.framing(), ip_len);  // §5
 }
 
 Nanos tx_time(const LinkConfig& l, std::int64_t wire) noexcept {
@@ -14,6 +13,10 @@ Nanos tx_time(const LinkConfig& l, std::int64_t wire) noexcept {
   const u128 bits_ns = static_cast<u128>(wire) * 8u * 1'000'000'000u;
   const auto rate = static_cast<u128>(l.rate_bps);
   return Nanos(static_cast<std::int64_t>((bits_ns + rate - 1) / rate));
+}
+
+double link_ceiling_mib_s(const LinkConfig& link, std::int32_t mss, std::int32_t tcp_options) {
+  return core::goodput_ceiling_bytes_per_s(link.rate_bps, link.framing(), mss, tcp_options) / 1048576.0;
 }
 
 bool LinkDirection::enqueue(const Segment& s, bool& starts) {

@@ -4,6 +4,8 @@
 #include "ackstall/sim/receive_window.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace ackstall::sim {
 
@@ -11,7 +13,52 @@ namespace {
 constexpr std::int64_t kMaxWin = 65535;        // TCP_MAXWIN
 constexpr int kMaxWinShift = 14;               // TCP_MAX_WINSHIFT
 constexpr std::int64_t kTsOptLen = 12;         // TCPOLEN_TSTAMP_APPA (§1, §3: MSS -= 12)
+
+[[noreturn, maybe_unused]] void invariant_failed(const char* what) noexcept {
+  std::fprintf(stderr, "ackstall::sim::TcpEndpoint invariant violated: %s\n", what);
+  std::abort();
+}
 }  // namespace
+
+// Debug builds check the invariants (tcp_endpoint.h) when every input has been handled.
+struct TcpEndpoint::CheckOnExit {
+  const TcpEndpoint& ep;
+  ~CheckOnExit() { ep.debug_check(); }
+};
+
+void TcpEndpoint::debug_check() const noexcept {
+#ifndef NDEBUG
+  if (const char* what = invariant_violation()) invariant_failed(what);
+#endif
+}
+
+bool TcpEndpoint::timer_armed(TimerKind k) const noexcept {
+  switch (k) {
+    case TimerKind::rexmt: return rexmt_armed_;
+    case TimerKind::delack: return delack_armed_;
+    case TimerKind::persist: return persist_armed_;
+  }
+  return false;
+}
+
+const char* TcpEndpoint::invariant_violation() const noexcept {
+  // 1. In-order, exactly-once delivery: what was accepted is rcv_nxt past the SYN (and FIN).
+  if (rcv_queue_ < 0 || rcv_queue_ > ctr_.bytes_received) return "1: unread bytes outside [0, bytes received]";
+  if (rcv_nxt_ > 0 && ctr_.bytes_received != rcv_nxt_ - 1 - (fin_received_ ? 1 : 0))
+    return "1: bytes received differ from rcv_nxt - 1 (- FIN)";
+  // 2. Send sequence space and windows.
+  if (snd_una_ > snd_nxt_ || snd_nxt_ > snd_max_) return "2: not snd_una <= snd_nxt <= snd_max";
+  if (snd_max_ > data_end() + (fin_queued_ ? 1 : 0)) return "2: snd_max beyond the data end + FIN";
+  if (snd_wnd_ < 0 || max_sndwnd_ < 0 || rcv_adv_ < 0 || window_to_advertise() < 0) return "2: negative window";
+  // 3. Retransmission timer iff something is outstanding (a window probe: persist instead).
+  const bool outstanding = snd_una_ < snd_max_;
+  if (rexmt_armed_ && !outstanding) return "3: retransmission timer armed with nothing outstanding";
+  if (outstanding && !rexmt_armed_ && !persist_armed_)
+    return "3: data outstanding with neither the retransmission nor the persist timer armed";
+  // 4. The delayed-ACK timer runs only while an ACK is owed (emit() checks the cancellation).
+  if (delack_armed_ && !ack_->pending() && delack_since_.is_never()) return "4: delayed-ACK timer armed, no ACK owed";
+  return nullptr;
+}
 
 TcpEndpoint::TcpEndpoint(const EndpointParams& p)
     : prof_(p.profile),
@@ -30,8 +77,11 @@ TcpEndpoint::TcpEndpoint(const EndpointParams& p)
 void TcpEndpoint::arm(Actions& a, TimerKind k, Nanos at) {
   a.timers.push_back({k, at});
   const bool on = !at.is_never();
-  if (k == TimerKind::rexmt) rexmt_armed_ = on;
-  if (k == TimerKind::persist) persist_armed_ = on;
+  switch (k) {
+    case TimerKind::rexmt: rexmt_armed_ = on; break;
+    case TimerKind::delack: delack_armed_ = on; break;
+    case TimerKind::persist: persist_armed_ = on; break;
+  }
 }
 
 void TcpEndpoint::set_maxseg(std::int64_t peer_mss) {
@@ -62,17 +112,8 @@ void TcpEndpoint::send_syn(Nanos now, Actions& a, bool with_ack) {
   s.ack = with_ack ? rcv_nxt_ : 0;
   s.wnd = static_cast<std::uint16_t>(std::min(rcvbuf_, kMaxWin));  // SYN windows are unscaled
   s.opts.mss = static_cast<std::uint16_t>(own_mss_);
-  if (with_ack) {
-    if (want_wscale_) s.opts.wscale = static_cast<std::int8_t>(rcv_scale_);
-    if (ts_on_) s.opts.timestamps = true;
-  } else {
-    if (prof_.ask_window_scale) s.opts.wscale = static_cast<std::int8_t>(rcv_scale_);
-    if (prof_.ask_timestamps) s.opts.timestamps = true;
-  }
-  if (s.opts.timestamps) {
-    s.opts.tsval = ts_offset_ + static_cast<std::uint32_t>(now.count() / 1'000'000);
-    s.opts.tsecr = with_ack ? ts_recent_ : 0;
-  }
+  if (with_ack ? want_wscale_ : prof_.ask_window_scale) s.opts.wscale = static_cast<std::uint8_t>(rcv_scale_);
+  if (with_ack ? ts_on_ : prof_.ask_timestamps) s.opts.timestamps = timestamps(now, with_ack ? ts_recent_ : 0);
   s.retransmit = snd_max_ > 0;
   snd_nxt_ = 1;
   snd_max_ = std::max<std::int64_t>(snd_max_, 1);
@@ -85,7 +126,13 @@ void TcpEndpoint::send_syn(Nanos now, Actions& a, bool with_ack) {
   arm(a, TimerKind::rexmt, now + rtt_.rto());
 }
 
+core::TcpTimestamps TcpEndpoint::timestamps(Nanos now, std::uint32_t ecr) const noexcept {
+  // A 1 ms timestamp clock from a random offset (RFC 7323 §5.4).
+  return {ts_offset_ + static_cast<std::uint32_t>(now.count() / 1'000'000), ecr};
+}
+
 void TcpEndpoint::connect(Nanos now, Actions& a) {
+  const CheckOnExit check{*this};
   state_ = State::syn_sent;
   send_syn(now, a, false);
 }
@@ -93,17 +140,20 @@ void TcpEndpoint::connect(Nanos now, Actions& a) {
 void TcpEndpoint::listen() { state_ = State::listen; }
 
 SendOutcome TcpEndpoint::send(Nanos now, std::int64_t len, bool nonblocking, Actions& a) {
+  const CheckOnExit check{*this};
   SendOutcome o = sbuf_.send(len, nonblocking);
   if (o.accepted > 0 && state_ == State::established) output(now, a);
   return o;
 }
 
 void TcpEndpoint::close(Nanos now, Actions& a) {
+  const CheckOnExit check{*this};
   fin_queued_ = true;
   if (state_ == State::established) output(now, a);
 }
 
 std::int64_t TcpEndpoint::read(Nanos now, std::int64_t max, Actions& a) {
+  const CheckOnExit check{*this};
   const std::int64_t n = std::min(max, rcv_queue_);
   if (n <= 0) return 0;
   rcv_queue_ -= n;
@@ -138,12 +188,11 @@ void TcpEndpoint::apply(const AckDecision& d, Actions& a, Nanos now) {
   }
   if (!d.arm_at.is_never()) {
     if (delack_since_.is_never()) delack_since_ = now;
-    a.timers.push_back({TimerKind::delack, d.arm_at});
+    arm(a, TimerKind::delack, d.arm_at);
   }
 }
 
-void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool fin, bool psh) {
-  (void)syn;
+void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool fin, bool psh) {
   Segment s;
   s.seq = snd_nxt_;
   s.len = static_cast<std::int32_t>(len);
@@ -152,11 +201,7 @@ void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool f
   const std::int64_t win = window_to_advertise();
   s.wnd = static_cast<std::uint16_t>(std::min<std::int64_t>(win >> rcv_scale_, kMaxWin));
   rcv_adv_ = std::max(rcv_adv_, rcv_nxt_ + (std::int64_t{s.wnd} << rcv_scale_));
-  if (ts_on_) {
-    s.opts.timestamps = true;
-    s.opts.tsval = ts_offset_ + static_cast<std::uint32_t>(now.count() / 1'000'000);
-    s.opts.tsecr = ts_recent_;
-  }
+  if (ts_on_) s.opts.timestamps = timestamps(now, ts_recent_);
   s.retransmit = snd_nxt_ < snd_max_;
   const bool probe = force_ && snd_wnd_ - (snd_nxt_ - snd_una_) <= 0;
   if (probe) {
@@ -201,9 +246,12 @@ void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool f
   // receiver sends cancels it; Linux tcp_event_ack_sent).
   const std::int64_t segs = maxseg_ > 0 ? (rcv_nxt_ - rcv_wup_ + maxseg_ - 1) / maxseg_ : 1;
   rcv_wup_ = rcv_nxt_;
-  if (ack_->pending() || !delack_since_.is_never()) a.timers.push_back({TimerKind::delack, Nanos::never()});
+  if (ack_->pending() || !delack_since_.is_never()) arm(a, TimerKind::delack, Nanos::never());
   delack_since_ = Nanos::never();
-  ack_->on_ack_sent(now, segs);
+  ack_->on_ack_sent(segs);
+#ifndef NDEBUG
+  if (delack_armed_ || ack_->pending()) invariant_failed("4: an ACK left and a delayed ACK is still owed or armed");
+#endif
   ack_now_ = false;
   a.out.push_back(s);
 }
@@ -256,10 +304,19 @@ void TcpEndpoint::output(Nanos now, Actions& a) {
       return;
     }
     const bool psh = len > 0 && sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len);
-    emit(now, a, len, false, fin, psh);
+    emit(now, a, len, fin, psh);
     if (force_) return;  // one probe only
     if (len == 0 && !fin) return;
   }
+}
+
+void TcpEndpoint::retransmit_una(Nanos now, Actions& a) {
+  // RFC 5681/6582: resend one segment from snd_una, then carry on from where sending was.
+  const std::int64_t save = snd_nxt_;
+  snd_nxt_ = snd_una_;
+  const std::int64_t len = std::min<std::int64_t>(maxseg_, data_end() - snd_nxt_);
+  if (len > 0) emit(now, a, len, false, sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len));
+  snd_nxt_ = std::max(save, snd_nxt_);
 }
 
 void TcpEndpoint::process_ack(Nanos now, const Segment& s, Actions& a) {
@@ -281,24 +338,14 @@ void TcpEndpoint::process_ack(Nanos now, const Segment& s, Actions& a) {
     // persist, re-arm with the current RTO".
     if (snd_una_ == snd_max_) arm(a, TimerKind::rexmt, Nanos::never());
     else arm(a, TimerKind::rexmt, now + rtt_.rto());
-    if (rexmit_hole && snd_una_ < snd_max_) {
-      const std::int64_t save = snd_nxt_;
-      snd_nxt_ = snd_una_;
-      const std::int64_t len = std::min<std::int64_t>(maxseg_, data_end() - snd_nxt_);
-      if (len > 0) emit(now, a, len, false, false, sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len));
-      snd_nxt_ = std::max(save, snd_nxt_);
-    }
+    if (rexmit_hole && snd_una_ < snd_max_) retransmit_una(now, a);  // NewReno partial ACK
   } else if (s.ack == snd_una_ && s.len == 0 && !s.has(tcp_flag::syn) && !s.has(tcp_flag::fin) &&
              snd_max_ > snd_una_ && wnd == snd_wnd_) {
     // RFC 5681 duplicate ACK.
     const std::int64_t flight = snd_max_ - snd_una_;
-    if (cc_.on_dup_ack(flight, snd_max_)) {
-      const std::int64_t save = snd_nxt_;
-      snd_nxt_ = snd_una_;
-      const std::int64_t len = std::min<std::int64_t>(maxseg_, data_end() - snd_nxt_);
-      timing_ = false;
-      if (len > 0) emit(now, a, len, false, false, sbuf_.psh(snd_nxt_ - 1, snd_nxt_ - 1 + len));
-      snd_nxt_ = std::max(save, snd_nxt_);
+    if (cc_.on_dup_ack(flight, snd_max_)) {  // fast retransmit
+      timing_ = false;                          // Karn: no RTT sample across a retransmission
+      retransmit_una(now, a);
     }
   }
   // Send window update (RFC 793 / tcp_input: SND.WL1, SND.WL2).
@@ -317,6 +364,7 @@ void TcpEndpoint::process_ack(Nanos now, const Segment& s, Actions& a) {
 }
 
 void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
+  const CheckOnExit check{*this};
   last_rcv_ = now;
   switch (state_) {
     case State::closed:
@@ -326,16 +374,16 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
       // Passive open: answer timestamps only if the peer asked (§1, §3); window scale only if
       // both sides do it (RFC 1323).
       ts_on_ = s.opts.timestamps && prof_.accept_timestamps;
-      want_wscale_ = s.opts.wscale >= 0 && prof_.ask_window_scale;
-      if (want_wscale_) snd_scale_ = std::min<int>(s.opts.wscale, kMaxWinShift);
+      want_wscale_ = s.opts.wscale && prof_.ask_window_scale;
+      if (want_wscale_) snd_scale_ = std::min<int>(*s.opts.wscale, kMaxWinShift);
       else rcv_scale_ = 0;
-      if (ts_on_) ts_recent_ = s.opts.tsval;
+      if (ts_on_) ts_recent_ = s.opts.timestamps->val;
       rcv_nxt_ = 1;
       rcv_wup_ = 1;
       snd_wnd_ = s.wnd;
       snd_wl1_ = s.seq;
       snd_wl2_ = 0;
-      set_maxseg(s.opts.mss);
+      set_maxseg(s.opts.mss.value_or(0));
       state_ = State::syn_rcvd;
       send_syn(now, a, true);
       return;
@@ -343,10 +391,10 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
     case State::syn_sent: {
       if (!s.has(tcp_flag::syn) || !s.has(tcp_flag::ack) || s.ack != 1) return;
       ts_on_ = prof_.ask_timestamps && s.opts.timestamps;
-      const bool ws = prof_.ask_window_scale && s.opts.wscale >= 0;
-      if (ws) snd_scale_ = std::min<int>(s.opts.wscale, kMaxWinShift);
+      const bool ws = prof_.ask_window_scale && s.opts.wscale;
+      if (ws) snd_scale_ = std::min<int>(*s.opts.wscale, kMaxWinShift);
       else rcv_scale_ = 0;
-      if (ts_on_) ts_recent_ = s.opts.tsval;
+      if (ts_on_) ts_recent_ = s.opts.timestamps->val;
       if (timing_) {
         rtt_.sample(now - rtt_start_);
         timing_ = false;
@@ -358,7 +406,7 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
       max_sndwnd_ = snd_wnd_;
       snd_wl1_ = s.seq;
       snd_wl2_ = s.ack;
-      set_maxseg(s.opts.mss);
+      set_maxseg(s.opts.mss.value_or(0));
       arm(a, TimerKind::rexmt, Nanos::never());
       state_ = State::established;
       a.connected = true;
@@ -389,7 +437,7 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
     return;
   }
   // RFC 1323 ts_recent: from the segment that covers the last ACK we sent.
-  if (ts_on_ && s.opts.timestamps && s.seq <= rcv_wup_) ts_recent_ = s.opts.tsval;
+  if (ts_on_ && s.opts.timestamps && s.seq <= rcv_wup_) ts_recent_ = s.opts.timestamps->val;
   process_ack(now, s, a);
 
   if (s.len > 0 || s.has(tcp_flag::fin)) {
@@ -427,6 +475,7 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
 }
 
 void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
+  const CheckOnExit check{*this};
   switch (k) {
     case TimerKind::rexmt: {
       rexmt_armed_ = false;
@@ -437,7 +486,7 @@ void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
         return;
       }
       if (snd_una_ == snd_max_) return;
-      ++ctr_.rto_fires;  // must stay 0 on a clean link (tests/sim/invariants_test.cc)
+      ++ctr_.rto_fires;  // stays 0 on a clean link (tests/sim/invariants_test.cc)
       rtt_.backoff();
       cc_.on_timeout(snd_max_ - snd_una_);
       timing_ = false;   // Karn
@@ -448,7 +497,8 @@ void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
       return;
     }
     case TimerKind::delack: {
-      if (!ack_->on_timer(now)) return;
+      delack_armed_ = false;
+      if (!ack_->on_timer()) return;
       ++ctr_.delayed_acks;
       if (!delack_since_.is_never()) a.stalls.push_back({StallKind::delayed_ack, delack_since_, now});
       delack_since_ = Nanos::never();

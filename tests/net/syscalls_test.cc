@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <chrono>
+#include <optional>
+#include <vector>
 
 #include "fake_socket_ops.h"
 
@@ -26,7 +29,44 @@ TEST(Syscalls, EveryCallRetriesEintr) {
   EXPECT_EQ(calls.tcp_info(s).value().snd_mss, 1448);
   EXPECT_EQ(calls.interface_mtu(s).value().mtu, 1500);
   EXPECT_TRUE(calls.socket_kind(s).value().stream);
-  EXPECT_EQ(ops.total_calls, 8 * 6);
+  std::byte in[4] = {};
+  EXPECT_EQ(calls.recv(s, in).value(), (RecvOutcome{0, false, true}));
+  EXPECT_EQ(calls.poll(s, PollEvents::in, 0).value(), PollEvents::none);
+  EXPECT_EQ(calls.read_error_queue(s).value(), std::nullopt);
+  EXPECT_EQ(ops.total_calls, 11 * 6);
+}
+
+TEST(Syscalls, PollRetriesEintrWithWhatIsLeftOfTheTimeout) {
+  FakeSocketOps ops;
+  using Poll = FakeSocketOps::PollStep;
+  const Error eintr{"poll", EINTR, {}};
+  ops.poll_script = {Poll{tl::unexpected(eintr), {}, std::chrono::milliseconds(40)},
+                     Poll{tl::unexpected(eintr), {}, std::chrono::milliseconds(80)},
+                     Poll{PollEvents::none, {}, {}}};
+  Syscalls calls(ops);
+  EXPECT_EQ(calls.poll(3, PollEvents::in, 100).value(), PollEvents::none);
+  ASSERT_EQ(ops.poll_timeouts.size(), 3u);
+  EXPECT_EQ(ops.poll_timeouts[0], 100);
+  EXPECT_LE(ops.poll_timeouts[1], 60);  // 40 ms of 100 spent
+  EXPECT_EQ(ops.poll_timeouts[2], 0);   // all spent: one last check, not a new wait
+}
+
+TEST(Syscalls, PollForeverStaysForever) {
+  FakeSocketOps ops;
+  ops.arm_eintr(2);
+  ops.poll_script = {FakeSocketOps::PollStep{PollEvents::in | PollEvents::hangup, {}, {}}};
+  Syscalls calls(ops);
+  EXPECT_EQ(calls.poll(3, PollEvents::in, -1).value(), PollEvents::in | PollEvents::hangup);
+  EXPECT_EQ(ops.poll_timeouts, (std::vector<int>{-1}));
+}
+
+TEST(Syscalls, ErrorQueueEmptyIsAStatusAndFailuresPassThrough) {
+  FakeSocketOps ops;
+  ops.error_queue = {FakeSocketOps::tx_ack(7), core::os_failure("recvmsg(MSG_ERRQUEUE)", EIO)};
+  Syscalls calls(ops);
+  EXPECT_EQ(calls.read_error_queue(3).value(), FakeSocketOps::tx_ack(7));
+  EXPECT_EQ(calls.read_error_queue(3).error().code, EIO);
+  EXPECT_EQ(calls.read_error_queue(3).value(), std::nullopt);
 }
 
 TEST(Syscalls, WouldBlockIsAStatus) {

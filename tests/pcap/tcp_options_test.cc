@@ -38,6 +38,7 @@ TEST(TcpOptions, EveryCombinationRoundTripsInWholeWords) {
     if (mask & 8) o.timestamps = TcpTimestamps{0xdeadbeef, 0x12345678};
     const auto b = encode(o);
     EXPECT_EQ(b.size() % 4, 0u) << mask;
+    EXPECT_EQ(static_cast<std::int32_t>(b.size()), o.encoded_length()) << mask;  // what sim sizes by
     const auto parsed = parse_tcp_options(b);
     EXPECT_FALSE(parsed.malformed) << mask;
     EXPECT_EQ(parsed.options, o) << mask;

@@ -53,5 +53,30 @@ TEST(Config, NamesRoundTrip) {
   EXPECT_FALSE(parse_ack_policy_kind("solaris").has_value());
 }
 
+TEST(Config, NameTablesAreInEnumOrderAndListed) {
+  // The tables are indexed by enum value: a name must sit at its enum's index.
+  EXPECT_EQ(to_string(AckPolicyKind::openbsd), "openbsd");
+  EXPECT_EQ(to_string(AckPolicyKind::bsd_tick), "bsd-tick");
+  EXPECT_EQ(to_string(AckPolicyKind::linux_2_6), "linux-2.6");
+  EXPECT_EQ(to_string(AckPolicyKind::linux_pingpong), "linux-pingpong");
+  EXPECT_EQ(to_string(AckPolicyKind::ns3), "ns3");
+  EXPECT_EQ(to_string(NagleKind::minshall), "minshall");
+  EXPECT_EQ(to_string(SendBufferKind::afd), "afd");
+  EXPECT_EQ(to_string(ReceiveWindowKind::linux), "linux");
+  EXPECT_EQ(to_string(SelectTeardown::sleep_loop), "sleep-loop");
+  EXPECT_EQ(to_string(Initiator::receiver), "receiver");
+  EXPECT_EQ(to_string(StallKind::select_teardown), "select-teardown");
+  EXPECT_EQ(join_names(ack_policy_kind_names()),
+            "openbsd, bsd-tick, freebsd, linux-2.6, linux, linux-pingpong, windows, ns3");
+  EXPECT_EQ(join_names(nagle_kind_names()), "off, classic, minshall");
+  EXPECT_EQ(join_names(send_buffer_kind_names()), "afd, bsd, ns3");
+  EXPECT_EQ(join_names(receive_window_kind_names()), "bsd, linux, ns3");
+  EXPECT_EQ(join_names(select_teardown_names()), "sleep-loop, event");
+  EXPECT_EQ(join_names(initiator_names()), "sender, receiver");
+  for (const std::string_view n : ack_policy_kind_names()) EXPECT_EQ(to_string(*parse_ack_policy_kind(n)), n);
+  for (const std::string_view n : receive_window_kind_names())
+    EXPECT_EQ(to_string(*parse_receive_window_kind(n)), n);
+}
+
 }  // namespace
 }  // namespace ackstall::sim

@@ -301,7 +301,7 @@ class HashSink final : public TraceSink {
     mix(f.flags);
     mix(f.window);
     mix(f.payload_len);
-    mix(f.options.tsval);
+    mix(f.options.timestamps ? f.options.timestamps->val : 0);  // 0 without TSopt
   }
   void on_stall(const StallMarker& m) override { mix(static_cast<std::uint64_t>(m.end.count())); }
   std::uint64_t h = 1469598103934665603ULL;

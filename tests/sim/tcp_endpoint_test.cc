@@ -61,9 +61,9 @@ TEST(Handshake, XpInitiatorGetsNoTimestamps) {
   p.connect(0);
   ASSERT_TRUE(p.ep[0].established());
   ASSERT_TRUE(p.ep[1].established());
-  EXPECT_FALSE(p.sent[0][0].opts.timestamps);  // XP's SYN does not ask (§1)
+  EXPECT_FALSE(p.sent[0][0].opts.timestamps.has_value());  // XP's SYN does not ask (§1)
   EXPECT_EQ(p.sent[0][0].opts.mss, 1460);
-  EXPECT_FALSE(p.sent[1][0].opts.timestamps);  // OpenBSD answers only if asked
+  EXPECT_FALSE(p.sent[1][0].opts.timestamps.has_value());  // OpenBSD answers only if asked
   EXPECT_FALSE(p.ep[0].timestamps());
   EXPECT_EQ(p.ep[0].maxseg(), 1460);
   EXPECT_EQ(p.ep[1].rcvbuf(), 17520);          // 16384 rounded up to 12 * 1460 (§3)
@@ -72,8 +72,8 @@ TEST(Handshake, XpInitiatorGetsNoTimestamps) {
 TEST(Handshake, BsdInitiatorNegotiatesTimestampsWithXp) {
   Pair p(TcpProfile::winxp(), TcpProfile::openbsd39());
   p.connect(1);
-  EXPECT_TRUE(p.sent[1][0].opts.timestamps);   // OpenBSD asks
-  EXPECT_TRUE(p.sent[0][0].opts.timestamps);   // XP accepts
+  EXPECT_TRUE(p.sent[1][0].opts.timestamps.has_value());   // OpenBSD asks
+  EXPECT_TRUE(p.sent[0][0].opts.timestamps.has_value());   // XP accepts
   EXPECT_TRUE(p.ep[0].timestamps());
   EXPECT_EQ(p.ep[0].maxseg(), 1448);           // 1460 - 12 (§1)
   EXPECT_EQ(p.ep[1].rcvbuf(), 17376);          // 12 * 1448 (§3)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ackstall/scenario/scenario.h"
+#include "ackstall/sim/experiment.h"
 
 namespace ackstall {
 namespace {

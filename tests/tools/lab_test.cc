@@ -25,10 +25,11 @@
 #include "ackstall/net/chunked_sender.h"
 #include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
+#include "ackstall/ttcp/pattern.h"
 #include "app.h"
 #include "cli_runner.h"
 #include "lab_netns.h"
-#include "ttcp_run.h"
+#include "temp_dir.h"
 
 extern char** environ;
 
@@ -46,7 +47,7 @@ class Lab : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!lab::have_root()) GTEST_SKIP() << "lab tests need root (network namespaces); skipped";
-    if (lab::run_command({"ip", "-V"}).has_value() == false) GTEST_SKIP() << "iproute2 'ip' not found; skipped";
+    if (!lab::run_command({"ip", "-V"})) GTEST_SKIP() << "iproute2 'ip' not found; skipped";
   }
   void TearDown() override {
     if (lab::have_root()) (void)lab::lab_down();
@@ -67,9 +68,9 @@ TEST(LabNoRoot, BadUsageIsExitTwo) {
 }
 
 TEST(LabNoRoot, RateAndLineRate) {
-  EXPECT_EQ(lab::parse_rate("100mbit"), 100e6);
+  EXPECT_EQ(lab::parse_rate("100mbit"), 100'000'000);
   EXPECT_FALSE(lab::parse_rate("100"));
-  EXPECT_NEAR(lab::line_rate_bytes_per_s(100e6, true) / 1e6, 11.77, 0.01);  // §7 line rate
+  EXPECT_NEAR(lab::line_rate_bytes_per_s(100'000'000, true) / 1e6, 11.77, 0.01);  // §7 line rate
 }
 
 TEST_F(Lab, UpRunDownAndStaleCleanup) {
@@ -159,7 +160,7 @@ std::string random_size_transfer(const std::vector<std::size_t>& sizes, bool emu
         return;
       }
       if (r->eof) return;
-      fill_pattern(std::span(want).first(r->bytes), received);
+      ttcp::fill_pattern(std::span(want).first(r->bytes), received);
       if (std::memcmp(want.data(), buf.data(), r->bytes) != 0) {
         rx_error = "mismatch in the " + std::to_string(r->bytes) + " bytes at offset " + std::to_string(received);
         return;
@@ -197,7 +198,7 @@ std::string random_size_transfer(const std::vector<std::size_t>& sizes, bool emu
     std::uint64_t offset = 0;
     for (const std::size_t n : sizes) {
       buf.resize(n);
-      fill_pattern(buf, offset);
+      ttcp::fill_pattern(buf, offset);
       for (std::size_t done = 0; done < n;) {
         const core::ByteSlice slice{buf.data() + done, n - done};
         auto r = sender.send(std::span(&slice, 1));
@@ -266,7 +267,8 @@ TEST_F(Lab, InterruptedMatrixRemovesTheLab) {
   const std::string exe = ackstall_exe();
   if (exe.empty()) GTEST_SKIP() << "the ackstall binary is not built next to lab_test; skipped";
   for (const int sig : {SIGINT, SIGTERM}) {
-    const std::string err_path = ::testing::TempDir() + "/lab_interrupt.err";
+    const TempDir dir;
+    const std::string err_path = (dir / "lab_interrupt.err").string();
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
@@ -309,8 +311,9 @@ TEST_F(Lab, InterruptedMatrixRemovesTheLab) {
 }
 
 TEST_F(Lab, MatrixSmallIsMedianTableJsonCsvAndCleansUp) {
-  const std::string json = ::testing::TempDir() + "/lab_matrix.json";
-  const std::string csv = ::testing::TempDir() + "/lab_matrix.csv";
+  const TempDir dir;
+  const std::string json = (dir / "lab_matrix.json").string();
+  const std::string csv = (dir / "lab_matrix.csv").string();
   auto r = run_cli({"matrix", "--ack-mode", "classic", "--lengths", "8192,15928", "--cases",
                     "unpatched,chunked", "--runs", "1", "--time", "0.5", "--json", json, "--csv", csv});
   EXPECT_NE(r.out.find("SCHED_FIFO threads"), std::string::npos) << r.out;

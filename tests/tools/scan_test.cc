@@ -13,22 +13,17 @@
 #include "ackstall/pcap/writer.h"
 #include "app.h"
 #include "cli_runner.h"
+#include "temp_dir.h"
 
 namespace ackstall::tools {
 namespace {
 
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 
-std::filesystem::path temp(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "ackstall_scan_test";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
-
 // Three sends of 3 segments each; a BSD-like receiver ACKs the pair at once and the odd tail
 // after 200 ms (the seed's stop-and-wait).
-std::filesystem::path stalled_capture() {
-  const auto path = temp("stalled.pcap");
+std::filesystem::path stalled_capture(const TempDir& dir) {
+  const auto path = dir / "stalled.pcap";
   auto w = pcap::Writer::create(path);
   pcap::Conversation c;
   std::vector<pcap::TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
@@ -48,7 +43,8 @@ std::filesystem::path stalled_capture() {
 }
 
 TEST(Scan, ReportsEachDelayedAckStall) {
-  const auto path = stalled_capture();
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
   const auto r = run_ackstall({"scan", path.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("18 records, 18 TCP segments, 1 flows"), std::string::npos) << r.out;
@@ -59,7 +55,8 @@ TEST(Scan, ReportsEachDelayedAckStall) {
 }
 
 TEST(Scan, JsonThresholdAndFlowFilter) {
-  const auto path = stalled_capture();
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
   auto r = run_ackstall({"scan", path.string(), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -81,13 +78,14 @@ TEST(Scan, JsonThresholdAndFlowFilter) {
 TEST(Scan, BadFilesAreOneLineExitOne) {
   expect_one_line_error(run_ackstall({"scan", "/nonexistent/x.pcap"}), kExitFailure,
                         "ackstall: /nonexistent/x.pcap: cannot open");
-  const auto text = temp("text.pcap");
+  const TempDir dir;
+  const auto text = dir / "text.pcap";
   std::ofstream(text) << "hello world, not a capture\n";
   expect_one_line_error(run_ackstall({"scan", text.string()}), kExitFailure, "not a pcap file");
-  const auto good = stalled_capture();
+  const auto good = stalled_capture(dir);
   std::ifstream in(good, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), {});
-  const auto cut = temp("cut.pcap");
+  const auto cut = dir / "cut.pcap";
   std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 10);
   expect_one_line_error(run_ackstall({"scan", cut.string()}), kExitFailure, "record 18 (offset");
 }

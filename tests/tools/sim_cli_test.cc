@@ -15,6 +15,7 @@
 #include "ackstall/pcap/frame_decoder.h"
 #include "app.h"
 #include "cli_runner.h"
+#include "temp_dir.h"
 
 namespace ackstall::tools {
 namespace {
@@ -23,12 +24,6 @@ namespace fs = std::filesystem;
 
 std::string example(const std::string& rel) {
   return std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel;
-}
-
-fs::path scratch(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("ackstall-sim-cli-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d / name;
 }
 
 std::string sh(const std::string& cmd) {
@@ -73,7 +68,8 @@ TEST(SimCli, ListsProfilesWithSources) {
 }
 
 TEST(SimCli, BadInputIsOneLineExitTwo) {
-  const fs::path bad = scratch("bad.toml");
+  const TempDir dir;
+  const fs::path bad = dir / "bad.toml";
   std::ofstream(bad) << "[receiver]\nack.kind = \"solaris\"\n";
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"sim", bad.string()},
@@ -93,7 +89,8 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
 }
 
 TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
-  const fs::path pcap = scratch("run.pcap");
+  const TempDir dir;
+  const fs::path pcap = dir / "run.pcap";
   const auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=40",
                           "--pcap", pcap.string(), "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -126,7 +123,8 @@ TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {
 
 TEST(SimCli, PlotWritesPng) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot not installed";
-  const fs::path png = scratch("plot.png");
+  const TempDir dir;
+  const fs::path png = dir / "plot.png";
   const auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=10",
                           "--plot", png.string()});
   ASSERT_EQ(r.code, 0) << r.err;

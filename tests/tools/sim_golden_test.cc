@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ackstall/scenario/scenario.h"
+#include "ackstall/sim/experiment.h"
 #include "sim_pcap.h"
 
 namespace ackstall::tools {

@@ -20,6 +20,7 @@
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
 #include "cli_runner.h"
+#include "ackstall/ttcp/pattern.h"
 #include "ttcp_run.h"
 
 namespace ackstall::tools {
@@ -237,8 +238,8 @@ TEST(Ttcp, VerifyNeedsThePattern) {
 
 TEST(Ttcp, PatternIsPositionDependent) {
   std::vector<std::byte> a(64), b(61);
-  fill_pattern(a, 0);
-  fill_pattern(b, 3);
+  ttcp::fill_pattern(a, 0);
+  ttcp::fill_pattern(b, 3);
   EXPECT_TRUE(std::equal(b.begin(), b.end(), a.begin() + 3));
   EXPECT_NE(a[0], a[8]);
 }

@@ -22,11 +22,9 @@ int run(std::span<const char* const> argv, Io io) {
   };
   if (argv.size() > 1 && argv[1][0] != '-' && !is_subcommand(argv[1])) {
     if (const std::string_view why = absent_command_reason(argv[1]); !why.empty()) {
-      io.err << "ackstall: '" << argv[1] << "' is not in this build: " << why << '\n';
-    } else {
-      io.err << "ackstall: unknown subcommand '" << argv[1] << "' (try --help)\n";
+      return fail(io, "'" + std::string(argv[1]) + "' is not in this build: " + std::string(why), kExitUsage);
     }
-    return kExitUsage;
+    return fail(io, "unknown subcommand '" + std::string(argv[1]) + "' (try --help)", kExitUsage);
   }
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
@@ -43,18 +41,13 @@ int run(std::span<const char* const> argv, Io io) {
         if (sub->get_help_ptr() && sub->get_help_ptr()->count() > 0) io.out << sub->help();
       return kExitOk;
     }
-    io.err << "ackstall: " << e.what() << '\n';
-    return kExitUsage;
+    return fail(io, e.what(), kExitUsage);
   }
-  if (!selected) {
-    io.err << "ackstall: no subcommand selected\n";
-    return kExitUsage;
-  }
+  if (!selected) return fail(io, "no subcommand selected", kExitUsage);
   try {
     return selected(io);
   } catch (const std::exception& e) {
-    io.err << "ackstall: " << e.what() << '\n';
-    return kExitFailure;
+    return fail(io, e.what());
   }
 }
 

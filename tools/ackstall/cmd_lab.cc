@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "app.h"
+#include "lab/transfer_pair.h"
 #include "lab_netns.h"
-#include "ttcp_run.h"
+#include "ttcp_cli.h"
 
 namespace ackstall::tools {
 namespace {
@@ -24,7 +25,7 @@ struct UpOptions {
   std::string ack_mode = "default";
   std::int64_t queue_bytes = 0;
   lab::LabConfig config() const {
-    return {rate, timestamps == "on", *parse_ack_mode(ack_mode), queue_bytes};
+    return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes};
   }
 };
 
@@ -35,7 +36,7 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
   cmd.add_option("--ack-mode", o.ack_mode,
                  "receiver ACK mode for lab run: default, classic (TCP_QUICKACK=0 after every "
                  "read) or quickack")
-      ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
+      ->check(CLI::IsMember(ack_mode_names()));
   cmd.add_option("--queue-bytes", o.queue_bytes,
                  "shaper queue limit in bytes (a tiny queue forces drops; default: 20 ms of queue)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
@@ -43,7 +44,7 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
 
 int run_up(const UpOptions& o, Io io) {
   if (!lab::parse_rate(o.rate)) return fail(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)", kExitUsage);
-  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
+  if (auto root = lab::check_root(); !root) return fail(io, root.error());
   const auto cfg = o.config();
   lab::InterruptGuard interrupt("lab up");  // Ctrl-C half-way: the lab is removed
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
@@ -52,20 +53,20 @@ int run_up(const UpOptions& o, Io io) {
   fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}), {} shaped to {} with Ethernet framing, "
                      "timestamps {}, receiver ack mode {}\n",
              lab::kNsA, lab::kVethA, lab::kAddrA, lab::kNsB, lab::kVethB, lab::kAddrB, lab::kVethA,
-             cfg.rate, cfg.timestamps ? "on" : "off", to_string(cfg.ack_mode));
+             cfg.rate, cfg.timestamps ? "on" : "off", ttcp::to_string(cfg.ack_mode));
   return kExitOk;
 }
 
 int run_down(Io io) {
-  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
+  if (auto root = lab::check_root(); !root) return fail(io, root.error());
   const bool was = lab::lab_present();
   if (auto r = lab::lab_down(); !r) return fail(io, r.error(), kExitFailure, "lab down: ");
   io.out << (was ? "lab down: removed ackstall-a, ackstall-b\n" : "lab down: no lab was up\n");
   return kExitOk;
 }
 
-// Parses ttcp transmitter flags given after "lab run --".
-std::string parse_tx(const std::vector<std::string>& args, TtcpConfig& out) {
+// Parses ttcp transmitter flags given after "lab run --" (a usage error otherwise).
+core::Result<TtcpConfig> parse_tx(const std::vector<std::string>& args) {
   CLI::App app{"ttcp flags", "ttcp"};
   TtcpCli cli;
   cli.add_to(app);
@@ -73,19 +74,20 @@ std::string parse_tx(const std::vector<std::string>& args, TtcpConfig& out) {
   try {
     app.parse(rev);
   } catch (const CLI::ParseError& e) {
-    return std::string("lab run -- ...: ") + e.what();
+    return core::fail(std::string("lab run -- ...: ") + e.what());
   }
-  if (cli.receive) return "lab run: give transmitter flags; the receiver runs in ackstall-b by itself";
-  if (!cli.cfg.host.empty()) return "lab run: drop HOST '" + cli.cfg.host + "': the transmitter connects to 10.77.0.2";
-  if (cli.ack_mode != "default") return "lab run: give --ack-mode before '--' (it is the receiver's)";
+  if (cli.receive) return core::fail("lab run: give transmitter flags; the receiver runs in ackstall-b by itself");
+  if (!cli.cfg.host.empty()) {
+    return core::fail("lab run: drop HOST '" + cli.cfg.host + "': the transmitter connects to 10.77.0.2");
+  }
+  if (cli.ack_mode != "default") return core::fail("lab run: give --ack-mode before '--' (it is the receiver's)");
   cli.cfg.transmit = true;
   cli.source_sink = true;
-  if (std::string e = cli.finish(false); !e.empty()) return e;
-  out = cli.cfg;
-  return {};
+  if (auto ok = cli.finish(false); !ok) return tl::unexpected(ok.error());
+  return cli.cfg;
 }
 
-TtcpConfig receiver_for(const TtcpConfig& tx, AckMode mode) {
+TtcpConfig receiver_for(const TtcpConfig& tx, ttcp::AckMode mode) {
   TtcpConfig rx;
   rx.buflen = tx.buflen;
   rx.nbuf = tx.nbuf;
@@ -105,12 +107,14 @@ struct RunOptions {
 };
 
 int run_run(const RunOptions& o, Io io) {
-  TtcpConfig tx;
-  if (std::string e = parse_tx(o.ttcp, tx); !e.empty()) return fail(io, e, kExitUsage);
-  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
+  const auto parsed = parse_tx(o.ttcp);
+  if (!parsed) return fail(io, parsed.error(), kExitUsage);
+  const TtcpConfig& tx = *parsed;
+  if (auto root = lab::check_root(); !root) return fail(io, root.error());
   const auto state = lab::read_state();
-  if (!state) return fail(io, "lab run: no lab is up (run `ackstall lab up` first)");
-  const AckMode mode = o.ack_mode.empty() ? state->ack_mode : *parse_ack_mode(o.ack_mode);
+  if (!state) return fail(io, state.error(), kExitFailure, "lab run: ");
+  if (!*state) return fail(io, "lab run: no lab is up (run `ackstall lab up` first)");
+  const ttcp::AckMode mode = o.ack_mode.empty() ? (*state)->ack_mode : *ttcp::parse_ack_mode(o.ack_mode);
   lab::InterruptGuard interrupt("lab run");  // Ctrl-C: the lab is removed, exit 130 (143)
   const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on");
   if (tx.json) {
@@ -155,7 +159,7 @@ double median(std::vector<double> v) {
 int run_matrix(const MatrixOptions& o, Io io) {
   const auto rate = lab::parse_rate(o.up.rate);
   if (!rate) return fail(io, "lab matrix: bad --rate '" + o.up.rate + "'", kExitUsage);
-  if (std::string p = lab::root_problem(); !p.empty()) return fail(io, p);
+  if (auto root = lab::check_root(); !root) return fail(io, root.error());
   auto cfg = o.up.config();
   lab::InterruptGuard interrupt("lab matrix");  // Ctrl-C: the lab is removed, exit 130 (143)
   lab::LabGuard guard;  // the matrix's own lab goes away on every path
@@ -166,7 +170,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
   fmt::print(io.out,
              "lab matrix: receiver {}, emulated AFD quota {}, timestamps {}, {} (line rate {:.2f} MB/s), "
              "median of {} run{} of {:g} s, {} threads\n",
-             to_string(cfg.ack_mode), o.quota, cfg.timestamps ? "on" : "off", cfg.rate, line, o.runs,
+             ttcp::to_string(cfg.ack_mode), o.quota, cfg.timestamps ? "on" : "off", cfg.rate, line, o.runs,
              o.runs == 1 ? "" : "s", o.seconds, o.realtime == "on" ? "SCHED_FIFO" : "ordinary");
   fmt::print(io.out, "{:>6}  {:<10} {:>8} {:>8} {:>8} {:>7} {:>9} {:>10}\n", "len", "case", "MB/s",
              "min", "max", "line%", "stalls/s", "wait ms/s");
@@ -206,7 +210,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
   }
   if (!o.json_path.empty()) {
     nlohmann::json j = {{"config",
-                         {{"ack_mode", std::string(to_string(cfg.ack_mode))},
+                         {{"ack_mode", std::string(ttcp::to_string(cfg.ack_mode))},
                           {"quota", o.quota},
                           {"timestamps", cfg.timestamps},
                           {"rate", cfg.rate},
@@ -265,7 +269,7 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 "
              "--emulate-afd (Ctrl-C or SIGTERM removes the lab, exit 130/143)");
   c_run->add_option("--ack-mode", run->ack_mode, "receiver ACK mode (default: the one given to lab up)")
-      ->check(CLI::IsMember(std::vector<std::string>{"default", "classic", "quickack"}));
+      ->check(CLI::IsMember(ack_mode_names()));
   const auto realtime_help =
       "on (default): the transfer threads run SCHED_FIFO, so the emulated quota's completions "
       "and the receiver's reads are not delayed by other work on the machine; off: ordinary threads";

@@ -142,7 +142,7 @@ void add_probe_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--policy", opt->policy,
                   "chunking policy: seed (default), cygwin, none, or isb (seed under SO_SNDBUF = "
                   "Windows' ideal send backlog)")
-      ->check(CLI::IsMember(std::vector<std::string>{"none", "seed", "cygwin", "isb"}));
+      ->check(CLI::IsMember(net::net_policy_names()));
   cmd->add_option("--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first (bytes)")
       ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--timeout-ms", opt->timeout_ms, "connect timeout (default 5000)")

@@ -182,10 +182,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
       for (const auto& f : opt->flows) filters.push_back(*pcap::parse_flow_filter(f));
       const auto threshold_ns = static_cast<std::int64_t>(opt->threshold_ms * 1e6);
       auto scan = pcap::scan_file(opt->file, {threshold_ns}, filters);
-      if (!scan) {
-        io.err << "ackstall: " << scan.error().message() << '\n';
-        return kExitFailure;
-      }
+      if (!scan) return fail(io, scan.error());
       if (opt->json) {
         print_json(*opt, *scan, io.out);
       } else {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "app.h"
+#include "ttcp_cli.h"
 #include "ttcp_run.h"
 
 namespace ackstall::tools {
@@ -15,7 +16,7 @@ void add_ttcp_command(CLI::App& parent, Action& selected) {
   cli->add_to(*cmd);
   cmd->callback([cli, &selected] {
     selected = [cli](Io io) {
-      if (std::string e = cli->finish(true); !e.empty()) return fail(io, e, kExitUsage);
+      if (auto ok = cli->finish(true); !ok) return fail(io, ok.error(), kExitUsage);
       TtcpConfig cfg = cli->cfg;
       if (!cfg.source_sink) {  // ttcp without -s: -t sends stdin, -r writes the data to stdout
         cfg.data_in = io.in;

@@ -17,7 +17,7 @@ inline CLI::Option* add_policy_option(CLI::App& cmd, core::PolicyKind& target,
       .add_option_function<std::string>(
           name, [&target](const std::string& v) { target = *core::parse_policy_kind(v); },
           "chunking policy: seed (default), cygwin or none")
-      ->check(CLI::IsMember(std::vector<std::string>{"none", "seed", "cygwin"}));
+      ->check(CLI::IsMember(core::policy_names()));
 }
 
 }  // namespace ackstall::tools

@@ -18,9 +18,7 @@ pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t e
   p.ack = f.ack;
   p.flags = f.flags;
   p.window = f.window;
-  if (f.options.mss != 0) p.options.mss = f.options.mss;
-  if (f.options.wscale >= 0) p.options.wscale = static_cast<std::uint8_t>(f.options.wscale);
-  if (f.options.timestamps) p.options.timestamps = pcap::TcpTimestamps{f.options.tsval, f.options.tsecr};
+  p.options = f.options;  // one type: core::TcpOptions
   p.payload_len = f.payload_len;
   return p;
 }

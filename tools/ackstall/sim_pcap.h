@@ -9,7 +9,7 @@
 #include <string>
 
 #include "ackstall/pcap/writer.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/trace.h"
 
 namespace ackstall::tools {
 

@@ -33,6 +33,21 @@ std::string gp_quote(const std::string& s) {
   return out + "\"";
 }
 
+constexpr std::size_t kKinds = std::size(sim::kStallKinds);
+
+// A stall kind's lane in the stall panel: its index in sim::kStallKinds.
+std::size_t lane_of(sim::StallKind kind) {
+  std::size_t lane = 0;
+  while (lane < kKinds && sim::kStallKinds[lane] != kind) ++lane;
+  return lane;
+}
+
+// The colour of a lane; a kind beyond the table is still drawn, in grey.
+const char* colour_of(std::size_t lane) {
+  static constexpr const char* kColours[] = {"#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
+  return lane < std::size(kColours) ? kColours[lane] : "#7f7f7f";
+}
+
 }  // namespace
 
 void PlotTraceSink::on_frame(const sim::WireFrame& f) {
@@ -93,19 +108,18 @@ core::Result<void> PlotTraceSink::render(const std::string& png_path,
      << " using 1:2 with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'data segment (end seq)', \\\n"
      << "     " << gp_quote((dir / "acks.dat").string())
      << " using 1:2 with steps lw 1.5 lc rgb '#2ca02c' title 'cumulative ACK'\n";
-  static constexpr const char* kColours[] = {"#d62728", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
-  constexpr int kKinds = 5;
   gp << "set origin 0,0.02\nset size 1,0.30\nset format x '%g'\nset xlabel 'time (s)'\n";
   gp << "set ylabel 'stalls'\nset yrange [0:" << kKinds << "]\nunset key\nset ytics (";
-  for (int k = 0; k < kKinds; ++k)
-    gp << (k ? ", " : "") << gp_quote(std::string(sim::to_string(static_cast<sim::StallKind>(k))))
-       << " " << k + 0.5;
+  for (std::size_t k = 0; k < kKinds; ++k)
+    gp << (k ? ", " : "") << gp_quote(std::string(sim::to_string(sim::kStallKinds[k]))) << " "
+       << static_cast<double>(k) + 0.5;
   gp << ")\nset grid ytics\nset style fill solid 1.0 noborder\n";
   int object = 1;
   for (const sim::StallMarker& st : stalls_) {
-    const int k = static_cast<int>(st.kind);
+    const std::size_t lane = lane_of(st.kind);
+    const double k = static_cast<double>(lane);
     gp << fmt::format("set object {} rect from {:.9f},{} to {:.9f},{} fc rgb '{}' fs solid 1.0 noborder\n", object++,
-                      st.begin.seconds(), k + 0.15, st.end.seconds(), k + 0.85, kColours[k % kKinds]);
+                      st.begin.seconds(), k + 0.15, st.end.seconds(), k + 0.85, colour_of(lane));
     if (object > 50000) break;  // gnuplot slows down badly past this many objects
   }
   gp << "plot NaN notitle\nunset multiplot\n";

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/trace.h"
 
 namespace ackstall::tools {
 

@@ -12,12 +12,24 @@ namespace {
 
 using sim::StallKind;
 
-std::array<std::pair<StallKind, const sim::StallTotal*>, 5> stalls_of(const sim::Summary& s) {
-  return {{{StallKind::delayed_ack, &s.stalls.delayed_ack},
-           {StallKind::nagle_hold, &s.stalls.nagle_hold},
-           {StallKind::quota_wait, &s.stalls.quota_wait},
-           {StallKind::wakeup, &s.stalls.wakeup},
-           {StallKind::select_teardown, &s.stalls.select_teardown}}};
+// The total of one kind (a kind added to the enum fails to compile here until it has one).
+const sim::StallTotal* total_of(const sim::StallTotals& t, StallKind kind) {
+  switch (kind) {
+    case StallKind::delayed_ack: return &t.delayed_ack;
+    case StallKind::nagle_hold: return &t.nagle_hold;
+    case StallKind::quota_wait: return &t.quota_wait;
+    case StallKind::wakeup: return &t.wakeup;
+    case StallKind::select_teardown: return &t.select_teardown;
+  }
+  return nullptr;
+}
+
+// Every stall kind (sim::kStallKinds, in order) with its total.
+std::array<std::pair<StallKind, const sim::StallTotal*>, std::size(sim::kStallKinds)> stalls_of(
+    const sim::Summary& s) {
+  std::array<std::pair<StallKind, const sim::StallTotal*>, std::size(sim::kStallKinds)> out{};
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {sim::kStallKinds[i], total_of(s.stalls, sim::kStallKinds[i])};
+  return out;
 }
 
 std::string title(const SimRun& r) {

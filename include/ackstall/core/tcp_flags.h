@@ -1,5 +1,5 @@
 // ackstall/core/tcp_flags.h — the TCP header's flag bits (RFC 9293 §3.1), shared by the
-// simulator's wire frames (sim/experiment.h) and the pcap reader and writer (pcap/tcp_packet.h),
+// simulator's wire frames (sim/trace.h) and the pcap reader and writer (pcap/tcp_packet.h),
 // which both alias this namespace as their own `tcp_flag`.
 #pragma once
 

@@ -18,6 +18,10 @@
 // MSG_ERRQUEUE, waited for with poll(POLLERR). The id is the offset of the last byte of a send;
 // the kernel merges small sends into one skb and then reports only the newest one, so
 // completions are treated as cumulative ("everything up to here is ACKed").
+//
+// Every OS call goes through the inner SocketOps (SocketOption::tx_ack_timestamps,
+// read_error_queue, poll, SocketOption::socket_error) via a Syscalls, which retries EINTR: a
+// fake inner SocketOps scripts completions and failures (tests/net/afd_fault_test.cc).
 #pragma once
 
 #include <chrono>
@@ -30,6 +34,7 @@
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/net_error.h"
 #include "ackstall/net/socket_ops.h"
+#include "ackstall/net/syscalls.h"
 
 namespace ackstall::net {
 
@@ -78,6 +83,10 @@ class AfdSocketOps final : public SocketOps {
   Result<TcpInfo> tcp_info(NativeSocket s) override;
   Result<InterfaceMtu> interface_mtu(NativeSocket s) override;
   Result<SocketKind> socket_kind(NativeSocket s) override;
+  // Forwarded to the inner SocketOps. read_error_queue is not: the error queue is the
+  // emulator's own (default: EOPNOTSUPP).
+  Result<std::size_t> recv(NativeSocket s, std::span<std::byte> into) override;
+  Result<PollEvents> poll(NativeSocket s, PollEvents want, int timeout_ms) override;
   bool send_buffer_reported_doubled() const noexcept override { return false; }
 
   // Waits until every byte sent so far is ACKed (end of a transfer), or timeout (ETIMEDOUT).
@@ -88,14 +97,14 @@ class AfdSocketOps final : public SocketOps {
 
  private:
   AfdSocketOps(SocketOps& inner, NativeSocket s, AfdOptions options) noexcept
-      : inner_(&inner), socket_(s), options_(options), quota_(options.quota) {}
+      : calls_(inner), socket_(s), options_(options), quota_(options.quota) {}
   // Reads every pending completion without blocking.
   Result<void> drain_completions();
   // Waits (poll POLLERR) until `done()` holds; counts the wait in stats_.
   template <class Done>
   Result<void> wait_until(Done done, int timeout_ms);
 
-  SocketOps* inner_;
+  Syscalls calls_;  // over the inner SocketOps
   NativeSocket socket_;
   AfdOptions options_;
   AfdQuota quota_;

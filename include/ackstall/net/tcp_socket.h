@@ -1,8 +1,9 @@
 // ackstall/net/tcp_socket.h — owning TCP sockets: connect, listen, accept, receive.
 //
-// Connection setup for the CLI, tests and benchmarks (the send path is ChunkedSender). Every
-// function returns a NetResult naming the failed call; EINTR is retried (the same single
-// wrapper Syscalls uses). Sockets are created close-on-exec, in blocking mode.
+// Connection setup for the CLI, tests and benchmarks (the send path is ChunkedSender, the
+// receive path recv_some). Every function returns a Result naming the failed call; EINTR is
+// retried (the same single wrapper Syscalls uses). Sockets are created close-on-exec, in
+// blocking mode.
 #pragma once
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include "ackstall/net/endpoint.h"
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/net_error.h"
+#include "ackstall/net/syscalls.h"
 
 namespace ackstall::net {
 
@@ -49,12 +51,9 @@ Result<TcpSocket> accept_tcp(const TcpSocket& listener);
 
 Result<void> set_nonblocking(const TcpSocket& s, bool on);
 
-// One recv(): bytes (0 with eof = peer closed), or would_block on a nonblocking socket.
-struct RecvOutcome {
-  std::size_t bytes = 0;
-  bool would_block = false;
-  bool eof = false;
-};
+// One recv() through system_socket_ops() and Syscalls (EINTR retried, EAGAIN a status):
+// bytes (0 with eof = peer closed), or would_block on a nonblocking socket (RecvOutcome:
+// syscalls.h).
 Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into);
 
 // Half-close the sending direction (shutdown(SHUT_WR)).

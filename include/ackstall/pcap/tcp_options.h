@@ -3,7 +3,8 @@
 // encode_tcp_options lays options out the way Linux's tcp_options_write does, so captures look
 // like a real stack's: MSS; then SACK-permitted + timestamps (both), NOP NOP timestamps (ts only)
 // or NOP NOP SACK-permitted (sack only); then NOP window-scale. The result is always a multiple
-// of 4 bytes, at most 20 (kMaxEncodedOptions).
+// of 4 bytes, at most 20 (kMaxEncodedOptions), and always options.encoded_length() bytes
+// (core/tcp_options.h, which the simulator uses to size its segments).
 //
 // parse_tcp_options reads any well-formed option list: EOL ends it, NOP is skipped, unknown kinds
 // and SACK blocks are skipped by their length. A length byte < 2, running past the end, or a
@@ -19,7 +20,7 @@
 
 namespace ackstall::pcap {
 
-inline constexpr std::size_t kMaxEncodedOptions = 20;
+inline constexpr std::size_t kMaxEncodedOptions = TcpOptions::kMaxEncodedLength;
 
 // Writes into out (needs kMaxEncodedOptions bytes); returns the number of bytes written.
 std::size_t encode_tcp_options(const TcpOptions& options, std::span<std::uint8_t> out) noexcept;

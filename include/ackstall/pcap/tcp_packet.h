@@ -19,6 +19,7 @@
 #include <string>
 
 #include "ackstall/core/tcp_flags.h"
+#include "ackstall/core/tcp_options.h"
 
 namespace ackstall::pcap {
 
@@ -33,21 +34,10 @@ struct Endpoint {
   friend bool operator==(const Endpoint&, const Endpoint&) = default;
 };
 
-struct TcpTimestamps {
-  std::uint32_t val = 0;
-  std::uint32_t ecr = 0;
-  friend bool operator==(const TcpTimestamps&, const TcpTimestamps&) = default;
-};
-
-// The options ackstall cares about (RFC 9293 MSS, RFC 7323 window scale and timestamps, RFC 2018
-// SACK-permitted). SACK blocks and unknown options are skipped by the decoder.
-struct TcpOptions {
-  std::optional<std::uint16_t> mss;
-  std::optional<std::uint8_t> wscale;
-  bool sack_ok = false;
-  std::optional<TcpTimestamps> timestamps;
-  friend bool operator==(const TcpOptions&, const TcpOptions&) = default;
-};
+// The options ackstall cares about: one value type shared with the simulator
+// (core/tcp_options.h). SACK blocks and unknown options are skipped by the decoder.
+using TcpTimestamps = core::TcpTimestamps;
+using TcpOptions = core::TcpOptions;
 
 struct TcpPacket {
   std::int64_t time_ns = 0;

@@ -21,7 +21,7 @@
 #include <string_view>
 #include <variant>
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 namespace ackstall::scenario {
 

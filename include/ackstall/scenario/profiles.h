@@ -9,7 +9,7 @@
 #include <span>
 #include <string_view>
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 namespace ackstall::scenario {
 

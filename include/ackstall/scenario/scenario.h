@@ -30,7 +30,7 @@
 #include <string_view>
 
 #include "ackstall/core/error.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 namespace ackstall::scenario {
 

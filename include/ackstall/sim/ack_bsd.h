@@ -22,8 +22,8 @@ class BsdAckPolicy final : public AckPolicy {
   // `tick` > 0 selects bsd_tick with boundaries at tick_phase + k * tick.
   BsdAckPolicy(Nanos delack, bool ack_on_push, Nanos tick = Nanos::zero(), Nanos tick_phase = Nanos::zero());
   AckDecision on_segment(const SegmentArrival& a) override;
-  void on_ack_sent(Nanos now, std::int64_t segments_acked) override;
-  bool on_timer(Nanos now) override;
+  void on_ack_sent(std::int64_t segments_acked) override;
+  bool on_timer() override;
   bool pending() const override { return delack_; }
 
  private:

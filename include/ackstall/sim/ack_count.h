@@ -17,8 +17,8 @@ class CountAckPolicy final : public AckPolicy {
  public:
   CountAckPolicy(std::int32_t every, Nanos timeout, bool ack_first_segment);
   AckDecision on_segment(const SegmentArrival& a) override;
-  void on_ack_sent(Nanos now, std::int64_t segments_acked) override;
-  bool on_timer(Nanos now) override;
+  void on_ack_sent(std::int64_t segments_acked) override;
+  bool on_timer() override;
   bool pending() const override { return count_ > 0; }
 
  private:

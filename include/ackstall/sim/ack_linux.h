@@ -36,9 +36,9 @@ class LinuxAckPolicy final : public AckPolicy {
   LinuxAckPolicy(LinuxAckFlavor flavor, Nanos ato_min, Nanos ato_max, std::int32_t max_quickacks);
   AckDecision on_segment(const SegmentArrival& a) override;
   AckDecision on_read(const AppRead& r) override;
-  void on_ack_sent(Nanos now, std::int64_t segments_acked) override;
+  void on_ack_sent(std::int64_t segments_acked) override;
   void on_data_sent(Nanos now) override;
-  bool on_timer(Nanos now) override;
+  bool on_timer() override;
   bool pending() const override { return timer_; }
 
   bool pingpong() const noexcept { return pingpong_; }

@@ -12,8 +12,8 @@
 //   ack_count.h  — windows, ns3
 #pragma once
 
-#include "ackstall/sim/engine.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/time.h"
+#include "ackstall/sim/config.h"
 
 #include <cstdint>
 #include <memory>
@@ -50,11 +50,11 @@ class AckPolicy {
   // Application read (Linux tcp_cleanup_rbuf). BSD: nothing (its window rule is separate).
   virtual AckDecision on_read(const AppRead&) { return {}; }
   // Any segment carrying our ACK left: a pending delayed ACK is satisfied (§3).
-  virtual void on_ack_sent(Nanos now, std::int64_t segments_acked) = 0;
+  virtual void on_ack_sent(std::int64_t segments_acked) = 0;
   // The receiver sent data (Linux pingpong detection).
   virtual void on_data_sent(Nanos) {}
   // The delayed-ACK timer fired: true = send the ACK.
-  virtual bool on_timer(Nanos now) = 0;
+  virtual bool on_timer() = 0;
   // A delayed ACK is owed (timer running).
   virtual bool pending() const = 0;
 };

@@ -17,6 +17,7 @@
 //      platform (no std:: distributions, whose output is implementation-defined).
 #pragma once
 
+#include "ackstall/core/ring.h"
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
@@ -129,35 +130,7 @@ class Rng {
   std::uint64_t s_[4];
 };
 
-// Fixed-capacity-growing FIFO without per-element allocation (a power-of-two ring).
-template <class T>
-class Ring {
- public:
-  bool empty() const noexcept { return head_ == tail_; }
-  std::size_t size() const noexcept { return tail_ - head_; }
-  T& front() noexcept { return buf_[head_ & mask_]; }
-  const T& front() const noexcept { return buf_[head_ & mask_]; }
-  T& back() noexcept { return buf_[(tail_ - 1) & mask_]; }
-  T& operator[](std::size_t i) noexcept { return buf_[(head_ + i) & mask_]; }
-  const T& operator[](std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
-  void push_back(const T& v) {
-    if (size() == buf_.size()) grow();
-    buf_[tail_++ & mask_] = v;
-  }
-  void pop_front() noexcept { ++head_; }
-
- private:
-  void grow() {
-    const std::size_t n = buf_.empty() ? 16 : buf_.size() * 2;
-    std::vector<T> nb(n);
-    for (std::size_t i = 0; i < size(); ++i) nb[i] = (*this)[i];
-    tail_ = size();
-    head_ = 0;
-    buf_.swap(nb);
-    mask_ = n - 1;
-  }
-  std::vector<T> buf_;
-  std::size_t head_ = 0, tail_ = 0, mask_ = 0;
-};
+// Growable FIFO without per-element allocation (core/ring.h).
+using core::Ring;
 
 }  // namespace ackstall::sim

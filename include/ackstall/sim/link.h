@@ -8,7 +8,7 @@
 #pragma once
 
 #include "ackstall/sim/engine.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 #include "ackstall/sim/segment.h"
 
 #include <cstdint>
@@ -17,6 +17,9 @@ namespace ackstall::sim {
 
 std::int64_t wire_bytes(const LinkConfig& link, std::int64_t ip_len) noexcept;
 Nanos tx_time(const LinkConfig& link, std::int64_t wire) noexcept;
+// Goodput ceiling of the link for `mss`-byte segments (with `tcp_options` bytes of options per
+// segment): rate/8 * mss / wire bytes of a full frame, in MiB/s (§5: 11.32 for 1460 on 100BASE-T).
+double link_ceiling_mib_s(const LinkConfig& link, std::int32_t mss, std::int32_t tcp_options);
 
 struct InFlight {
   Segment seg;

@@ -12,7 +12,7 @@
 //              a previously sent short segment is un-ACKed (snd_sml > snd_una) (§4).
 #pragma once
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 namespace ackstall::sim {
 

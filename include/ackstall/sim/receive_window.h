@@ -14,7 +14,7 @@
 //   ns3   — TcpSocketBase::AdvertisedWindowSize: free space; no update on read (peers README).
 #pragma once
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 #include <cstdint>
 

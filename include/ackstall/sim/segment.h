@@ -6,11 +6,14 @@
 // right by the sender's receive scale).
 #pragma once
 
-#include "ackstall/sim/experiment.h"
+#include "ackstall/core/tcp_flags.h"
+#include "ackstall/core/tcp_options.h"
 
 #include <cstdint>
 
 namespace ackstall::sim {
+
+namespace tcp_flag = core::tcp_flag;  // core/tcp_flags.h
 
 struct Segment {
   std::int64_t seq = 0;
@@ -21,12 +24,10 @@ struct Segment {
   bool retransmit = false;
   bool window_update = false;  // pure ACK sent because a read opened the window
   bool delayed_ack = false;    // pure ACK sent by an expiring delayed-ACK timer
-  TcpOptionsOnWire opts{};
+  core::TcpOptions opts{};       // the options as on the wire (core/tcp_options.h)
 
   // TCP option bytes as encoded (padded to 4): MSS 4, NOP+wscale 4, NOP NOP+timestamps 12.
-  std::int32_t option_bytes() const noexcept {
-    return (opts.mss ? 4 : 0) + (opts.wscale >= 0 ? 4 : 0) + (opts.timestamps ? 12 : 0);
-  }
+  std::int32_t option_bytes() const noexcept { return opts.encoded_length(); }
   std::int32_t ip_len() const noexcept { return 40 + option_bytes() + len; }
   bool has(std::uint8_t f) const noexcept { return (flags & f) != 0; }
 };

@@ -26,7 +26,7 @@
 
 #include "ackstall/core/afd_quota.h"
 #include "ackstall/sim/engine.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
 
 #include <cstdint>
 

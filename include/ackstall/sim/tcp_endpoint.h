@@ -16,11 +16,16 @@
 // goes if len >= max_sndwnd / 2 (sender SWS avoidance) or it is a retransmission; FIN forces
 // the last segment out; an owed ACK goes alone or piggybacked.
 //
-// Invariants (tests/sim/tcp_endpoint_test.cc, invariants_test.cc):
-//   1. Bytes reach read() exactly once and in order; read never returns more than was sent.
+// Invariants (checked by invariant_violation(); asserted after every input in debug builds;
+// tests/sim/tcp_endpoint_test.cc, tests/sim/invariants_test.cc after every simulation event):
+//   1. Bytes reach read() exactly once and in order; read never returns more than was sent:
+//      0 <= unread <= bytes received = rcv_nxt - 1 (- 1 after a FIN) <= what the peer sent.
 //   2. snd_una <= snd_nxt <= snd_max <= data end + FIN; window values are never negative.
-//   3. The retransmission timer is armed iff data (or SYN/FIN) is outstanding.
-//   4. A delayed-ACK timer request is cancelled whenever any segment carrying an ACK leaves.
+//   3. The retransmission timer is armed iff data (or SYN/FIN) is outstanding
+//      (snd_una < snd_max), except while the persist timer runs: a window probe's byte is
+//      outstanding with only the persist timer armed (tcp_output, t_force).
+//   4. A delayed-ACK timer request is cancelled whenever any segment carrying an ACK leaves:
+//      after such a segment no delayed ACK is owed and the delayed-ACK timer is not armed.
 // Simplifications (documented, not hidden): out-of-order segments are dropped and ACKed at once
 // (no reassembly queue, so recovery is go-back-N after NewReno's first retransmission); no
 // TIME_WAIT or RST handling; urgent data and SACK are not modelled.
@@ -28,7 +33,8 @@
 
 #include "ackstall/sim/ack_policy.h"
 #include "ackstall/sim/congestion.h"
-#include "ackstall/sim/experiment.h"
+#include "ackstall/sim/config.h"
+#include "ackstall/sim/trace.h"
 #include "ackstall/sim/rtt.h"
 #include "ackstall/sim/segment.h"
 #include "ackstall/sim/send_buffer.h"
@@ -106,19 +112,28 @@ class TcpEndpoint {
   Nanos rto() const noexcept { return rtt_.rto(); }
   const EndpointCounters& counters() const noexcept { return ctr_; }
   const SendBufferAccounting& send_buffer() const noexcept { return sbuf_; }
+  // Whether the endpoint believes timer `k` armed (its requests so far, minus expiries): the
+  // simulation's Timer objects must agree (tests/sim/invariants_test.cc).
+  bool timer_armed(TimerKind k) const noexcept;
+  // nullptr, or the first invariant above that does not hold ("3: ...").
+  const char* invariant_violation() const noexcept;
 
  private:
   enum class State : std::uint8_t { closed, listen, syn_sent, syn_rcvd, established };
 
   void output(Nanos now, Actions& a);
-  void emit(Nanos now, Actions& a, std::int64_t len, bool syn, bool fin, bool psh);
+  void emit(Nanos now, Actions& a, std::int64_t len, bool fin, bool psh);
+  void retransmit_una(Nanos now, Actions& a);  // fast retransmit / NewReno partial ACK
   void send_syn(Nanos now, Actions& a, bool with_ack);
   void arm(Actions& a, TimerKind k, Nanos at);
   void process_ack(Nanos now, const Segment& s, Actions& a);
   void apply(const AckDecision& d, Actions& a, Nanos now);
   void set_maxseg(std::int64_t peer_mss);
+  core::TcpTimestamps timestamps(Nanos now, std::uint32_t ecr) const noexcept;
   std::int64_t data_end() const noexcept { return 1 + sbuf_.enqueued(); }
   std::int64_t window_to_advertise() const noexcept;
+  struct CheckOnExit;                 // runs debug_check() when an input has been handled
+  void debug_check() const noexcept;  // aborts on invariant_violation() unless NDEBUG
 
   TcpProfile prof_;
   std::int64_t own_mss_;  // MSS option we announce
@@ -147,7 +162,7 @@ class TcpEndpoint {
   bool force_ = false;                   // persist probe
   Nanos persist_backoff_ = Nanos::zero();
   Nanos nagle_since_ = Nanos::never();
-  bool rexmt_armed_ = false, persist_armed_ = false;
+  bool rexmt_armed_ = false, persist_armed_ = false, delack_armed_ = false;
 
   // Receive side.
   std::int64_t rcv_nxt_ = 0, rcv_adv_ = 0, rcv_wup_ = 0;

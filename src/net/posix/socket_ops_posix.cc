@@ -19,6 +19,8 @@
 #include <memory>
 
 #include "ackstall/net/socket_ops.h"
+#include "error_queue.h"
+#include "os_error.h"
 
 namespace ackstall::net {
 namespace {
@@ -32,9 +34,7 @@ static_assert(kMaxSlicesPerCall <= IOV_MAX, "one sendmsg carries at most IOV_MAX
 #define MSG_MORE 0
 #endif
 
-tl::unexpected<Error> os_error(std::string_view call) {
-  return tl::unexpected(Error{call, errno, {}});
-}
+using posix::os_error;
 
 struct OptionName {
   int level;
@@ -51,8 +51,49 @@ OptionName option_name(SocketOption opt) {
       return {IPPROTO_TCP, TCP_MAXSEG, "getsockopt(TCP_MAXSEG)", "setsockopt(TCP_MAXSEG)"};
     case SocketOption::tcp_nodelay:
       return {IPPROTO_TCP, TCP_NODELAY, "getsockopt(TCP_NODELAY)", "setsockopt(TCP_NODELAY)"};
+    case SocketOption::send_buffer_force:
+#if defined(SO_SNDBUFFORCE)
+      return {SOL_SOCKET, SO_SNDBUFFORCE, "getsockopt(SO_SNDBUFFORCE)",
+              "setsockopt(SO_SNDBUFFORCE)"};
+#else
+      return {-1, -1, "getsockopt(SO_SNDBUFFORCE)", "setsockopt(SO_SNDBUFFORCE)"};
+#endif
+    case SocketOption::receive_buffer:
+      return {SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)", "setsockopt(SO_RCVBUF)"};
+    case SocketOption::socket_error:
+      return {SOL_SOCKET, SO_ERROR, "getsockopt(SO_ERROR)", "setsockopt(SO_ERROR)"};
+    case SocketOption::tcp_quickack:
+#if defined(TCP_QUICKACK)
+      return {IPPROTO_TCP, TCP_QUICKACK, "getsockopt(TCP_QUICKACK)", "setsockopt(TCP_QUICKACK)"};
+#else
+      return {-1, -1, "getsockopt(TCP_QUICKACK)", "setsockopt(TCP_QUICKACK)"};
+#endif
+    case SocketOption::tx_ack_timestamps:
+#if defined(SO_TIMESTAMPING)
+      return {SOL_SOCKET, SO_TIMESTAMPING, "getsockopt(SO_TIMESTAMPING)",
+              "setsockopt(SO_TIMESTAMPING)"};
+#else
+      return {-1, -1, "getsockopt(SO_TIMESTAMPING)", "setsockopt(SO_TIMESTAMPING)"};
+#endif
   }
   return {-1, -1, "getsockopt", "setsockopt"};
+}
+
+short to_poll_events(PollEvents e) noexcept {
+  short out = 0;
+  if (has(e, PollEvents::in)) out |= POLLIN;
+  if (has(e, PollEvents::out)) out |= POLLOUT;
+  return out;
+}
+
+PollEvents from_poll_events(short revents) noexcept {
+  PollEvents out = PollEvents::none;
+  if ((revents & POLLIN) != 0) out = out | PollEvents::in;
+  if ((revents & POLLOUT) != 0) out = out | PollEvents::out;
+  if ((revents & POLLERR) != 0) out = out | PollEvents::error;
+  if ((revents & POLLHUP) != 0) out = out | PollEvents::hangup;
+  if ((revents & POLLNVAL) != 0) out = out | PollEvents::invalid;
+  return out;
 }
 
 // Same address? IPv4-mapped IPv6 local addresses match the IPv4 interface address.
@@ -108,13 +149,14 @@ class PosixSocketOps final : public SocketOps {
     pollfd p{s, POLLOUT, 0};
     const int r = ::poll(&p, 1, timeout_ms);
     if (r < 0) return os_error("poll");
-    if (r == 0) return tl::unexpected(Error{"poll", ETIMEDOUT, {}});
-    if ((p.revents & POLLNVAL) != 0) return tl::unexpected(Error{"poll", EBADF, {}});
+    if (r == 0) return os_error("poll", ETIMEDOUT);
+    if ((p.revents & POLLNVAL) != 0) return os_error("poll", EBADF);
     return {};  // POLLOUT, POLLERR or POLLHUP: the next send reports which
   }
 
   Result<int> get_option(NativeSocket s, SocketOption opt) override {
     const OptionName o = option_name(opt);
+    if (o.level < 0) return os_error(o.get_call, EOPNOTSUPP);
     int value = 0;
     socklen_t len = sizeof value;
     if (::getsockopt(s, o.level, o.name, &value, &len) != 0) return os_error(o.get_call);
@@ -123,8 +165,29 @@ class PosixSocketOps final : public SocketOps {
 
   Result<void> set_option(NativeSocket s, SocketOption opt, int value) override {
     const OptionName o = option_name(opt);
+    if (o.level < 0) return os_error(o.set_call, EOPNOTSUPP);
+    if (opt == SocketOption::tx_ack_timestamps && value != 0) {
+      value = static_cast<int>(posix::tx_ack_timestamping_flags());
+    }
     if (::setsockopt(s, o.level, o.name, &value, sizeof value) != 0) return os_error(o.set_call);
     return {};
+  }
+
+  Result<std::size_t> recv(NativeSocket s, std::span<std::byte> into) override {
+    const ssize_t n = ::recv(s, into.data(), into.size(), 0);
+    if (n < 0) return os_error("recv");
+    return static_cast<std::size_t>(n);
+  }
+
+  Result<PollEvents> poll(NativeSocket s, PollEvents want, int timeout_ms) override {
+    pollfd p{s, to_poll_events(want), 0};
+    const int r = ::poll(&p, 1, timeout_ms);
+    if (r < 0) return os_error("poll");
+    return from_poll_events(r == 0 ? 0 : p.revents);
+  }
+
+  Result<ErrorQueueEntry> read_error_queue(NativeSocket s) override {
+    return posix::read_error_queue(s);
   }
 
   Result<bool> is_nonblocking(NativeSocket s) override {
@@ -144,7 +207,7 @@ class PosixSocketOps final : public SocketOps {
                    (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0};
 #else
     (void)s;
-    return tl::unexpected(Error{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});
+    return os_error("getsockopt(TCP_INFO)", ENOPROTOOPT);
 #endif
   }
 
@@ -164,8 +227,7 @@ class PosixSocketOps final : public SocketOps {
       if (::ioctl(s, SIOCGIFMTU, &req) != 0) return os_error("ioctl(SIOCGIFMTU)");
       return InterfaceMtu{i->ifa_name, req.ifr_mtu};
     }
-    return tl::unexpected(
-        Error{"getifaddrs", ENODEV, "no interface owns the socket's local address"});
+    return core::os_failure("getifaddrs", ENODEV, "no interface owns the socket's local address");
   }
 
   Result<SocketKind> socket_kind(NativeSocket s) override {

@@ -1,4 +1,5 @@
-// POSIX connection setup: socket, connect (with timeout), listen, accept, recv.
+// POSIX connection setup: socket, connect (with timeout), listen, accept (recv_some is
+// platform-independent: src/net/tcp_socket.cc).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -12,13 +13,12 @@
 
 #include "../eintr.h"
 #include "ackstall/net/tcp_socket.h"
+#include "os_error.h"
 
 namespace ackstall::net {
 namespace {
 
-tl::unexpected<Error> os_error(std::string_view call, int code = errno) {
-  return tl::unexpected(Error{call, code, {}});
-}
+using posix::os_error;
 
 Result<void> set_flag_nonblocking(int s, bool on) {
   const int fl = ::fcntl(s, F_GETFL);
@@ -43,7 +43,7 @@ Result<std::string> format_address(const sockaddr_storage& a) {
     port = ntohs(in6.sin6_port);
     return "[" + std::string(host) + "]:" + std::to_string(port);
   }
-  return tl::unexpected(Error{"getsockname", EAFNOSUPPORT, {}});
+  return os_error("getsockname", EAFNOSUPPORT);
 }
 
 using AddrInfoPtr = std::unique_ptr<addrinfo, void (*)(addrinfo*)>;
@@ -58,7 +58,7 @@ Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
   if (rc != 0) {
     if (rc == EAI_SYSTEM) return os_error("getaddrinfo");
-    return tl::unexpected(Error{"getaddrinfo", 0, ::gai_strerror(rc)});
+    return core::os_failure("getaddrinfo", 0, ::gai_strerror(rc));
   }
   return AddrInfoPtr(list, ::freeaddrinfo);
 }
@@ -154,19 +154,6 @@ Result<TcpSocket> accept_tcp(const TcpSocket& listener) {
 
 Result<void> set_nonblocking(const TcpSocket& s, bool on) {
   return set_flag_nonblocking(s.native(), on);
-}
-
-Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
-  auto r = detail::retry_on_eintr([&]() -> Result<std::size_t> {
-    const ssize_t n = ::recv(s.native(), into.data(), into.size(), 0);
-    if (n < 0) return os_error("recv");
-    return static_cast<std::size_t>(n);
-  });
-  if (!r) {
-    if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return RecvOutcome{0, true, false};
-    return tl::unexpected(r.error());
-  }
-  return RecvOutcome{*r, false, *r == 0 && !into.empty()};
 }
 
 Result<void> shutdown_send(const TcpSocket& s) {

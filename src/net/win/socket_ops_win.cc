@@ -26,7 +26,7 @@
 namespace ackstall::net {
 namespace {
 
-using win::last_wsa_error;
+using win::os_error;
 
 struct OptionName {
   int level;
@@ -43,8 +43,52 @@ OptionName option_name(SocketOption opt) {
       return {IPPROTO_TCP, TCP_MAXSEG, "getsockopt(TCP_MAXSEG)", "setsockopt(TCP_MAXSEG)"};
     case SocketOption::tcp_nodelay:
       return {IPPROTO_TCP, TCP_NODELAY, "getsockopt(TCP_NODELAY)", "setsockopt(TCP_NODELAY)"};
+    case SocketOption::receive_buffer:
+      return {SOL_SOCKET, SO_RCVBUF, "getsockopt(SO_RCVBUF)", "setsockopt(SO_RCVBUF)"};
+    case SocketOption::socket_error:
+      return {SOL_SOCKET, SO_ERROR, "getsockopt(SO_ERROR)", "setsockopt(SO_ERROR)"};
+    // Linux only: EOPNOTSUPP here. tcp_quickack is set by ioctl (set_option below).
+    case SocketOption::send_buffer_force:
+      return {-1, -1, "getsockopt(SO_SNDBUFFORCE)", "setsockopt(SO_SNDBUFFORCE)"};
+    case SocketOption::tcp_quickack:
+      return {-1, -1, "getsockopt(TCP_QUICKACK)", "setsockopt(TCP_QUICKACK)"};
+    case SocketOption::tx_ack_timestamps:
+      return {-1, -1, "getsockopt(SO_TIMESTAMPING)", "setsockopt(SO_TIMESTAMPING)"};
   }
   return {-1, -1, "getsockopt", "setsockopt"};
+}
+
+SHORT to_poll_events(PollEvents e) noexcept {
+  SHORT out = 0;
+  if (has(e, PollEvents::in)) out |= POLLRDNORM;
+  if (has(e, PollEvents::out)) out |= POLLWRNORM;
+  return out;
+}
+
+PollEvents from_poll_events(SHORT revents) noexcept {
+  PollEvents out = PollEvents::none;
+  if ((revents & POLLRDNORM) != 0) out = out | PollEvents::in;
+  if ((revents & POLLWRNORM) != 0) out = out | PollEvents::out;
+  if ((revents & POLLERR) != 0) out = out | PollEvents::error;
+  if ((revents & POLLHUP) != 0) out = out | PollEvents::hangup;
+  if ((revents & POLLNVAL) != 0) out = out | PollEvents::invalid;
+  return out;
+}
+
+// set_quickack (receive_tuning.h): Windows has no TCP_QUICKACK. Its closest knob is
+// SIO_TCP_SET_ACK_FREQUENCY (mstcpip.h, Windows 8 and later: "the number of segments received
+// before an ACK is sent"; Microsoft Learn, "SIO_TCP_SET_ACK_FREQUENCY control code"): on = 1
+// (ACK every segment), off = 2, Windows' own default (ACK every second segment, else after the
+// delayed-ACK timer, docs/STACKS.md §1). Where the ioctl is missing (Wine answers
+// WSAEOPNOTSUPP, older Windows WSAEINVAL) the error is returned, named after the ioctl.
+Result<void> set_ack_frequency(NativeSocket s, bool quickack) {
+  int frequency = quickack ? 1 : 2;
+  DWORD returned = 0;
+  if (::WSAIoctl(static_cast<SOCKET>(s), SIO_TCP_SET_ACK_FREQUENCY, &frequency, sizeof frequency,
+                 nullptr, 0, &returned, nullptr, nullptr) != 0) {
+    return os_error("WSAIoctl(SIO_TCP_SET_ACK_FREQUENCY)");
+  }
+  return {};
 }
 
 // Same address? IPv4-mapped IPv6 local addresses match the IPv4 adapter address.
@@ -106,7 +150,7 @@ class WinSocketOps final : public SocketOps {
     const bool toggle = has(flags, SendFlags::dont_wait) && !win::registered_nonblocking(s);
     if (toggle) {
       u_long on = 1;
-      if (::ioctlsocket(s, FIONBIO, &on) != 0) return last_wsa_error("ioctlsocket(FIONBIO)");
+      if (::ioctlsocket(s, FIONBIO, &on) != 0) return os_error("ioctlsocket(FIONBIO)");
     }
     DWORD sent = 0;
     const int r = ::WSASend(s, bufs.data(), static_cast<DWORD>(used), &sent, 0, nullptr, nullptr);
@@ -115,7 +159,7 @@ class WinSocketOps final : public SocketOps {
       u_long off = 0;
       ::ioctlsocket(s, FIONBIO, &off);
     }
-    if (r != 0) return tl::unexpected(win::wsa_error("WSASend", err));
+    if (r != 0) return os_error("WSASend", err);
     return static_cast<std::size_t>(sent);
   }
 
@@ -124,29 +168,50 @@ class WinSocketOps final : public SocketOps {
     p.fd = s;
     p.events = POLLWRNORM;
     const int r = ::WSAPoll(&p, 1, timeout_ms < 0 ? -1 : timeout_ms);
-    if (r == SOCKET_ERROR) return last_wsa_error("WSAPoll");
-    if (r == 0) return tl::unexpected(Error{"WSAPoll", ETIMEDOUT, {}});
-    if ((p.revents & POLLNVAL) != 0) return tl::unexpected(Error{"WSAPoll", EBADF, {}});
+    if (r == SOCKET_ERROR) return os_error("WSAPoll");
+    if (r == 0) return core::os_failure("WSAPoll", ETIMEDOUT);
+    if ((p.revents & POLLNVAL) != 0) return core::os_failure("WSAPoll", EBADF);
     return {};  // POLLWRNORM, POLLERR or POLLHUP: the next send reports which
   }
 
   Result<int> get_option(NativeSocket s, SocketOption opt) override {
     const OptionName o = option_name(opt);
+    if (o.level < 0) return core::os_failure(o.get_call, EOPNOTSUPP);
     int value = 0;
     int len = sizeof value;
     if (::getsockopt(s, o.level, o.name, reinterpret_cast<char*>(&value), &len) != 0) {
-      return last_wsa_error(o.get_call);
+      return os_error(o.get_call);
     }
     return value;
   }
 
   Result<void> set_option(NativeSocket s, SocketOption opt, int value) override {
+    if (opt == SocketOption::tcp_quickack) return set_ack_frequency(s, value != 0);
     const OptionName o = option_name(opt);
+    if (o.level < 0) return core::os_failure(o.set_call, EOPNOTSUPP);
     if (::setsockopt(s, o.level, o.name, reinterpret_cast<const char*>(&value), sizeof value) !=
         0) {
-      return last_wsa_error(o.set_call);
+      return os_error(o.set_call);
     }
     return {};
+  }
+
+  // One recv; a buffer over INT_MAX bytes is offered in part.
+  Result<std::size_t> recv(NativeSocket s, std::span<std::byte> into) override {
+    const int want = static_cast<int>(std::min<std::size_t>(into.size(), INT_MAX));
+    const int n = ::recv(s, reinterpret_cast<char*>(into.data()), want, 0);
+    if (n == SOCKET_ERROR) return os_error("recv");
+    return static_cast<std::size_t>(n);
+  }
+
+  // One WSAPoll. Winsock has no MSG_ERRQUEUE (read_error_queue: the default EOPNOTSUPP).
+  Result<PollEvents> poll(NativeSocket s, PollEvents want, int timeout_ms) override {
+    WSAPOLLFD p{};
+    p.fd = s;
+    p.events = to_poll_events(want);
+    const int r = ::WSAPoll(&p, 1, timeout_ms < 0 ? -1 : timeout_ms);
+    if (r == SOCKET_ERROR) return os_error("WSAPoll");
+    return from_poll_events(r == 0 ? SHORT{0} : p.revents);
   }
 
   // From the registry of modes the library set (winsock.h): Winsock cannot be asked.
@@ -162,10 +227,10 @@ class WinSocketOps final : public SocketOps {
     DWORD bytes = 0;
     if (::WSAIoctl(s, SIO_TCP_INFO, &version, sizeof version, &info, sizeof info, &bytes, nullptr,
                    nullptr) != 0) {
-      return last_wsa_error("WSAIoctl(SIO_TCP_INFO)");
+      return os_error("WSAIoctl(SIO_TCP_INFO)");
     }
     if (bytes < sizeof info) {
-      return tl::unexpected(Error{"WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0"});
+      return core::os_failure("WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0");
     }
     return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0};
   }
@@ -177,7 +242,7 @@ class WinSocketOps final : public SocketOps {
     sockaddr_storage local{};
     int len = sizeof local;
     if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &len) != 0) {
-      return last_wsa_error("getsockname");
+      return os_error("getsockname");
     }
     ULONG size = 16 * 1024;
     std::vector<unsigned char> buf;
@@ -191,8 +256,8 @@ class WinSocketOps final : public SocketOps {
                                   &size);
     }
     if (rc != NO_ERROR) {
-      return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
-                                      "GetAdaptersAddresses failed: " + std::to_string(rc)});
+      return core::os_failure("GetAdaptersAddresses", ENODEV,
+                              "GetAdaptersAddresses failed: " + std::to_string(rc));
     }
     for (auto* a = reinterpret_cast<const IP_ADAPTER_ADDRESSES*>(buf.data()); a != nullptr;
          a = a->Next) {
@@ -201,26 +266,26 @@ class WinSocketOps final : public SocketOps {
         std::string name = narrow(a->FriendlyName);
         if (name.empty()) name = a->AdapterName != nullptr ? a->AdapterName : "?";
         if (a->Mtu == 0xFFFFFFFFul) {
-          return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
-                                          name + " reports no MTU (0xFFFFFFFF)"});
+          return core::os_failure("GetAdaptersAddresses", ENODEV,
+                                  name + " reports no MTU (0xFFFFFFFF)");
         }
         return InterfaceMtu{std::move(name), static_cast<std::int64_t>(a->Mtu)};
       }
     }
-    return tl::unexpected(Error{"GetAdaptersAddresses", ENODEV,
-                                    "no adapter owns the socket's local address"});
+    return core::os_failure("GetAdaptersAddresses", ENODEV,
+                            "no adapter owns the socket's local address");
   }
 
   Result<SocketKind> socket_kind(NativeSocket s) override {
     int type = 0;
     int len = sizeof type;
     if (::getsockopt(s, SOL_SOCKET, SO_TYPE, reinterpret_cast<char*>(&type), &len) != 0) {
-      return last_wsa_error("getsockopt(SO_TYPE)");
+      return os_error("getsockopt(SO_TYPE)");
     }
     sockaddr_storage local{};
     int alen = sizeof local;
     if (::getsockname(s, reinterpret_cast<sockaddr*>(&local), &alen) != 0) {
-      return last_wsa_error("getsockname");
+      return os_error("getsockname");
     }
     return SocketKind{type == SOCK_STREAM,
                       local.ss_family == AF_INET || local.ss_family == AF_INET6};
@@ -233,7 +298,7 @@ class WinSocketOps final : public SocketOps {
     DWORD bytes = 0;
     if (::WSAIoctl(s, SIO_IDEAL_SEND_BACKLOG_QUERY, nullptr, 0, &isb, sizeof isb, &bytes, nullptr,
                    nullptr) != 0) {
-      return last_wsa_error("WSAIoctl(SIO_IDEAL_SEND_BACKLOG_QUERY)");
+      return os_error("WSAIoctl(SIO_IDEAL_SEND_BACKLOG_QUERY)");
     }
     return static_cast<std::int64_t>(isb);
   }

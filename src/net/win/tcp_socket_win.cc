@@ -1,9 +1,8 @@
-// Winsock connection setup: socket, connect (with timeout), listen, accept, recv. Mirrors
+// Winsock connection setup: socket, connect (with timeout), listen, accept. Mirrors
 // src/net/posix/tcp_socket_posix.cc; "close-on-exec" is WSA_FLAG_NO_HANDLE_INHERIT here.
 #include "winsock.h"  // first: the Winsock headers in their required order
 
 #include <cerrno>
-#include <climits>
 #include <memory>
 
 #include "../eintr.h"
@@ -12,11 +11,7 @@
 namespace ackstall::net {
 namespace {
 
-using win::last_wsa_error;
-
-tl::unexpected<Error> error_code(std::string_view call, int code) {
-  return tl::unexpected(Error{call, code, {}});
-}
+using win::os_error;
 
 Result<std::string> format_address(const sockaddr_storage& a) {
   char host[INET6_ADDRSTRLEN] = {};
@@ -30,7 +25,7 @@ Result<std::string> format_address(const sockaddr_storage& a) {
     ::inet_ntop(AF_INET6, &in6.sin6_addr, host, sizeof host);
     return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6.sin6_port));
   }
-  return error_code("getsockname", EAFNOSUPPORT);
+  return core::os_failure("getsockname", EAFNOSUPPORT);
 }
 
 using AddrInfoPtr = std::unique_ptr<addrinfo, void (*)(addrinfo*)>;
@@ -46,7 +41,7 @@ Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   const std::string port = std::to_string(e.port);
   const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
   if (rc != 0) {
-    return tl::unexpected(Error{"getaddrinfo", win::errno_from_wsa(rc), gai_strerrorA(rc)});
+    return core::os_failure("getaddrinfo", win::errno_from_wsa(rc), gai_strerrorA(rc));
   }
   return AddrInfoPtr(list, ::freeaddrinfo);
 }
@@ -54,7 +49,7 @@ Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
 Result<TcpSocket> new_socket(const addrinfo& ai) {
   const SOCKET s = ::WSASocketW(ai.ai_family, ai.ai_socktype, ai.ai_protocol, nullptr, 0,
                                 WSA_FLAG_OVERLAPPED | WSA_FLAG_NO_HANDLE_INHERIT);
-  if (s == INVALID_SOCKET) return last_wsa_error("socket");
+  if (s == INVALID_SOCKET) return os_error("socket");
   return TcpSocket(static_cast<NativeSocket>(s));
 }
 
@@ -66,23 +61,23 @@ Result<TcpSocket> connect_one(const addrinfo& ai, int timeout_ms) {
     return tl::unexpected(r.error());
   }
   if (::connect(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
-    if (::WSAGetLastError() != WSAEWOULDBLOCK) return last_wsa_error("connect");
+    if (::WSAGetLastError() != WSAEWOULDBLOCK) return os_error("connect");
     WSAPOLLFD p{};
     p.fd = sock->native();
     p.events = POLLWRNORM;
     const int r = ::WSAPoll(&p, 1, timeout_ms);
-    if (r == SOCKET_ERROR) return last_wsa_error("WSAPoll");
-    if (r == 0) return error_code("connect", ETIMEDOUT);
+    if (r == SOCKET_ERROR) return os_error("WSAPoll");
+    if (r == 0) return core::os_failure("connect", ETIMEDOUT);
     int err = 0;
     int len = sizeof err;
     if (::getsockopt(sock->native(), SOL_SOCKET, SO_ERROR, reinterpret_cast<char*>(&err), &len) !=
         0) {
-      return last_wsa_error("getsockopt(SO_ERROR)");
+      return os_error("getsockopt(SO_ERROR)");
     }
-    if (err != 0) return tl::unexpected(win::wsa_error("connect", err));
+    if (err != 0) return os_error("connect", err);
     // WSAPoll reports a refused connect as POLLHUP|POLLERR with SO_ERROR sometimes still 0.
     if ((p.revents & (POLLERR | POLLHUP)) != 0 && (p.revents & POLLWRNORM) == 0) {
-      return error_code("connect", ECONNREFUSED);
+      return core::os_failure("connect", ECONNREFUSED);
     }
   }
   if (auto r = win::set_mode_nonblocking(sock->native(), false); !r) {
@@ -136,16 +131,16 @@ Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
   const BOOL one = TRUE;
   if (::setsockopt(sock->native(), SOL_SOCKET, SO_EXCLUSIVEADDRUSE,
                    reinterpret_cast<const char*>(&one), sizeof one) != 0) {
-    return last_wsa_error("setsockopt(SO_EXCLUSIVEADDRUSE)");
+    return os_error("setsockopt(SO_EXCLUSIVEADDRUSE)");
   }
   if (::bind(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
-    return last_wsa_error("bind");
+    return os_error("bind");
   }
-  if (::listen(sock->native(), backlog) != 0) return last_wsa_error("listen");
+  if (::listen(sock->native(), backlog) != 0) return os_error("listen");
   sockaddr_storage bound{};
   int len = sizeof bound;
   if (::getsockname(sock->native(), reinterpret_cast<sockaddr*>(&bound), &len) != 0) {
-    return last_wsa_error("getsockname");
+    return os_error("getsockname");
   }
   const std::uint16_t port =
       bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<const sockaddr_in6&>(bound).sin6_port)
@@ -156,7 +151,7 @@ Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
 Result<TcpSocket> accept_tcp(const TcpSocket& listener) {
   return detail::retry_on_eintr([&]() -> Result<TcpSocket> {
     const SOCKET s = ::accept(listener.native(), nullptr, nullptr);
-    if (s == INVALID_SOCKET) return last_wsa_error("accept");
+    if (s == INVALID_SOCKET) return os_error("accept");
     // An accepted socket inherits the listener's mode; the library promises blocking mode.
     if (win::registered_nonblocking(listener.native())) {
       if (auto r = win::set_mode_nonblocking(s, false); !r) {
@@ -172,22 +167,8 @@ Result<void> set_nonblocking(const TcpSocket& s, bool on) {
   return win::set_mode_nonblocking(s.native(), on);
 }
 
-Result<RecvOutcome> recv_some(const TcpSocket& s, std::span<std::byte> into) {
-  const int want = static_cast<int>(std::min<std::size_t>(into.size(), INT_MAX));
-  auto r = detail::retry_on_eintr([&]() -> Result<std::size_t> {
-    const int n = ::recv(s.native(), reinterpret_cast<char*>(into.data()), want, 0);
-    if (n == SOCKET_ERROR) return last_wsa_error("recv");
-    return static_cast<std::size_t>(n);
-  });
-  if (!r) {
-    if (r.error().code == EAGAIN || r.error().code == EWOULDBLOCK) return RecvOutcome{0, true, false};
-    return tl::unexpected(r.error());
-  }
-  return RecvOutcome{*r, false, *r == 0 && !into.empty()};
-}
-
 Result<void> shutdown_send(const TcpSocket& s) {
-  if (::shutdown(s.native(), SD_SEND) != 0) return last_wsa_error("shutdown");
+  if (::shutdown(s.native(), SD_SEND) != 0) return os_error("shutdown");
   return {};
 }
 
@@ -195,7 +176,7 @@ Result<std::string> local_address(const TcpSocket& s) {
   sockaddr_storage a{};
   int len = sizeof a;
   if (::getsockname(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    return last_wsa_error("getsockname");
+    return os_error("getsockname");
   }
   return format_address(a);
 }
@@ -204,7 +185,7 @@ Result<std::string> peer_address(const TcpSocket& s) {
   sockaddr_storage a{};
   int len = sizeof a;
   if (::getpeername(s.native(), reinterpret_cast<sockaddr*>(&a), &len) != 0) {
-    return last_wsa_error("getpeername");
+    return os_error("getpeername");
   }
   return format_address(a);
 }

@@ -13,11 +13,11 @@
 namespace ackstall::net {
 namespace {
 
-using win::last_wsa_error;
+using win::os_error;
 
 tl::unexpected<Error> last_win32_error(std::string_view call) {
   const DWORD e = ::GetLastError();
-  return tl::unexpected(Error{call, EIO, "Win32 error " + std::to_string(e)});
+  return core::os_failure(call, EIO, "Win32 error " + std::to_string(e));
 }
 
 // Readable now? Data, or the writer is gone (end of file), or the handle is bad (the read
@@ -40,10 +40,10 @@ Result<void> check_now(std::span<const WaitItem> items, std::vector<std::size_t>
     index[nsock++] = i;
   }
   if (nsock > 0 && ::WSAPoll(fds.data(), nsock, 0) == SOCKET_ERROR) {
-    return last_wsa_error("WSAPoll");
+    return os_error("WSAPoll");
   }
   for (ULONG k = 0; k < nsock; ++k) {
-    if ((fds[k].revents & POLLNVAL) != 0) return tl::unexpected(Error{"WSAPoll", EBADF, {}});
+    if ((fds[k].revents & POLLNVAL) != 0) return core::os_failure("WSAPoll", EBADF);
     if ((fds[k].revents & (POLLRDNORM | POLLHUP | POLLERR)) != 0) ready.push_back(index[k]);
   }
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -78,10 +78,10 @@ class WaitSet {
 
   Result<void> add_socket(NativeSocket s) {
     const WSAEVENT e = ::WSACreateEvent();
-    if (e == WSA_INVALID_EVENT) return last_wsa_error("WSACreateEvent");
+    if (e == WSA_INVALID_EVENT) return os_error("WSACreateEvent");
     socket_events_.push_back(e);
     if (::WSAEventSelect(s, e, FD_READ | FD_ACCEPT | FD_CLOSE) != 0) {
-      return last_wsa_error("WSAEventSelect");
+      return os_error("WSAEventSelect");
     }
     sockets_.push_back(s);
     return {};
@@ -137,13 +137,13 @@ Result<std::vector<std::size_t>> wait_readable(std::span<const WaitItem> items,
                                                   int timeout_ms, WaitOptions options) {
   win::ensure_winsock();
   if (items.size() > kMaxWaitItems) {
-    return tl::unexpected(Error{"WaitForMultipleObjects", EINVAL, "more than 64 items"});
+    return core::os_failure("WaitForMultipleObjects", EINVAL, "more than 64 items");
   }
   std::vector<std::size_t> ready;
   if (auto r = check_now(items, ready); !r) return tl::unexpected(r.error());
   if (!ready.empty() || timeout_ms == 0) return ready;
   if (items.empty()) {
-    if (timeout_ms < 0) return tl::unexpected(Error{"wait_readable", EINVAL, "nothing to wait for"});
+    if (timeout_ms < 0) return core::os_failure("wait_readable", EINVAL, "nothing to wait for");
     ::Sleep(static_cast<DWORD>(timeout_ms));
     return ready;
   }
@@ -179,7 +179,7 @@ Result<std::size_t> write_pipe(NativePipe p, std::span<const std::byte> data) {
   const DWORD want = static_cast<DWORD>(std::min<std::size_t>(data.size(), ULONG_MAX));
   if (::WriteFile(p, data.data(), want, &n, nullptr) == 0) {
     if (::GetLastError() == ERROR_NO_DATA || ::GetLastError() == ERROR_BROKEN_PIPE) {
-      return tl::unexpected(Error{"WriteFile", EPIPE, {}});
+      return core::os_failure("WriteFile", EPIPE);
     }
     return last_win32_error("WriteFile");
   }

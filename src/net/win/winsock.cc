@@ -55,11 +55,11 @@ int errno_from_wsa(int wsa) noexcept {
   }
 }
 
-Error wsa_error(std::string_view call, int wsa) {
+tl::unexpected<Error> os_error(std::string_view call, int wsa) {
   const int code = errno_from_wsa(wsa);
   // Keep the Winsock number when the mapping lost it.
   std::string detail = code == EIO && wsa != WSAEINTR ? "WSA error " + std::to_string(wsa) : "";
-  return Error{call, code, std::move(detail)};
+  return core::os_failure(call, code, std::move(detail));
 }
 
 namespace {
@@ -75,7 +75,7 @@ std::set<NativeSocket>& registry() {
 
 Result<void> set_mode_nonblocking(NativeSocket s, bool on) {
   u_long arg = on ? 1 : 0;
-  if (::ioctlsocket(s, FIONBIO, &arg) != 0) return last_wsa_error("ioctlsocket(FIONBIO)");
+  if (::ioctlsocket(s, FIONBIO, &arg) != 0) return os_error("ioctlsocket(FIONBIO)");
   const std::scoped_lock lock(registry_mutex());
   if (on) {
     registry().insert(s);

@@ -2,7 +2,7 @@
 // the blocking-mode registry.
 //
 // * ensure_winsock(): WSAStartup(2.2) once per process (never WSACleanup: the process owns it).
-// * errno_from_wsa(): WSAE* -> the <cerrno> value of the same name (net_error.h's contract), so
+// * errno_from_wsa(): WSAE* -> the <cerrno> value of the same name (core/error.h's contract), so
 //   callers and tests compare against ECONNRESET, EWOULDBLOCK, ... on both platforms. Unknown
 //   codes map to EIO; the original stays readable in Error::detail ("WSA error 10093").
 // * Winsock cannot report whether a socket is in nonblocking mode (there is no F_GETFL). The
@@ -50,11 +50,11 @@ void ensure_winsock() noexcept;
 
 int errno_from_wsa(int wsa) noexcept;
 
-// Error for the last Winsock error (WSAGetLastError()) or a given WSA code.
-Error wsa_error(std::string_view call, int wsa);
-inline tl::unexpected<Error> last_wsa_error(std::string_view call) {
-  return tl::unexpected(wsa_error(call, ::WSAGetLastError()));
-}
+// The Winsock side's one way to report a failed call (POSIX: src/net/posix/os_error.h): the
+// last Winsock error (WSAGetLastError(), read at the call site) or a given WSA code, mapped by
+// errno_from_wsa, as core::os_failure. A code that maps to EIO keeps its number in detail.
+// Failures decided by the library itself (a timeout) use core::os_failure with an errno value.
+tl::unexpected<Error> os_error(std::string_view call, int wsa = ::WSAGetLastError());
 
 // Blocking-mode registry (see above): ioctlsocket(FIONBIO), then record the mode.
 Result<void> set_mode_nonblocking(NativeSocket s, bool on);

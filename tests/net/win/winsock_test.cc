@@ -31,7 +31,7 @@ TEST(Winsock, ErrorsMapOntoTheSameErrnoNames) {
   EXPECT_EQ(win::errno_from_wsa(WSAEINTR), EINTR);
   EXPECT_EQ(win::errno_from_wsa(WSAENOPROTOOPT), ENOPROTOOPT);
   EXPECT_EQ(win::errno_from_wsa(WSAESHUTDOWN), EPIPE);
-  const Error unknown = win::wsa_error("WSAIoctl", WSASYSNOTREADY);
+  const Error unknown = win::os_error("WSAIoctl", WSASYSNOTREADY).value();
   EXPECT_EQ(unknown.code, EIO);
   EXPECT_EQ(unknown.message(), "WSAIoctl: WSA error 10091");
   EXPECT_EQ((Error{"WSASend", ECONNRESET, {}}).message(), "WSASend: Connection reset by peer");

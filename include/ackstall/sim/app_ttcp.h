@@ -1,0 +1,144 @@
+// ackstall/sim/app_ttcp.h — ttcp -t and ttcp -r as sans-IO state machines (app.h).
+//
+// TtcpTransmitter — `ttcp -t`: `writes` sends of `write_len` bytes. Under Cygwin each write is
+//   first cut by the core chunk policy (the very code the real sender runs, seed get_chunk);
+//   every piece is one Winsock send. Cygwin fhandler_socket::sendmsg (seed diff): WSASendTo; on
+//   WSAEWOULDBLOCK wait for FD_WRITE and retry the same piece; a blocking send whose completion
+//   AFD withholds (KB214397 rule 3, docs/STACKS.md §1) waits for the completion. Either wait
+//   ends in writable(): a quota-wait stall, then the thread's wake-up (wakeup_latency + jitter
+//   from the run's RNG, a wakeup stall), then the next send. Each completed send costs
+//   send_cost of CPU. After the last write: close() (FIN) when close_when_done.
+//   The scp source (app_scp.h) is this loop with `cpu_ps_per_byte` of encryption before each
+//   write; plain ttcp has 0.
+//
+// TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
+//   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
+//   after read_latency; each read that returned data costs read_cost of CPU, then reads again.
+//
+// Protocol (the simulation's side):
+//   transmitter: connected(now) -> run at the returned time; run(now) -> TxRequest:
+//     send{len, nonblocking}: perform the send, then sent(now, outcome) -> when to run next;
+//     close: close the socket; sleep{at}: run again at `at`; none: nothing (waiting or done).
+//     writable(now, rng) when the endpoint signals writable -> AppWake.
+//   receiver (TtcpReceiver here, ScpSink in app_scp.h: the same interface): run(now, ready) with
+//     ready = data or EOF waiting in the socket -> RxRequest: read{len}: read, then
+//     read_done(now, n) -> when to run next (never: blocked in read); else its AppWake.
+//     readable(now) when the endpoint signals readable -> AppWake.
+#pragma once
+
+#include "ackstall/core/chunk_policy.h"
+#include "ackstall/sim/app.h"
+#include "ackstall/sim/config.h"
+#include "ackstall/sim/engine.h"
+#include "ackstall/sim/send_buffer.h"
+
+#include <cstdint>
+
+namespace ackstall::sim {
+
+enum class TxKind : std::uint8_t { none, send, close, sleep };
+
+struct TxRequest {
+  TxKind kind = TxKind::none;
+  std::int64_t len = 0;          // send: bytes offered
+  bool nonblocking = false;      // send
+  Nanos at = Nanos::never();     // sleep: run again then
+};
+
+// What a receiving application asks for: read up to `read` bytes now, or (read == 0) `wake`.
+struct RxRequest {
+  std::int64_t read = 0;
+  AppWake wake{};
+};
+
+class TtcpTransmitter {
+ public:
+  // `chunk_params`: what the chunk policy believes about the socket (SO_SNDBUF, MSS guess).
+  // `cpu_ps_per_byte`: CPU picoseconds per byte spent before each write (scp's encryption).
+  TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
+                  std::int64_t cpu_ps_per_byte = 0);
+
+  Nanos connected(Nanos now) noexcept;  // the connection is up: run at the returned time
+  TxRequest run(Nanos now);
+  Nanos sent(Nanos now, const SendOutcome& o) noexcept {  // never = wait for writable()
+    ++send_calls_;
+    if (o.would_block) {  // WSAEWOULDBLOCK: wait for FD_WRITE, then retry the same piece
+      ++would_block_;
+      state_ = State::wait_writable;
+      wait_since_ = now;
+      return Nanos::never();
+    }
+    piece_left_ -= o.accepted;
+    write_left_ -= o.accepted;
+    if (!o.completed) {  // blocking AFD send whose completion is withheld (KB214397 rule 3)
+      state_ = State::wait_completion;
+      wait_since_ = now;
+      return Nanos::never();
+    }
+    return now + cfg_.send_cost;
+  }
+  // FD_WRITE / the withheld completion: a quota-wait stall, then the thread's wake-up.
+  AppWake writable(Nanos now, Rng& rng) noexcept {
+    AppWake w;
+    if (!waiting()) return w;
+    w.add_stall(StallKind::quota_wait, wait_since_, now);
+    const Nanos lat = cfg_.wakeup_latency + rng.uniform(cfg_.wakeup_jitter);
+    if (lat > Nanos::zero()) w.add_stall(StallKind::wakeup, now, now + lat);
+    state_ = State::running;
+    w.at = now + lat;
+    return w;
+  }
+
+  bool done() const noexcept { return state_ == State::done; }
+  bool waiting() const noexcept { return state_ == State::wait_writable || state_ == State::wait_completion; }
+  std::int64_t writes_started() const noexcept { return writes_done_; }
+  std::uint64_t send_calls() const noexcept { return send_calls_; }
+  std::uint64_t would_block() const noexcept { return would_block_; }
+
+ private:
+  enum class State : std::uint8_t { idle, running, wait_writable, wait_completion, done };
+
+  TtcpTransmitterConfig cfg_;
+  core::ChunkPolicy chunker_;
+  std::int64_t cpu_ps_per_byte_;
+  State state_ = State::idle;
+  std::int64_t writes_done_ = 0, write_left_ = 0, piece_left_ = 0;
+  Nanos wait_since_ = Nanos::zero();
+  std::uint64_t send_calls_ = 0, would_block_ = 0;
+};
+
+class TtcpReceiver {
+ public:
+  // `cpu_ps_per_byte`: CPU picoseconds per byte read spent after each read (0 for ttcp).
+  explicit TtcpReceiver(const TtcpReceiverConfig& cfg, std::int64_t cpu_ps_per_byte = 0) noexcept
+      : cfg_(cfg), cpu_ps_per_byte_(cpu_ps_per_byte) {}
+
+  RxRequest run(Nanos /*now*/, bool /*ready*/) noexcept {
+    scheduled_ = false;
+    return {.read = cfg_.read_len};
+  }
+  Nanos read_done(Nanos now, std::int64_t n) noexcept {  // never = blocked in read()
+    ++read_calls_;
+    if (n == 0) return Nanos::never();  // soreceive: lowat 1
+    scheduled_ = true;
+    return now + cfg_.read_cost + Nanos(cpu_ps_per_byte_ * n / 1000);
+  }
+  AppWake readable(Nanos now) noexcept {
+    AppWake w;
+    if (scheduled_) return w;
+    scheduled_ = true;
+    w.at = now + cfg_.read_latency;
+    return w;
+  }
+
+  bool scheduled() const noexcept { return scheduled_; }
+  std::uint64_t read_calls() const noexcept { return read_calls_; }
+
+ private:
+  TtcpReceiverConfig cfg_;
+  std::int64_t cpu_ps_per_byte_;
+  bool scheduled_ = false;  // a run is pending
+  std::uint64_t read_calls_ = 0;
+};
+
+}  // namespace ackstall::sim

@@ -1,0 +1,263 @@
+// ackstall/sim/config.h — the simulator's configuration vocabulary: what an experiment is made
+// of (link, per-side TCP profile, applications), its validation and the names scenarios and the
+// CLI use for its enums. The model headers (ack_*.h, nagle.h, link.h, tcp_endpoint.h ...) need
+// only this; the run API (run_experiment, Summary) is experiment.h, the trace types trace.h.
+//
+// Defaults (a value-initialised ExperimentConfig) reproduce the seed (docs/STACKS.md §0, 2006):
+// Windows XP SP2 + Cygwin ttcp transmitter (`ttcp -tsn 30000`, 30000 writes of 8192 bytes,
+// nonblocking sends, SO_SNDBUF 8192 charged per whole send by AFD, no chunking) connecting to an
+// OpenBSD 3.9 `ttcp -r` receiver (200 ms per-connection delayed ACK, ackonpush=0) over a
+// full-duplex 100BASE-T crossover cable. Every default cites its source in
+// docs/STACKS.md (§N) or is marked [calibrated] / [I] (inferred).
+//
+// Compatibility: fields are only ever added (with defaults that keep old results); enum values
+// are only appended.
+#pragma once
+
+#include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/error.h"
+#include "ackstall/core/link_framing.h"
+#include "ackstall/sim/time.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ackstall::sim {
+
+// ---------------------------------------------------------------------------------------------
+// Link
+// ---------------------------------------------------------------------------------------------
+
+// A full-duplex point-to-point link: each direction has its own transmitter and drop-tail queue,
+// so ACKs never share the data direction's capacity (§5). Bytes on the wire per frame:
+//     wire = max(ip_len + framing_overhead - frame_gap, min_frame) + frame_gap
+// Ethernet (§5): framing 38 = 8 preamble/SFD + 14 header + 4 FCS + 12 inter-frame gap, of which
+// frame_gap = 20 lies outside the 64-byte minimum frame. PPP as ns-3 models it: 2, 0, 0.
+struct LinkConfig {
+  std::int64_t rate_bps = 100'000'000;     // 100BASE-T
+  Nanos prop_delay = Nanos::ns(25);        // ~5 m crossover cable at 2e8 m/s
+  std::int32_t mtu = 1500;                 // IP MTU, bytes
+  std::int32_t framing_overhead = 38;      // bytes per frame beyond the IP packet (§5)
+  std::int32_t min_frame = 64;             // minimum frame (header+payload+FCS), padded (§5)
+  std::int32_t frame_gap = 20;             // part of framing_overhead outside min_frame (§5)
+  std::int32_t queue_limit_packets = 100;  // drop-tail, per direction, including the frame on air
+
+  // The framing as core's link vocabulary (core/link_framing.h: wire bytes, goodput ceiling).
+  constexpr core::LinkFraming framing() const noexcept {
+    return {framing_overhead, min_frame, frame_gap};
+  }
+  static LinkConfig ethernet_100baset() { return {}; }
+  // ns-3 PointToPoint with PPP framing (peers/ns3 README).
+  static LinkConfig ppp(std::int64_t rate_bps, Nanos prop_delay) {
+    LinkConfig l;
+    l.rate_bps = rate_bps;
+    l.prop_delay = prop_delay;
+    const core::LinkFraming f = core::LinkFraming::ppp();
+    l.framing_overhead = f.overhead;
+    l.min_frame = f.min_frame;
+    l.frame_gap = f.gap;
+    return l;
+  }
+};
+static_assert(LinkConfig{}.framing() == core::LinkFraming::ethernet());
+
+// ---------------------------------------------------------------------------------------------
+// TCP profile (one per side)
+// ---------------------------------------------------------------------------------------------
+
+// Nagle variant (§3, §4): off = TCP_NODELAY; classic = BSD tcp_output (hold a short segment
+// unless the connection is idle); minshall = Linux tcp_nagle_check (hold a short segment only
+// while a previous short segment is un-ACKed).
+enum class NagleKind : std::uint8_t { off, classic, minshall };
+
+// Send-buffer accounting seen by the application (§1, peers/ns3 README):
+//   afd — Winsock: quota SO_SNDBUF charged per whole send, released when the whole send is ACKed;
+//         KB214397's three completion rules; nonblocking: WSAEWOULDBLOCK while buffered >= quota,
+//         FD_WRITE when a buffered send completes.
+//   bsd — byte-granular socket buffer, partial accept (sosend).
+//   ns3 — byte-granular, a write is accepted only if it fits whole (TcpSocketBase::Send).
+enum class SendBufferKind : std::uint8_t { afd, bsd, ns3 };
+
+struct SendBufferConfig {
+  SendBufferKind kind = SendBufferKind::afd;
+  std::int64_t size = 8192;  // SO_SNDBUF bytes (XP default, §1)
+  // afd only: apply KB214397 rule 2 ("over quota with one buffered send: accept") to
+  // nonblocking sends too, as the KB literally reads. The seed observed that XP does NOT do this
+  // (its pseudo-code returns EAGAIN whenever buffered >= quota), so the default is false.
+  bool kb214397_literal = false;
+};
+
+// Receiver ACK policy (§3, §4, peers/ns3 README).
+enum class AckPolicyKind : std::uint8_t {
+  openbsd,         // every 2nd in-order segment; one-shot per-connection timer; ackonpush option
+  bsd_tick,        // pre-2001 BSD: pending delayed ACKs flushed by a global periodic tick
+  freebsd,         // FreeBSD 6: as openbsd with a 100 ms timer, no ackonpush
+  linux_2_6,       // quickack / pingpong / adaptive ATO / ACK when a read drains a short segment
+  linux,           // current Linux: as linux_2_6 plus ICSK_ACK_PUSHED2
+  linux_pingpong,  // current Linux with TCP_QUICKACK=0 re-set after every read (§7)
+  windows,         // TcpAckFrequency segments or a 200 ms timer
+  ns3,             // DelAckCount / DelAckTimeout; no PSH handling
+};
+
+struct AckPolicyConfig {
+  AckPolicyKind kind = AckPolicyKind::openbsd;
+  Nanos delack_timeout = Nanos::ms(200);  // openbsd/windows/ns3 timer; freebsd uses 100 ms (§3)
+  bool ack_on_push = false;               // net.inet.tcp.ackonpush (OpenBSD), default 0 (§3)
+  std::int32_t ack_frequency = 2;         // windows TcpAckFrequency; ns3 DelAckCount
+  Nanos tick = Nanos::ms(200);            // bsd_tick: period of the global fast-timeout tick
+  Nanos ato_min = Nanos::ms(40);          // linux: TCP_ATO_MIN (§4)
+  Nanos ato_max = Nanos::ms(200);         // linux: TCP_DELACK_MAX (§4)
+  std::int32_t max_quickacks = 16;        // linux: TCP_MAX_QUICKACKS (§4)
+};
+
+// How the advertised window is computed and whether a read triggers a window-update ACK.
+//   bsd   — tcp_output: win = sbspace, 0 below min(rcvbuf/4, maxseg) (receiver SWS), never
+//           shrinks; update on read when adv >= 2*maxseg or 2*adv >= rcvbuf (§3).
+//   linux — win rounded down to whole rcv_mss; update on read per tcp_cleanup_rbuf (§4).
+//   ns3   — win = free buffer space; no update on read (peers/ns3 README).
+enum class ReceiveWindowKind : std::uint8_t { bsd, linux, ns3 };
+
+struct CwndConfig {
+  std::int32_t initial_segments = 2;     // 0 = RFC 3390 min(4*mss, max(2*mss, 4380)) (§3)
+  std::int32_t after_idle_segments = 2;  // cwnd after idle >= RTO; 0 = never restart (§1, §3)
+};
+
+struct TcpProfile {
+  std::int32_t mss = 0;            // MSS option announced; 0 = link MTU - 40
+  bool ask_timestamps = false;     // put RFC 1323 timestamps in our SYN (initiator)
+  bool accept_timestamps = true;   // answer a SYN that had them (§1: XP accepts, does not ask)
+  bool ask_window_scale = false;   // put a window-scale option (shift 0) in our SYN
+  NagleKind nagle = NagleKind::classic;
+  // A queued FIN forces the last (short) segment out past Nagle: BSD tcp_output ("if (flags &
+  // TH_FIN ...) goto send"), Linux tcp_nagle_test. ns-3 (SendPendingData) keeps Nagle: false.
+  bool fin_overrides_nagle = true;
+  SendBufferConfig send_buffer{};
+  AckPolicyConfig ack{};
+  ReceiveWindowKind receive_window = ReceiveWindowKind::bsd;
+  bool window_update_on_read = true;    // ns-3 has none (§3)
+  std::int64_t rcvbuf = 17520;          // SO_RCVBUF bytes (XP TcpWindowSize on Ethernet [I])
+  bool round_rcvbuf_to_mss = true;      // BSD rounds the buffers up to whole MSS (§3)
+  CwndConfig cwnd{};
+  Nanos rto_initial = Nanos::s(3);      // RFC 1122/2988 initial RTO
+  Nanos rto_min = Nanos::ms(300);       // Windows MinRto [I]; OpenBSD TCPTV_MIN = 1 s
+  // Time from a frame's last bit arriving to the stack's reaction (NIC interrupt moderation +
+  // tcp_input + tcp_output). It sets the RTT on a crossover cable. [calibrated, with the
+  // transmitter's wakeup_latency, on the seed's "patched, ttcp defaults" row (§6: 9.3 MiB/s)]
+  Nanos stack_latency = Nanos::us(60);
+
+  // Windows XP SP2 as in the seed (§1): no timestamps asked, accepted; classic Nagle; AFD 8192;
+  // initial cwnd 2; restart after idle; 200 ms delayed ACK with TcpAckFrequency 2.
+  static TcpProfile winxp();
+  // OpenBSD 3.9 (§3): asks for timestamps and window scale; classic Nagle; BSD 16384 buffers
+  // rounded to MSS; openbsd ACK policy, ackonpush 0; RFC 3390 initial cwnd; RTO min 1 s.
+  static TcpProfile openbsd39();
+};
+
+// ---------------------------------------------------------------------------------------------
+// Applications
+// ---------------------------------------------------------------------------------------------
+
+// ttcp -t: `writes` sends of `write_len` bytes. Under Cygwin each send may first be cut by the
+// core chunk policy (the very code the real sender runs); every piece is one Winsock send.
+struct TtcpTransmitterConfig {
+  std::int64_t writes = 30000;                 // ttcp -n
+  std::int64_t write_len = 8192;               // ttcp -l
+  bool nonblocking = true;                     // Cygwin makes every socket nonblocking (§1)
+  core::PolicyKind chunking = core::PolicyKind::none;
+  std::int32_t chunk_mss_guess = 0;            // MSS the chunker assumes; 0 = link MTU - 40 (seed)
+  // From FD_WRITE to the retried send: WaitForMultipleObjects + thread wake-up. The seed blames
+  // this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s [calibrated on that row, §6,
+  // together with TcpProfile::stack_latency].
+  Nanos wakeup_latency = Nanos::us(200);
+  Nanos wakeup_jitter = Nanos::zero();         // extra uniform [0, jitter) from the run's RNG
+  Nanos send_cost = Nanos::us(2);              // CPU time of one send call (copy + syscall)
+  bool close_when_done = true;                 // close() after the last write: FIN
+};
+
+// ttcp -r: blocking reads of up to `read_len` bytes (soreceive returns what is there, lowat 1).
+struct TtcpReceiverConfig {
+  std::int64_t read_len = 8192;
+  Nanos read_latency = Nanos::us(15);  // wake-up of a blocked reader after data arrives
+  Nanos read_cost = Nanos::us(2);      // CPU time of one read call
+};
+
+// scp-like pipeline: the sending application pays `sender_cpu_ps_per_byte` before each write
+// (ssh encryption); the receiving application calls select() on the socket and a pipe before
+// every read, pays the select teardown, then reads and pays `receiver_cpu_ps_per_byte`.
+// Cygwin's select() starts a helper thread per pipe on every call (select.cc thread_pipe);
+// tearing select down waits for that thread to stop: with the 2006 `Sleep(10)` loop until its
+// current 10 ms sleep ends (a full quantum when data was already there), with the seed's event
+// (and Cygwin since 2020, §2) after `event_wakeup`.
+enum class SelectTeardown : std::uint8_t { sleep_loop, event };
+
+struct ScpConfig {
+  bool enabled = false;
+  SelectTeardown teardown = SelectTeardown::sleep_loop;
+  Nanos sleep_quantum = Nanos::ms(10);     // thread_pipe's Sleep(10)
+  Nanos event_wakeup = Nanos::us(20);      // SetEvent -> thread exit
+  std::int64_t sender_cpu_ps_per_byte = 0;    // picoseconds of CPU per byte written
+  std::int64_t receiver_cpu_ps_per_byte = 0;  // picoseconds of CPU per byte read
+};
+
+struct AppConfig {
+  TtcpTransmitterConfig transmitter{};
+  TtcpReceiverConfig receiver{};
+  ScpConfig scp{};
+};
+
+enum class Initiator : std::uint8_t { sender, receiver };
+
+// Addresses for traces (pcap); they change nothing in the model.
+struct Addressing {
+  std::uint32_t sender_ip = 0x0A000001;    // 10.0.0.1
+  std::uint32_t receiver_ip = 0x0A000002;  // 10.0.0.2
+  std::uint16_t sender_port = 1031;        // XP ephemeral range 1025-5000
+  std::uint16_t receiver_port = 5001;      // ttcp's default port
+};
+
+struct ExperimentConfig {
+  LinkConfig link{};
+  TcpProfile sender = TcpProfile::winxp();        // the data sender (ttcp -t, Cygwin)
+  TcpProfile receiver = TcpProfile::openbsd39();  // the data receiver (ttcp -r)
+  AppConfig app{};
+  Initiator initiator = Initiator::sender;        // ttcp -t connects to ttcp -r
+  Addressing addressing{};
+  std::uint64_t seed = 1;                         // the run's only RNG
+  Nanos time_limit = Nanos::s(86400);             // stop (completed = false) past this
+};
+
+// The first problem found, as an Error whose message is "field.path: problem".
+core::Result<void> validate(const ExperimentConfig& cfg);
+
+// ---------------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------------
+
+// Names used by scenarios and the CLI ("off", "classic", "afd", "bsd-tick", "linux-2.6", ...):
+// one table per enum (src/sim/config.cc), in enum order; every listing of the choices (scenario
+// key types, error messages) derives from these.
+std::string_view to_string(NagleKind v) noexcept;
+std::string_view to_string(SendBufferKind v) noexcept;
+std::string_view to_string(AckPolicyKind v) noexcept;
+std::string_view to_string(ReceiveWindowKind v) noexcept;
+std::string_view to_string(SelectTeardown v) noexcept;
+std::string_view to_string(Initiator v) noexcept;
+std::optional<NagleKind> parse_nagle_kind(std::string_view s) noexcept;
+std::optional<SendBufferKind> parse_send_buffer_kind(std::string_view s) noexcept;
+std::optional<AckPolicyKind> parse_ack_policy_kind(std::string_view s) noexcept;
+std::optional<ReceiveWindowKind> parse_receive_window_kind(std::string_view s) noexcept;
+std::optional<SelectTeardown> parse_select_teardown(std::string_view s) noexcept;
+std::optional<Initiator> parse_initiator(std::string_view s) noexcept;
+std::span<const std::string_view> nagle_kind_names() noexcept;
+std::span<const std::string_view> send_buffer_kind_names() noexcept;
+std::span<const std::string_view> ack_policy_kind_names() noexcept;
+std::span<const std::string_view> receive_window_kind_names() noexcept;
+std::span<const std::string_view> select_teardown_names() noexcept;
+std::span<const std::string_view> initiator_names() noexcept;
+// "a, b, c": a names table as scenario key types and messages list it.
+std::string join_names(std::span<const std::string_view> names);
+
+}  // namespace ackstall::sim

@@ -1,0 +1,51 @@
+// ackstall/ttcp/config.h — what one end of a ttcp transfer does (the ackstall ttcp flags, minus
+// the presentation ones: the command line adds --json and -v).
+//
+// Data: with source_sink (-s) a deterministic pattern (pattern.h); without it, as in ttcp, the
+// transmitter sends what it reads from `data_in` (reads of up to buflen bytes, one send each,
+// until end of input or nbuf buffers) and the receiver writes what it receives to `data_out`.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ackstall/core/chunk_policy.h"
+
+namespace ackstall::ttcp {
+
+// The receiver's ACK behaviour: the OS default, TCP_QUICKACK=0 after every read (a classic
+// delayed-ACK receiver) or TCP_QUICKACK=1.
+enum class AckMode { normal, classic, quickack };
+inline constexpr AckMode kAckModes[] = {AckMode::normal, AckMode::classic, AckMode::quickack};
+std::string_view to_string(AckMode m) noexcept;              // "default", "classic", "quickack"
+std::optional<AckMode> parse_ack_mode(std::string_view s) noexcept;
+
+struct Config {
+  bool transmit = false;           // -t (else -r)
+  std::string host;                // -t: where to connect
+  std::string bind = "0.0.0.0";    // -r: numeric address to listen on
+  std::uint16_t port = 5001;       // -p (ttcp's default); -r with 0 picks a free port
+  std::int64_t nbuf = 2048;        // -n
+  bool nbuf_set = false;           // -n given: -t stops after n buffers, -r expects n*l bytes
+  std::int64_t buflen = 8192;      // -l
+  std::optional<int> sockbuf;      // -b: SO_SNDBUF (-t; the quota under --emulate-afd), SO_RCVBUF (-r)
+  bool nodelay = false;            // -D
+  bool source_sink = true;         // -s (else data from data_in / to data_out)
+  std::istream* data_in = nullptr;   // without -s, -t: the data to send
+  std::ostream* data_out = nullptr;  // without -s, -r: where received data goes
+  core::PolicyKind chunk = core::PolicyKind::none;  // --chunk
+  bool isb = false;  // --chunk isb: seed under SO_SNDBUF = the ideal send backlog (Windows)
+  std::optional<std::int64_t> afd_quota;            // --emulate-afd[=QUOTA] (Linux)
+  double seconds = 0;              // --time (0: by -n)
+  double interval = 0;             // --interval (0: none)
+  bool verify = false;             // --verify: the receiver checks the pattern byte for byte
+  AckMode ack_mode = AckMode::normal;  // --ack-mode (-r)
+  double stall_ms = 20;            // --stall-ms: a completion wait longer than this is a stall
+  int connect_timeout_ms = 5000;   // -t: retry refused connects this long (receiver starting)
+  int accept_timeout_ms = -1;      // -r: give up waiting for the transmitter (< 0: never)
+};
+
+}  // namespace ackstall::ttcp

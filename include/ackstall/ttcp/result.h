@@ -1,0 +1,36 @@
+// ackstall/ttcp/result.h — what one end of a ttcp transfer measured.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ackstall/net/afd_emulator.h"
+#include "ackstall/net/path_probe.h"
+
+namespace ackstall::ttcp {
+
+// Bytes moved in [start, end) seconds since the transfer began (--interval).
+struct Interval {
+  double start = 0, end = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct TransferResult {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+  std::uint64_t calls = 0;                 // application sends / reads
+  std::vector<Interval> intervals;
+  std::string local, remote;               // the connection's addresses ("10.77.0.1:40000")
+  std::optional<net::AfdStats> afd;        // -t with afd_quota: the emulated quota's counters
+  // -t: the connection's MSS and timestamps from TCP_INFO (Linux) / SIO_TCP_INFO (Windows 10
+  // 1703+) after the transfer; empty where the OS does not say (Wine), with the reason.
+  std::optional<std::int64_t> mss;
+  bool timestamps = false;
+  std::string tcp_info_error;
+  std::optional<net::Finding<std::int64_t>> isb;  // -t with isb: the last ISB reading
+  double mb_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
+};
+
+}  // namespace ackstall::ttcp

@@ -1,0 +1,346 @@
+// The wiring behind run_experiment (simulation.h).
+//
+// Event kinds (the engine only sees integers):
+//   kTxDone(dir)   a frame's last bit left the sending NIC
+//   kArrive(dir)   a frame reaches the other host's TCP (propagation + its stack_latency)
+//   kTimer(ep,k)   a TCP timer of endpoint ep (engine.h Timer: lazy moves, exact order)
+//   kAppTx / kAppRx  the transmitting / receiving application runs (app_ttcp.h, app_scp.h)
+//
+// The class has internal linkage and its per-event members are `inline` on purpose: the
+// compiler then inlines the per-event path (dispatch and its handlers) into run()'s loop, as
+// when they were defined in the class body (out of line they cost ~10 % more instructions).
+#include "simulation.h"
+
+#include "ackstall/sim/app_scp.h"
+#include "ackstall/sim/app_ttcp.h"
+#include "ackstall/sim/engine.h"
+#include "ackstall/sim/link.h"
+
+#include <array>
+#include <variant>
+
+namespace ackstall::sim {
+
+namespace {
+
+enum : std::uint32_t { kTxDone = 1, kArrive = 2, kTimer = 3, kAppTx = 4, kAppRx = 5 };
+constexpr int kSender = kSenderSide, kReceiver = kReceiverSide;
+
+TcpEndpoint make_endpoint(const TcpProfile& p, const LinkConfig& link, Nanos tick_phase, Rng& rng) {
+  EndpointParams ep;
+  ep.profile = p;
+  ep.link_mtu = link.mtu;
+  ep.tick_phase = tick_phase;
+  ep.ts_offset = static_cast<std::uint32_t>(rng.next());
+  return TcpEndpoint(ep);
+}
+
+core::SocketParams chunk_params(const ExperimentConfig& cfg) {
+  const std::int32_t guess = cfg.app.transmitter.chunk_mss_guess;
+  return {.sndbuf = cfg.sender.send_buffer.size,
+          .mss = guess > 0 ? guess : cfg.link.mtu - 40,  // seed update_mss
+          .stream = true};
+}
+
+TtcpTransmitter make_transmitter(const ExperimentConfig& cfg) {
+  if (cfg.app.scp.enabled) return make_scp_source(cfg.app.transmitter, chunk_params(cfg), cfg.app.scp);
+  return TtcpTransmitter(cfg.app.transmitter, chunk_params(cfg));
+}
+
+std::variant<TtcpReceiver, ScpSink> make_receiver(const AppConfig& app) {
+  if (app.scp.enabled) return ScpSink(app.receiver, app.scp);
+  return TtcpReceiver(app.receiver);
+}
+
+class Simulation final : public SimulationView {
+ public:
+  Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer);
+  Summary run();
+
+  const TcpEndpoint& endpoint(int side) const noexcept override { return eps_[side]; }
+  bool timer_armed(int side, TimerKind k) const noexcept override {
+    return timers_[side][static_cast<int>(k)].armed();
+  }
+  std::int64_t delivered() const noexcept override { return delivered_; }
+  std::uint64_t events() const noexcept override { return events_; }
+  Nanos now() const noexcept override { return q_.now(); }
+
+ private:
+  using Receiver = std::variant<TtcpReceiver, ScpSink>;
+
+  void start();
+  bool done() const;
+  void dispatch(const Event& e);
+  void start_tx(int dir);
+  void enqueue(int dir, const Segment& s);
+  void on_tx_done(int dir);
+  void on_arrive(int dir);
+  void trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos t, Nanos arrival, bool dropped);
+  void stall(const StallMarker& m);
+  void wake(const AppWake& w, std::uint32_t kind);
+  void apply(int ep);
+  void app_tx();
+  void app_rx();
+  Summary summary() const;
+
+  const ExperimentConfig& cfg_;
+  TraceSink* trace_;
+  EventObserver* observer_;
+  EventQueue q_;
+  Rng rng_;
+  std::array<LinkDirection, 2> links_;
+  Nanos tick_phase_;
+  std::array<TcpEndpoint, 2> eps_;
+  std::array<std::array<Timer, kTimerKinds>, 2> timers_{};
+  std::array<std::uint32_t, 2> iss_{};
+  Actions acts_;
+  TtcpTransmitter tx_;
+  Receiver rx_;
+  StallTotals stalls_{};
+  std::int64_t requested_ = 0, delivered_ = 0;
+  Nanos last_read_ = Nanos::zero();
+  Nanos connected_at_ = Nanos::zero();
+  std::uint64_t drops_ = 0, events_ = 0;
+};
+
+Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer)
+    : cfg_(cfg),
+      trace_(trace),
+      observer_(observer),
+      rng_(cfg.seed),
+      links_{LinkDirection(cfg.link.queue_limit_packets), LinkDirection(cfg.link.queue_limit_packets)},
+      // RNG draws, in this order: bsd_tick phase, the endpoints' timestamp offsets, the ISSs.
+      tick_phase_(rng_.uniform(cfg.receiver.ack.tick)),
+      eps_{make_endpoint(cfg.sender, cfg.link, tick_phase_, rng_),
+           make_endpoint(cfg.receiver, cfg.link, tick_phase_, rng_)},
+      tx_(make_transmitter(cfg)),
+      rx_(make_receiver(cfg.app)) {
+  iss_[0] = static_cast<std::uint32_t>(rng_.next());
+  iss_[1] = static_cast<std::uint32_t>(rng_.next());
+  requested_ = cfg.app.transmitter.writes * cfg.app.transmitter.write_len;
+  q_.reserve(64);
+}
+
+Summary Simulation::run() {
+  start();
+  EventObserver* const observer = observer_;  // one copy for the loop: nothing may change it
+  if (observer) observer->after_event(*this);
+  while (!q_.empty() && q_.next_time() <= cfg_.time_limit) {
+    const Event e = q_.pop();
+    ++events_;
+    dispatch(e);
+    if (observer) observer->after_event(*this);
+    if (done()) break;
+  }
+  return summary();
+}
+
+inline void Simulation::start() {
+  const int init = cfg_.initiator == Initiator::sender ? kSender : kReceiver;
+  eps_[1 - init].listen();
+  acts_.clear();
+  eps_[init].connect(Nanos::zero(), acts_);
+  apply(init);
+}
+
+inline bool Simulation::done() const {
+  // All data read, EOF seen (or no FIN requested) and nothing outstanding.
+  if (delivered_ < requested_) return false;
+  if (cfg_.app.transmitter.close_when_done && !eps_[kReceiver].eof()) return false;
+  return eps_[kSender].all_acked();
+}
+
+inline void Simulation::dispatch(const Event& e) {
+  acts_.clear();
+  switch (e.kind) {
+    case kTxDone: on_tx_done(static_cast<int>(e.tag)); break;
+    case kArrive: on_arrive(static_cast<int>(e.tag)); break;
+    case kTimer: {
+      const int ep = static_cast<int>(e.tag / kTimerKinds);
+      const auto k = static_cast<TimerKind>(e.tag % kTimerKinds);
+      if (!timers_[ep][e.tag % kTimerKinds].on_event(q_, e)) return;
+      eps_[ep].on_timer(q_.now(), k, acts_);
+      apply(ep);
+      break;
+    }
+    case kAppTx: app_tx(); break;
+    case kAppRx: app_rx(); break;
+    default: break;
+  }
+}
+
+// ---- link ------------------------------------------------------------------------------------
+
+inline void Simulation::start_tx(int dir) {
+  const Segment& s = links_[dir].on_air();
+  const std::int64_t wire = wire_bytes(cfg_.link, s.ip_len());
+  const Nanos t = tx_time(cfg_.link, wire);
+  q_.schedule(q_.now() + t, kTxDone, static_cast<std::uint32_t>(dir));
+  if (trace_) trace_frame(dir, s, wire, q_.now(), q_.now() + t + cfg_.link.prop_delay, false);
+}
+
+inline void Simulation::enqueue(int dir, const Segment& s) {
+  bool starts = false;
+  if (!links_[dir].enqueue(s, starts)) {
+    ++drops_;
+    if (trace_) trace_frame(dir, s, wire_bytes(cfg_.link, s.ip_len()), q_.now(), q_.now(), true);
+    return;
+  }
+  if (starts) start_tx(dir);
+}
+
+inline void Simulation::on_tx_done(int dir) {
+  const TcpProfile& dst = dir == kSender ? cfg_.receiver : cfg_.sender;
+  const Nanos at = q_.now() + cfg_.link.prop_delay + dst.stack_latency;
+  q_.schedule(at, kArrive, static_cast<std::uint32_t>(dir));
+  if (links_[dir].tx_done(at)) start_tx(dir);
+}
+
+inline void Simulation::on_arrive(int dir) {
+  const InFlight f = links_[dir].pop_arrival();
+  const int dst = 1 - dir;
+  eps_[dst].on_segment(q_.now(), f.seg, acts_);
+  apply(dst);
+}
+
+void Simulation::trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos t, Nanos arrival,
+                             bool dropped) {
+  WireFrame f;
+  f.time = t;
+  f.arrival = arrival;
+  f.dir = dir == kSender ? Direction::sender_to_receiver : Direction::receiver_to_sender;
+  const auto& ad = cfg_.addressing;
+  f.src_ip = dir == kSender ? ad.sender_ip : ad.receiver_ip;
+  f.dst_ip = dir == kSender ? ad.receiver_ip : ad.sender_ip;
+  f.src_port = dir == kSender ? ad.sender_port : ad.receiver_port;
+  f.dst_port = dir == kSender ? ad.receiver_port : ad.sender_port;
+  f.seq = iss_[dir] + static_cast<std::uint32_t>(s.seq);
+  f.ack = s.has(tcp_flag::ack) ? iss_[1 - dir] + static_cast<std::uint32_t>(s.ack) : 0;
+  f.flags = s.flags;
+  f.window = s.wnd;
+  f.options = s.opts;
+  f.payload_len = static_cast<std::uint32_t>(s.len);
+  f.ip_len = static_cast<std::uint32_t>(s.ip_len());
+  f.wire_bytes = static_cast<std::uint32_t>(wire);
+  f.retransmit = s.retransmit;
+  f.dropped = dropped;
+  trace_->on_frame(f);
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+inline void Simulation::stall(const StallMarker& m) {
+  StallTotal* t = nullptr;
+  switch (m.kind) {
+    case StallKind::delayed_ack: t = &stalls_.delayed_ack; break;
+    case StallKind::nagle_hold: t = &stalls_.nagle_hold; break;
+    case StallKind::quota_wait: t = &stalls_.quota_wait; break;
+    case StallKind::wakeup: t = &stalls_.wakeup; break;
+    case StallKind::select_teardown: t = &stalls_.select_teardown; break;
+  }
+  t->time += m.end - m.begin;
+  ++t->count;
+  if (trace_) trace_->on_stall(m);
+}
+
+inline void Simulation::wake(const AppWake& w, std::uint32_t kind) {
+  for (std::uint8_t i = 0; i < w.stall_count; ++i) stall(w.stalls[i]);
+  if (w.runs()) q_.schedule(w.at, kind);
+}
+
+inline void Simulation::apply(int ep) {
+  for (const Segment& s : acts_.out) enqueue(ep, s);
+  for (const TimerRequest& r : acts_.timers) {
+    Timer& timer = timers_[ep][static_cast<int>(r.kind)];
+    if (r.at.is_never()) {
+      timer.cancel();
+    } else {
+      timer.arm(q_, r.at, kTimer, static_cast<std::uint32_t>(ep * kTimerKinds + static_cast<int>(r.kind)));
+    }
+  }
+  for (const StallMarker& m : acts_.stalls) stall(m);
+  if (acts_.connected && ep == kSender) {
+    connected_at_ = q_.now();
+    q_.schedule(tx_.connected(q_.now()), kAppTx);
+  }
+  if (acts_.writable && ep == kSender) wake(tx_.writable(q_.now(), rng_), kAppTx);
+  if (acts_.readable && ep == kReceiver) wake(std::visit([&](auto& r) { return r.readable(q_.now()); }, rx_), kAppRx);
+  acts_.clear();
+}
+
+// ---- applications ----------------------------------------------------------------------------
+
+inline void Simulation::app_tx() {
+  const Nanos now = q_.now();
+  const TxRequest r = tx_.run(now);
+  switch (r.kind) {
+    case TxKind::none: return;
+    case TxKind::sleep: q_.schedule(r.at, kAppTx); return;
+    case TxKind::close:
+      eps_[kSender].close(now, acts_);
+      apply(kSender);
+      return;
+    case TxKind::send: {
+      const SendOutcome o = eps_[kSender].send(now, r.len, r.nonblocking, acts_);
+      const Nanos next = tx_.sent(now, o);
+      if (!next.is_never()) q_.schedule(next, kAppTx);
+      apply(kSender);
+      return;
+    }
+  }
+}
+
+inline void Simulation::app_rx() {
+  const Nanos now = q_.now();
+  TcpEndpoint& ep = eps_[kReceiver];
+  // ready = data or EOF waiting; computed inside the visit so that ttcp, which ignores it, skips it.
+  const RxRequest r = std::visit([&](auto& app) { return app.run(now, ep.readable() > 0 || ep.eof()); }, rx_);
+  if (r.read == 0) {
+    wake(r.wake, kAppRx);
+    return;
+  }
+  const std::int64_t n = ep.read(now, r.read, acts_);
+  delivered_ += n;
+  if (n > 0 && delivered_ >= requested_ && last_read_ == Nanos::zero()) last_read_ = now;
+  const Nanos next = std::visit([&](auto& app) { return app.read_done(now, n); }, rx_);
+  if (!next.is_never()) q_.schedule(next, kAppRx);
+  apply(kReceiver);
+}
+
+Summary Simulation::summary() const {
+  Summary s;
+  s.bytes_requested = requested_;
+  s.bytes_delivered = delivered_;
+  s.completed = delivered_ == requested_;
+  s.duration = s.completed ? last_read_ : q_.now();
+  s.connected_at = connected_at_;
+  s.mss = eps_[kSender].maxseg();
+  s.timestamps = eps_[kSender].timestamps();
+  if (s.duration > Nanos::zero())
+    s.goodput_mib_s = static_cast<double>(delivered_) / s.duration.seconds() / 1048576.0;
+  s.ceiling_mib_s = link_ceiling_mib_s(cfg_.link, s.mss, s.timestamps ? 12 : 0);
+  s.stalls = stalls_;
+  const auto& cs = eps_[kSender].counters();
+  const auto& cr = eps_[kReceiver].counters();
+  s.data_segments = cs.data_segments;
+  s.pure_acks = cr.pure_acks;
+  s.window_updates = cr.window_updates;
+  s.delayed_acks = cr.delayed_acks + cs.delayed_acks;
+  s.retransmits = cs.retransmits + cr.retransmits;
+  s.rto_fires = cs.rto_fires + cr.rto_fires;
+  s.drops = drops_;
+  s.send_calls = tx_.send_calls();
+  s.would_block = tx_.would_block();
+  s.read_calls = std::visit([](const auto& app) { return app.read_calls(); }, rx_);
+  s.events = events_;
+  return s;
+}
+
+}  // namespace
+
+Summary simulate(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer) {
+  Simulation sim(cfg, trace, observer);
+  return sim.run();
+}
+
+}  // namespace ackstall::sim

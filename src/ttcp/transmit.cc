@@ -1,0 +1,163 @@
+// The transmitter (transfer.h): connect, set up the send path, send, half-close, wait.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <istream>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "ackstall/net/chunked_sender.h"
+#include "ackstall/net/endpoint.h"
+#include "ackstall/net/ideal_send_backlog.h"
+#include "ackstall/net/receive_tuning.h"
+#include "ackstall/net/tcp_socket.h"
+#include "ackstall/ttcp/pattern.h"
+#include "ackstall/ttcp/transfer.h"
+#include "interval_clock.h"
+
+namespace ackstall::ttcp {
+namespace {
+
+using detail::Clock;
+
+// Connects, retrying while refused (the receiver may still be starting) until the deadline.
+core::Result<net::TcpSocket> connect_retrying(const net::Endpoint& to, int timeout_ms) {
+  const auto deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    auto s = net::connect_tcp(to, std::max(left, std::chrono::milliseconds(1)));
+    if (s || s.error().code != ECONNREFUSED || Clock::now() >= deadline) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+}  // namespace
+
+core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
+  if (!cfg.source_sink && !cfg.data_in) return core::fail("no input stream here: use -s");
+  TransferResult res;
+  const net::Endpoint target{cfg.host, cfg.port};
+  const std::string where = net::to_string(target);
+  auto sock = connect_retrying(target, cfg.connect_timeout_ms);
+  if (!sock) return core::fail(fmt::format("connect to {}: {}", where, sock.error().message()));
+  if (events.connected) events.connected(where);
+  const auto lost = [&](std::uint64_t sent, const core::Error& e) {
+    return core::fail(fmt::format("connection to {} lost after {} bytes: {}", where, sent, e.message()));
+  };
+
+  std::unique_ptr<net::AfdSocketOps> afd;
+  net::SocketOps* ops = &net::system_socket_ops();
+  if (cfg.afd_quota) {
+    net::AfdOptions o;
+    o.quota = *cfg.afd_quota;
+    o.stall_threshold = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double, std::milli>(cfg.stall_ms));
+    auto a = net::AfdSocketOps::attach(net::system_socket_ops(), sock->native(), o);
+    if (!a) return core::fail("--emulate-afd: " + a.error().message());
+    afd = std::move(*a);
+    ops = afd.get();
+  }
+  net::ChunkedSender sender(*ops, sock->native(), {cfg.chunk, 0});
+  if (cfg.nodelay) {
+    if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());
+    if (events.nodelay) events.nodelay();
+  }
+  // -b: SO_SNDBUF; under --emulate-afd the quota is the send buffer Winsock would have had.
+  if (cfg.sockbuf && !cfg.afd_quota) {
+    if (auto r = sender.set_option(net::SocketOption::send_buffer, *cfg.sockbuf); !r) {
+      return tl::unexpected(r.error());
+    }
+  }
+  // isb: SO_SNDBUF follows the ideal send backlog (queried at most once a second, as curl
+  // does), and the seed policy re-chunks under it (ideal_send_backlog.h).
+  std::optional<net::IsbTuner> isb;
+  const auto update_isb = [&]() -> core::Result<void> {
+    if (!isb) return {};
+    auto r = isb->update();
+    if (!r) return core::fail("--chunk isb: " + r.error().message());
+    res.isb = *r;
+    return {};
+  };
+  if (cfg.isb) isb.emplace(*ops, sender);
+  if (auto r = update_isb(); !r) return tl::unexpected(r.error());
+  auto policy = sender.policy();
+  if (!policy) return tl::unexpected(policy.error());
+  if (events.sending) {
+    events.sending({policy->kind(), cfg.isb, policy->params().mss, policy->params().sndbuf,
+                    policy->base_chunk(),
+                    afd ? std::optional<std::int64_t>(afd->quota().quota()) : std::nullopt, res.isb});
+  }
+
+  std::vector<std::byte> buf(static_cast<std::size_t>(cfg.buflen));
+  if (cfg.source_sink && !cfg.verify) fill_pattern(buf, 0);  // ttcp -s: the same pattern each time
+  // The next application send: a pattern buffer (-s), or up to buflen bytes of input (ttcp's
+  // read(0, buf, buflen) loop; 0 at end of input).
+  const auto next_buffer = [&](std::uint64_t offset) -> std::size_t {
+    if (cfg.source_sink) {
+      if (cfg.verify) fill_pattern(buf, offset);
+      return buf.size();
+    }
+    cfg.data_in->read(reinterpret_cast<char*>(buf.data()), static_cast<std::streamsize>(buf.size()));
+    return static_cast<std::size_t>(cfg.data_in->gcount());
+  };
+
+  const bool by_time = cfg.seconds > 0;
+  const auto t0 = Clock::now();
+  const auto stop_at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.seconds));
+  detail::IntervalClock iv{cfg.interval, t0, &events.interval};
+  std::uint64_t sent = 0;
+  for (std::int64_t n = 0;; ++n) {
+    // -n bounds a -s run (default 2048) and, only when given, a run from input.
+    if ((!by_time || cfg.nbuf_set) && (cfg.source_sink || cfg.nbuf_set) && n >= cfg.nbuf) break;
+    if (by_time && Clock::now() >= stop_at) break;
+    if (auto r = update_isb(); !r) return tl::unexpected(r.error());
+    const std::size_t len = next_buffer(sent);
+    if (len == 0) {
+      if (cfg.data_in->bad()) return core::fail(fmt::format("reading the input failed after {} bytes", sent));
+      break;  // end of input
+    }
+    std::size_t off = 0;
+    while (off < len) {
+      const core::ByteSlice slice{buf.data() + off, len - off};
+      auto r = sender.send(std::span(&slice, 1));
+      if (!r) return lost(sent, r.error());
+      off += r->bytes;
+      sent += r->bytes;
+    }
+    ++res.calls;
+    iv.tick(Clock::now(), sent);
+  }
+  if (afd) {
+    if (auto r = afd->wait_all_acked(60000); !r) return lost(sent, r.error());
+  }
+  // Half-close and wait for the receiver's close: the clock stops when it has read everything.
+  if (auto r = net::shutdown_send(*sock); !r) return tl::unexpected(r.error());
+  for (;;) {
+    auto ready = net::wait_readable(*sock, 60000);
+    if (!ready || !*ready) return core::fail(fmt::format("{} did not close the connection within 60 s", where));
+    std::byte sink[512];
+    auto r = net::recv_some(*sock, sink);
+    if (!r) return lost(sent, r.error());
+    if (r->eof) break;
+  }
+  const auto t1 = Clock::now();
+  res.bytes = sent;
+  res.seconds = detail::since(t0, t1);
+  iv.finish(res.seconds, sent);
+  res.intervals = std::move(iv.done);
+  res.local = net::local_address(*sock).value_or("?");
+  res.remote = where;
+  if (afd) res.afd = afd->stats();
+  net::Syscalls calls(net::system_socket_ops());
+  if (auto info = calls.tcp_info(sock->native())) {
+    res.mss = info->snd_mss;
+    res.timestamps = info->timestamps;
+  } else {
+    res.tcp_info_error = info.error().message();
+  }
+  return res;
+}
+
+}  // namespace ackstall::ttcp

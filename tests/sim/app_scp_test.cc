@@ -1,0 +1,103 @@
+// scp source and sink models driven directly (app_scp.h): the select() teardown before and
+// after the seed's fix (docs/STACKS.md §2).
+#include "ackstall/sim/app_scp.h"
+
+#include <gtest/gtest.h>
+
+namespace ackstall::sim {
+namespace {
+
+ScpConfig scp(SelectTeardown t) {
+  ScpConfig c;
+  c.enabled = true;
+  c.teardown = t;
+  return c;
+}
+
+TEST(SelectTeardown, SleepLoopWaitsForTheCurrentQuantum) {
+  const ScpConfig c = scp(SelectTeardown::sleep_loop);
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero()), Nanos::ms(10));  // data already there
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3)), Nanos::ms(10));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10)), Nanos::ms(10));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10) + Nanos::ns(1)), Nanos::ms(20));
+  EXPECT_EQ(select_teardown_end(c, Nanos::ms(5), Nanos::ms(6)), Nanos::ms(15));
+}
+
+TEST(SelectTeardown, EventExitsAfterTheWakeup) {
+  const ScpConfig c = scp(SelectTeardown::event);
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero()), Nanos::us(20));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3)), Nanos::ms(3) + Nanos::us(20));
+}
+
+TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
+  const TtcpReceiverConfig rc;  // read_len 8192, latency 15 us, cost 2 us
+  ScpSink sink(rc, scp(SelectTeardown::sleep_loop));
+  // Data already waiting: select() returns only when the pipe thread's 10 ms sleep ends.
+  RxRequest r = sink.run(Nanos::zero(), true);
+  EXPECT_EQ(r.read, 0);
+  ASSERT_EQ(r.wake.stall_count, 1);
+  EXPECT_EQ(r.wake.stalls[0].kind, StallKind::select_teardown);
+  EXPECT_EQ(r.wake.stalls[0].begin, Nanos::zero());
+  EXPECT_EQ(r.wake.stalls[0].end, Nanos::ms(10));
+  EXPECT_EQ(r.wake.at, Nanos::ms(10));
+  EXPECT_FALSE(sink.readable(Nanos::ms(1)).runs());  // a run is already pending
+  // select() returned: read.
+  r = sink.run(Nanos::ms(10), true);
+  EXPECT_EQ(r.read, 8192);
+  EXPECT_EQ(sink.read_done(Nanos::ms(10), 8192), Nanos::ms(10) + Nanos::us(2));
+  // Nothing waiting: block in select() until readable.
+  r = sink.run(Nanos::ms(11), false);
+  EXPECT_EQ(r.read, 0);
+  EXPECT_FALSE(r.wake.runs());
+  EXPECT_EQ(r.wake.stall_count, 0);
+  const AppWake w = sink.readable(Nanos::ms(14));
+  ASSERT_EQ(w.stall_count, 1);
+  EXPECT_EQ(w.stalls[0].begin, Nanos::ms(14));
+  EXPECT_EQ(w.stalls[0].end, Nanos::ms(21));  // 11 ms + one 10 ms quantum
+  EXPECT_EQ(w.at, Nanos::ms(21) + Nanos::us(15));
+  EXPECT_EQ(sink.run(w.at, true).read, 8192);  // selected already: straight to read()
+  EXPECT_EQ(sink.read_calls(), 1u);
+}
+
+TEST(ScpSink, EventTeardownAfterTheFix) {
+  const TtcpReceiverConfig rc;
+  ScpSink sink(rc, scp(SelectTeardown::event));
+  RxRequest r = sink.run(Nanos::zero(), true);
+  EXPECT_EQ(r.wake.at, Nanos::us(20));
+  EXPECT_EQ(r.wake.stalls[0].end, Nanos::us(20));
+  r = sink.run(r.wake.at, true);
+  EXPECT_EQ(r.read, 8192);
+  EXPECT_TRUE(sink.read_done(Nanos::us(20), 0).is_never());  // read() found nothing: blocks
+  const AppWake w = sink.readable(Nanos::ms(5));
+  EXPECT_EQ(w.at, Nanos::ms(5) + Nanos::us(20) + Nanos::us(15));
+}
+
+TEST(ScpSink, ReceiverCpuPerByte) {
+  ScpConfig c = scp(SelectTeardown::event);
+  c.receiver_cpu_ps_per_byte = 5000;  // 5 ns per byte
+  ScpSink sink(TtcpReceiverConfig{}, c);
+  sink.run(Nanos::zero(), true);
+  sink.run(Nanos::us(20), true);
+  EXPECT_EQ(sink.read_done(Nanos::us(20), 1000), Nanos::us(20) + Nanos::us(2) + Nanos::us(5));
+}
+
+TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
+  ScpConfig c = scp(SelectTeardown::sleep_loop);
+  c.sender_cpu_ps_per_byte = 1000;  // 1 ns per byte
+  TtcpTransmitterConfig t;
+  t.writes = 2;
+  t.write_len = 4096;
+  TtcpTransmitter src = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
+  Nanos now = src.connected(Nanos::zero());
+  TxRequest r = src.run(now);
+  ASSERT_EQ(r.kind, TxKind::sleep);
+  EXPECT_EQ(r.at, Nanos::ns(4096));
+  r = src.run(r.at);
+  ASSERT_EQ(r.kind, TxKind::send);
+  EXPECT_EQ(r.len, 4096);
+  now = src.sent(Nanos::ns(4096), {.accepted = 4096, .would_block = false, .completed = true});
+  EXPECT_EQ(src.run(now).kind, TxKind::sleep);  // the next block is encrypted first
+}
+
+}  // namespace
+}  // namespace ackstall::sim

@@ -1,0 +1,170 @@
+// ttcp -t / ttcp -r application models driven directly (app_ttcp.h).
+#include "ackstall/sim/app_ttcp.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace ackstall::sim {
+namespace {
+
+constexpr core::SocketParams kXp{.sndbuf = 8192, .mss = 1460, .stream = true};
+
+SendOutcome accepted(std::int64_t n) { return {.accepted = n, .would_block = false, .completed = true}; }
+SendOutcome would_block() { return {.accepted = 0, .would_block = true, .completed = true}; }
+
+TtcpTransmitterConfig writes(std::int64_t n, std::int64_t len) {
+  TtcpTransmitterConfig c;
+  c.writes = n;
+  c.write_len = len;
+  return c;
+}
+
+TEST(TtcpTransmitter, WritesThenClosesOneSendPerWrite) {
+  TtcpTransmitter tx(writes(2, 8192), kXp);
+  EXPECT_EQ(tx.run(Nanos::zero()).kind, TxKind::none);  // not connected yet
+  const Nanos t0 = tx.connected(Nanos::us(100));
+  EXPECT_EQ(t0, Nanos::us(100));
+  TxRequest r = tx.run(t0);
+  ASSERT_EQ(r.kind, TxKind::send);
+  EXPECT_EQ(r.len, 8192);
+  EXPECT_TRUE(r.nonblocking);  // Cygwin: every socket nonblocking (§1)
+  const Nanos t1 = tx.sent(t0, accepted(8192));
+  EXPECT_EQ(t1, t0 + Nanos::us(2));  // send_cost
+  r = tx.run(t1);
+  ASSERT_EQ(r.kind, TxKind::send);
+  EXPECT_EQ(tx.writes_started(), 2);
+  const Nanos t2 = tx.sent(t1, accepted(8192));
+  EXPECT_EQ(tx.run(t2).kind, TxKind::close);  // close_when_done: FIN after the last write
+  EXPECT_TRUE(tx.done());
+  EXPECT_EQ(tx.run(t2).kind, TxKind::none);
+  EXPECT_EQ(tx.send_calls(), 2u);
+  EXPECT_EQ(tx.would_block(), 0u);
+}
+
+TEST(TtcpTransmitter, NoCloseWhenNotAsked) {
+  TtcpTransmitterConfig c = writes(1, 100);
+  c.close_when_done = false;
+  TtcpTransmitter tx(c, kXp);
+  tx.connected(Nanos::zero());
+  ASSERT_EQ(tx.run(Nanos::zero()).kind, TxKind::send);
+  const Nanos t = tx.sent(Nanos::zero(), accepted(100));
+  EXPECT_EQ(tx.run(t).kind, TxKind::none);
+  EXPECT_TRUE(tx.done());
+}
+
+TEST(TtcpTransmitter, WouldBlockWaitsForWritableThenRetriesTheSamePiece) {
+  TtcpTransmitter tx(writes(1, 8192), kXp);
+  tx.connected(Nanos::zero());
+  ASSERT_EQ(tx.run(Nanos::zero()).len, 8192);
+  EXPECT_TRUE(tx.sent(Nanos::us(1), would_block()).is_never());  // WSAEWOULDBLOCK
+  EXPECT_TRUE(tx.waiting());
+  EXPECT_EQ(tx.run(Nanos::us(5)).kind, TxKind::none);  // a stray run while waiting does nothing
+  Rng rng(1);
+  const AppWake w = tx.writable(Nanos::ms(200), rng);  // FD_WRITE
+  ASSERT_EQ(w.stall_count, 2);
+  EXPECT_EQ(w.stalls[0].kind, StallKind::quota_wait);
+  EXPECT_EQ(w.stalls[0].begin, Nanos::us(1));
+  EXPECT_EQ(w.stalls[0].end, Nanos::ms(200));
+  EXPECT_EQ(w.stalls[1].kind, StallKind::wakeup);
+  EXPECT_EQ(w.stalls[1].end - w.stalls[1].begin, Nanos::us(200));  // wakeup_latency [calibrated]
+  EXPECT_EQ(w.at, Nanos::ms(200) + Nanos::us(200));
+  const TxRequest r = tx.run(w.at);
+  ASSERT_EQ(r.kind, TxKind::send);
+  EXPECT_EQ(r.len, 8192);  // the same piece again
+  EXPECT_EQ(tx.send_calls(), 1u);
+  EXPECT_EQ(tx.would_block(), 1u);
+}
+
+TEST(TtcpTransmitter, WritableWhileNotWaitingIsIgnoredAndDrawsNothing) {
+  TtcpTransmitterConfig c = writes(1, 8192);
+  c.wakeup_jitter = Nanos::us(50);
+  TtcpTransmitter tx(c, kXp);
+  tx.connected(Nanos::zero());
+  Rng rng(7), fresh(7);
+  const AppWake w = tx.writable(Nanos::zero(), rng);
+  EXPECT_FALSE(w.runs());
+  EXPECT_EQ(w.stall_count, 0);
+  EXPECT_EQ(rng.next(), fresh.next());  // the run's RNG stream is untouched
+}
+
+TEST(TtcpTransmitter, WakeupJitterComesFromTheRunsRng) {
+  TtcpTransmitterConfig c = writes(1, 8192);
+  c.wakeup_jitter = Nanos::us(50);
+  TtcpTransmitter tx(c, kXp);
+  tx.connected(Nanos::zero());
+  tx.run(Nanos::zero());
+  tx.sent(Nanos::zero(), would_block());
+  Rng rng(3), same(3);
+  const AppWake w = tx.writable(Nanos::ms(1), rng);
+  EXPECT_EQ(w.at, Nanos::ms(1) + Nanos::us(200) + same.uniform(Nanos::us(50)));
+}
+
+TEST(TtcpTransmitter, BlockingSendWaitsForAWithheldCompletion) {
+  TtcpTransmitterConfig c = writes(2, 8192);
+  c.nonblocking = false;
+  TtcpTransmitter tx(c, kXp);
+  tx.connected(Nanos::zero());
+  const TxRequest r = tx.run(Nanos::zero());
+  EXPECT_FALSE(r.nonblocking);
+  // KB214397 rule 3: copied, but the completion is withheld (§1).
+  EXPECT_TRUE(tx.sent(Nanos::zero(), {.accepted = 8192, .would_block = false, .completed = false}).is_never());
+  EXPECT_TRUE(tx.waiting());
+  Rng rng(1);
+  const AppWake w = tx.writable(Nanos::ms(3), rng);
+  EXPECT_EQ(w.stalls[0].kind, StallKind::quota_wait);
+  const TxRequest next = tx.run(w.at);
+  ASSERT_EQ(next.kind, TxKind::send);
+  EXPECT_EQ(tx.writes_started(), 2);  // the first write was whole: the next one starts
+}
+
+TEST(TtcpTransmitter, ChunkPolicyCutsEachWriteIntoSends) {
+  TtcpTransmitterConfig c = writes(2, 8192);
+  c.chunking = core::PolicyKind::seed;
+  TtcpTransmitter tx(c, kXp);
+  const std::vector<std::size_t> plan = core::ChunkPolicy(core::PolicyKind::seed, kXp).plan(8192);
+  ASSERT_GT(plan.size(), 1u);
+  Nanos t = tx.connected(Nanos::zero());
+  std::vector<std::size_t> sends;
+  for (TxRequest r = tx.run(t); r.kind == TxKind::send; r = tx.run(t)) {
+    sends.push_back(static_cast<std::size_t>(r.len));
+    t = tx.sent(t, accepted(r.len));
+  }
+  std::vector<std::size_t> want = plan;
+  want.insert(want.end(), plan.begin(), plan.end());
+  EXPECT_EQ(sends, want);
+}
+
+TEST(TtcpTransmitter, PartialAcceptSendsTheRestOfThePiece) {
+  TtcpTransmitter tx(writes(1, 8192), kXp);
+  tx.connected(Nanos::zero());
+  tx.run(Nanos::zero());
+  const Nanos t = tx.sent(Nanos::zero(), accepted(5000));  // bsd sosend: partial accept
+  const TxRequest r = tx.run(t);
+  ASSERT_EQ(r.kind, TxKind::send);
+  EXPECT_EQ(r.len, 3192);
+}
+
+TEST(TtcpReceiver, BlockingReadLoop) {
+  TtcpReceiverConfig c;  // read_len 8192, read_latency 15 us, read_cost 2 us
+  TtcpReceiver rx(c);
+  EXPECT_EQ(rx.run(Nanos::zero(), false).read, 8192);  // ttcp -r reads without select()
+  EXPECT_TRUE(rx.read_done(Nanos::zero(), 0).is_never());  // nothing there: blocked in read()
+  const AppWake w = rx.readable(Nanos::ms(1));
+  EXPECT_EQ(w.at, Nanos::ms(1) + Nanos::us(15));
+  EXPECT_EQ(w.stall_count, 0);
+  EXPECT_FALSE(rx.readable(Nanos::ms(1)).runs());  // already woken
+  EXPECT_EQ(rx.run(w.at, true).read, 8192);
+  EXPECT_EQ(rx.read_done(w.at, 1448), w.at + Nanos::us(2));
+  EXPECT_FALSE(rx.readable(w.at).runs());  // the next read is already scheduled
+  EXPECT_EQ(rx.read_calls(), 2u);
+}
+
+TEST(TtcpReceiver, PerByteCpu) {
+  TtcpReceiver rx(TtcpReceiverConfig{}, 2000);  // 2 ns per byte
+  rx.run(Nanos::zero(), true);
+  EXPECT_EQ(rx.read_done(Nanos::zero(), 1000), Nanos::us(2) + Nanos::us(2));
+}
+
+}  // namespace
+}  // namespace ackstall::sim

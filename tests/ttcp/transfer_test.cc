@@ -1,0 +1,196 @@
+// ttcp::transmit / ttcp::receive over loopback, both ends in threads of this process.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "ackstall/net/tcp_socket.h"
+#include "ackstall/ttcp/transfer.h"
+
+namespace ackstall::ttcp {
+namespace {
+
+struct Ends {
+  core::Result<TransferResult> tx, rx;
+};
+
+// Runs `rx` (port 0: a free one) in a thread and `tx` against the port it reports.
+Ends transfer(Config tx, Config rx, Events tx_events = {}, Events rx_events = {}) {
+  rx.transmit = false;
+  rx.bind = "127.0.0.1";
+  rx.port = 0;
+  if (rx.accept_timeout_ms < 0) rx.accept_timeout_ms = 10000;
+  std::promise<std::uint16_t> port;
+  auto listening = port.get_future();
+  bool reported = false;
+  Ends ends{core::fail("not run"), core::fail("not run")};
+  auto user_listening = rx_events.listening;
+  rx_events.listening = [&](std::uint16_t p) {
+    if (user_listening) user_listening(p);
+    reported = true;
+    port.set_value(p);
+  };
+  std::thread receiver([&] {
+    ends.rx = receive(rx, rx_events);
+    if (!reported) port.set_value(0);
+  });
+  tx.transmit = true;
+  tx.host = "127.0.0.1";
+  tx.port = listening.get();
+  if (tx.port != 0) ends.tx = transmit(tx, tx_events);
+  receiver.join();
+  return ends;
+}
+
+Config sized(std::int64_t nbuf, std::int64_t buflen) {
+  Config c;
+  c.nbuf = nbuf;
+  c.nbuf_set = true;
+  c.buflen = buflen;
+  return c;
+}
+
+TEST(TtcpTransfer, PatternArrivesByteExactAndCounted) {
+  Config tx = sized(40, 3000), rx;
+  rx.buflen = 1024;  // reads of another size than the sends
+  tx.verify = rx.verify = true;
+  tx.chunk = core::PolicyKind::seed;
+  tx.sockbuf = 8192;
+  std::string tx_peer, rx_peer;
+  std::optional<SenderSetup> setup;
+  Events te, re;
+  te.connected = [&](const std::string& p) { tx_peer = p; };
+  te.sending = [&](const SenderSetup& s) { setup = s; };
+  re.connected = [&](const std::string& p) { rx_peer = p; };
+  const auto [t, r] = transfer(tx, rx, te, re);
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(t->bytes, 120000u);
+  EXPECT_EQ(r->bytes, 120000u);
+  EXPECT_EQ(t->calls, 40u);
+  EXPECT_GE(r->calls, 1u);
+  EXPECT_GT(t->seconds, 0.0);
+  EXPECT_EQ(t->remote, tx_peer);
+  EXPECT_EQ(r->remote, rx_peer);
+  EXPECT_EQ(tx_peer.rfind("127.0.0.1:", 0), 0u) << tx_peer;
+  ASSERT_TRUE(setup.has_value());
+  EXPECT_EQ(setup->policy, core::PolicyKind::seed);
+  EXPECT_FALSE(setup->afd_quota.has_value());
+  EXPECT_FALSE(t->afd.has_value());
+}
+
+TEST(TtcpTransfer, StreamDataArrivesUnchanged) {
+  std::string data(100'001, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>((i * 31 + i / 97) & 0xff);
+  std::istringstream in(data);
+  std::ostringstream out;
+  Config tx, rx;
+  tx.source_sink = rx.source_sink = false;
+  tx.buflen = 7000;
+  rx.buflen = 5000;
+  tx.data_in = &in;
+  rx.data_out = &out;
+  const auto [t, r] = transfer(tx, rx);
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(t->calls, 15u);  // ceil(100001 / 7000) sends
+  EXPECT_TRUE(out.str() == data) << "received " << out.str().size() << " of " << data.size();
+}
+
+TEST(TtcpTransfer, WithoutAStreamIsAnError) {
+  Config tx;
+  tx.transmit = true;
+  tx.source_sink = false;
+  const auto t = run(tx);
+  ASSERT_FALSE(t);
+  EXPECT_NE(t.error().message().find("no input stream"), std::string::npos) << t.error();
+  Config rx;
+  rx.source_sink = false;
+  const auto r = run(rx);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("no output stream"), std::string::npos) << r.error();
+}
+
+TEST(TtcpTransfer, EarlyCloseIsAnErrorWithTheCounts) {
+  const auto [t, r] = transfer(sized(10, 1000), sized(1000, 1000));
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("closed early: 10000 of 1000000 bytes"), std::string::npos) << r.error();
+}
+
+TEST(TtcpTransfer, WrongPatternIsAnErrorNamingTheByte) {
+  Config rx = sized(5, 1000);
+  rx.verify = true;
+  const auto [t, r] = transfer(sized(5, 1000), rx);  // -s without --verify: one buffer, repeated
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("--verify: byte 1000 is 0x"), std::string::npos) << r.error();
+}
+
+TEST(TtcpTransfer, IntervalsAreReportedAndCoverTheTransfer) {
+  Config tx, rx;
+  tx.seconds = 0.3;
+  tx.interval = rx.interval = 0.1;
+  tx.buflen = 16384;
+  int reported = 0;
+  Events te;
+  te.interval = [&](const Interval& i) {
+    ++reported;
+    EXPECT_GE(i.end, i.start);
+  };
+  const auto [t, r] = transfer(tx, rx, te);
+  ASSERT_TRUE(t) << t.error();
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_GE(reported, 2);
+  EXPECT_GE(t->intervals.size(), static_cast<std::size_t>(reported));
+  std::uint64_t sum = 0;
+  for (const auto& i : t->intervals) sum += i.bytes;
+  EXPECT_EQ(sum, t->bytes);
+  EXPECT_EQ(r->bytes, t->bytes);
+}
+
+TEST(TtcpTransfer, RefusedConnectionIsAnError) {
+  std::uint16_t port = 0;
+  {
+    auto l = net::listen_tcp({"127.0.0.1", 0});
+    ASSERT_TRUE(l) << l.error();
+    port = l->port;
+  }  // closed: nothing listens there now
+  Config tx;
+  tx.transmit = true;
+  tx.host = "127.0.0.1";
+  tx.port = port;
+  tx.connect_timeout_ms = 100;
+  const auto t = transmit(tx);
+  ASSERT_FALSE(t);
+  EXPECT_EQ(t.error().message().rfind("connect to 127.0.0.1:" + std::to_string(port) + ": ", 0), 0u)
+      << t.error();
+}
+
+TEST(TtcpTransfer, NoTransmitterIsAnErrorAfterTheAcceptTimeout) {
+  Config rx;
+  rx.bind = "127.0.0.1";
+  rx.port = 0;
+  rx.accept_timeout_ms = 50;
+  std::uint16_t port = 0;
+  Events events;
+  events.listening = [&](std::uint16_t p) { port = p; };
+  const auto r = receive(rx, events);
+  EXPECT_NE(port, 0);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message(), "no transmitter connected within 50 ms");
+}
+
+TEST(TtcpTransfer, BadBindAddressIsAnError) {
+  Config rx;
+  rx.bind = "not-an-address";
+  rx.port = 0;
+  const auto r = receive(rx);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message().rfind("listen on ", 0), 0u) << r.error();
+}
+
+}  // namespace
+}  // namespace ackstall::ttcp

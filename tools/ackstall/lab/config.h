@@ -1,0 +1,30 @@
+// ackstall lab: the lab's settings (`lab up` flags, kept in the state file for `lab run`) and
+// its shaped link's rate.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "ackstall/core/error.h"
+#include "ackstall/ttcp/config.h"
+
+namespace ackstall::tools::lab {
+
+struct LabConfig {
+  std::string rate = "100mbit";  // tc rate of the data direction (a -> b)
+  bool timestamps = true;        // net.ipv4.tcp_timestamps in both namespaces
+  ttcp::AckMode ack_mode = ttcp::AckMode::normal;  // the receiver's default for `lab run`
+  std::int64_t queue_bytes = 0;  // > 0: tbf "limit" in bytes (a tiny queue forces drops)
+  friend bool operator==(const LabConfig&, const LabConfig&) = default;
+};
+
+// A tc rate in core's rate grammar (core/units.h: "100mbit", "1.5gbit", "500kbit") within
+// 8kbit..100gbit, in bits per second.
+core::Result<std::int64_t> parse_rate(std::string_view rate);
+
+// Goodput ceiling of the shaped link in bytes/s for a 1500-byte MTU over Ethernet framing
+// (core/link_framing.h): rate/8 * 1460 / 1538, with timestamps 1448 / 1538.
+double line_rate_bytes_per_s(std::int64_t rate_bps, bool timestamps);
+
+}  // namespace ackstall::tools::lab

@@ -1,0 +1,98 @@
+// ackstall ttcp's flags (ttcp_cli.h).
+#include "ttcp_cli.h"
+
+#include <vector>
+
+#include "ackstall/net/endpoint.h"
+#include "ackstall/net/ideal_send_backlog.h"
+
+namespace ackstall::tools {
+
+std::vector<std::string> ack_mode_names() {
+  std::vector<std::string> names;
+  for (const ttcp::AckMode m : ttcp::kAckModes) names.emplace_back(ttcp::to_string(m));
+  return names;
+}
+
+void TtcpCli::add_to(CLI::App& cmd) {
+  cmd.add_flag("-t", cfg.transmit, "transmit (connect to HOST)");
+  cmd.add_flag("-r", receive, "receive (listen on -p)");
+  cmd.add_flag("-s", source_sink,
+               "source/sink a pattern (else -t sends stdin and -r writes to stdout, as in ttcp)");
+  cmd.add_option("-n", cfg.nbuf, "number of buffers to transmit (default 2048)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
+      ->each([this](const std::string&) { cfg.nbuf_set = true; });
+  cmd.add_option("-l", cfg.buflen, "length of each buffer = one application send (default 8192)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20));
+  cmd.add_option("-b", cfg.sockbuf, "SO_SNDBUF (-t; the quota with --emulate-afd) / SO_RCVBUF (-r)")
+      ->check(CLI::Range(1, 1 << 30));
+  cmd.add_option("-p", cfg.port, "port (default 5001)")->check(CLI::Range(0, 65535));
+  cmd.add_flag("-D", cfg.nodelay, "TCP_NODELAY on the transmitter");
+  cmd.add_flag("-v", cfg.verbose, "more detail");
+  cmd.add_option("host", cfg.host, "-t: the receiver's HOST");
+  cmd.add_option("--chunk", chunk,
+                 "split each send: none (default), seed, cygwin, or isb (seed under SO_SNDBUF = "
+                 "Windows' ideal send backlog; elsewhere plain seed)")
+      ->check(CLI::IsMember(net::net_policy_names()));
+  cmd.add_option("--emulate-afd", afd_flag,
+                 "charge each send whole against a Winsock quota (default 8192, or -b); write "
+                 "--emulate-afd=QUOTA")
+      ->expected(0, 1)
+      ->default_str("0")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
+  cmd.add_option("--time", cfg.seconds, "transmit for this many seconds (instead of -n)")
+      ->check(CLI::Range(0.001, 86400.0));
+  cmd.add_option("--interval", cfg.interval, "report every this many seconds")
+      ->check(CLI::Range(0.01, 86400.0));
+  cmd.add_flag("--verify", cfg.verify, "send / check the deterministic pattern byte for byte");
+  cmd.add_flag("--json", cfg.json, "print JSON (fields after iperf3 -J)");
+  cmd.add_option("--ack-mode", ack_mode,
+                 "-r: default, classic (TCP_QUICKACK=0 after every read) or quickack")
+      ->check(CLI::IsMember(ack_mode_names()));
+  cmd.add_option("--stall-ms", cfg.stall_ms, "a completion wait longer than this is a stall (default 20)")
+      ->check(CLI::Range(0.0, 60000.0));
+  cmd.add_option("--bind", cfg.bind, "-r: numeric address to listen on (default 0.0.0.0)");
+  cmd.add_option("--connect-timeout-ms", cfg.connect_timeout_ms,
+                 "-t: keep retrying a refused connect this long (default 5000)")
+      ->check(CLI::Range(1, 600000));
+  cmd.add_option("--accept-timeout-ms", cfg.accept_timeout_ms,
+                 "-r: give up if no transmitter connects in time (default: wait forever)")
+      ->check(CLI::Range(1, 86400000));
+}
+
+core::Result<void> TtcpCli::finish(bool host_required) {
+  if (cfg.transmit == receive) return core::fail("ttcp: give exactly one of -t (transmit) and -r (receive)");
+  cfg.source_sink = source_sink;
+  if (!source_sink && cfg.verify) {
+    return core::fail("ttcp: --verify checks the -s pattern; it cannot check stdin/stdout data (add -s)");
+  }
+  const net::NetPolicy policy = *net::parse_net_policy(chunk);
+  cfg.chunk = policy.core;
+  cfg.isb = policy.isb;
+  cfg.ack_mode = *ttcp::parse_ack_mode(ack_mode);
+  if (cfg.transmit) {
+    if (host_required && cfg.host.empty()) return core::fail("ttcp -t: missing HOST");
+    if (cfg.port == 0) return core::fail("ttcp -t: -p must be 1..65535");
+    if (cfg.ack_mode != ttcp::AckMode::normal) return core::fail("ttcp: --ack-mode is a receiver (-r) option");
+    if (afd_flag) {
+#if !defined(__linux__)
+      return core::fail("ttcp: --emulate-afd needs Linux (SO_TIMESTAMPING TX_ACK completions); on "
+                        "Windows Winsock's own quota applies: set it with -b");
+#endif
+      if (*afd_flag > 0 && cfg.sockbuf && *cfg.sockbuf != *afd_flag) {
+        return core::fail("ttcp: -b and --emulate-afd=QUOTA both set the quota; give one");
+      }
+      cfg.afd_quota = *afd_flag > 0 ? *afd_flag : cfg.sockbuf.value_or(8192);
+    }
+  } else {
+    if (!cfg.host.empty()) return core::fail("ttcp -r: unexpected HOST '" + cfg.host + "' (the receiver listens)");
+    if (afd_flag) return core::fail("ttcp: --emulate-afd is a transmitter (-t) option");
+    if (chunk != "none") return core::fail("ttcp: --chunk is a transmitter (-t) option");
+    if (cfg.nodelay) return core::fail("ttcp: -D is a transmitter (-t) option");
+    if (cfg.seconds > 0) return core::fail("ttcp: --time is a transmitter (-t) option");
+    if (!net::parse_endpoint(cfg.bind + ":1")) return core::fail("ttcp -r: bad --bind '" + cfg.bind + "'");
+  }
+  return {};
+}
+
+}  // namespace ackstall::tools

@@ -1,0 +1,38 @@
+// ackstall ttcp's flags (shared by `ackstall ttcp` and `lab run -- ...`): the transfer's
+// ttcp::Config plus how to print it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ackstall/core/error.h"
+#include "ackstall/ttcp/config.h"
+
+namespace ackstall::tools {
+
+// One end of a transfer as the command line runs it.
+struct TtcpConfig : ttcp::Config {
+  bool verbose = false;  // -v
+  bool json = false;     // --json
+};
+
+// Registers ttcp's flags on `cmd`. finish() must be called after parsing: it checks the
+// combinations and fills `cfg` (a usage error otherwise, one line).
+struct TtcpCli {
+  TtcpConfig cfg;
+  bool receive = false;
+  bool source_sink = false;
+  std::optional<std::int64_t> afd_flag;  // --emulate-afd given (0 = default quota)
+  std::string chunk = "none";
+  std::string ack_mode = "default";
+  void add_to(CLI::App& cmd);
+  core::Result<void> finish(bool host_required);
+};
+
+// The ACK mode names, for CLI choices ("default", "classic", "quickack").
+std::vector<std::string> ack_mode_names();
+
+}  // namespace ackstall::tools
