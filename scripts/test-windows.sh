@@ -5,7 +5,8 @@
 # are host-only) with its tests, and bench/wait_teardown_bench with MinGW-w64
 # (cmake/toolchains/mingw-w64-x86_64.cmake), warnings as errors, the simulator off; then runs
 # under Wine, headless:
-#   * the unit tests (ctest, through CMAKE_CROSSCOMPILING_EMULATOR), among them the loopback
+#   * the unit tests (ctest, through CMAKE_CROSSCOMPILING_EMULATOR: core, net, the ttcp library's
+#     ttcp_lib_test, the tool's), among them the loopback
 #     transfer through Wine's Winsock (net_loopback_test: ChunkedSender -> recv in two threads,
 #     stream hash compared byte for byte) and ttcp_test (both ends of ackstall ttcp in one
 #     Windows process);
