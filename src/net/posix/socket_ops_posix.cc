@@ -21,6 +21,7 @@
 #include "ackstall/net/socket_ops.h"
 #include "error_queue.h"
 #include "os_error.h"
+#include "../same_address.h"
 
 namespace ackstall::net {
 namespace {
@@ -94,32 +95,6 @@ PollEvents from_poll_events(short revents) noexcept {
   if ((revents & POLLHUP) != 0) out = out | PollEvents::hangup;
   if ((revents & POLLNVAL) != 0) out = out | PollEvents::invalid;
   return out;
-}
-
-// Same address? IPv4-mapped IPv6 local addresses match the IPv4 interface address.
-bool same_address(const sockaddr_storage& local, const sockaddr* ifa) {
-  if (ifa == nullptr) return false;
-  in_addr v4{};
-  bool local_is_v4 = false;
-  if (local.ss_family == AF_INET) {
-    v4 = reinterpret_cast<const sockaddr_in&>(local).sin_addr;
-    local_is_v4 = true;
-  } else if (local.ss_family == AF_INET6) {
-    const auto& a6 = reinterpret_cast<const sockaddr_in6&>(local).sin6_addr;
-    static constexpr std::array<unsigned char, 12> kMapped = {0, 0, 0, 0, 0, 0,
-                                                              0, 0, 0, 0, 0xff, 0xff};
-    if (std::memcmp(a6.s6_addr, kMapped.data(), kMapped.size()) == 0) {
-      std::memcpy(&v4, a6.s6_addr + 12, sizeof v4);
-      local_is_v4 = true;
-    } else if (ifa->sa_family == AF_INET6) {
-      const auto& i6 = reinterpret_cast<const sockaddr_in6*>(ifa)->sin6_addr;
-      return std::memcmp(a6.s6_addr, i6.s6_addr, sizeof a6.s6_addr) == 0;
-    }
-  }
-  if (local_is_v4 && ifa->sa_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in*>(ifa)->sin_addr.s_addr == v4.s_addr;
-  }
-  return false;
 }
 
 class PosixSocketOps final : public SocketOps {
@@ -221,7 +196,7 @@ class PosixSocketOps final : public SocketOps {
     if (::getifaddrs(&list) != 0) return os_error("getifaddrs");
     const std::unique_ptr<ifaddrs, void (*)(ifaddrs*)> owner(list, ::freeifaddrs);
     for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
-      if (!same_address(local, i->ifa_addr)) continue;
+      if (!detail::same_address(local, i->ifa_addr)) continue;
       ifreq req{};
       std::strncpy(req.ifr_name, i->ifa_name, sizeof req.ifr_name - 1);
       if (::ioctl(s, SIOCGIFMTU, &req) != 0) return os_error("ioctl(SIOCGIFMTU)");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ackstall/net/socket_ops.h"
+#include "../same_address.h"
 
 // ws2ipdef.h spells it TCP_MAXSEG = 4 in newer SDKs; undocumented, fails on Windows 7
 // (docs/STACKS.md §1). MinGW-w64 10 does not define it.
@@ -89,32 +90,6 @@ Result<void> set_ack_frequency(NativeSocket s, bool quickack) {
     return os_error("WSAIoctl(SIO_TCP_SET_ACK_FREQUENCY)");
   }
   return {};
-}
-
-// Same address? IPv4-mapped IPv6 local addresses match the IPv4 adapter address.
-bool same_address(const sockaddr_storage& local, const sockaddr* a) {
-  if (a == nullptr) return false;
-  in_addr v4{};
-  bool local_is_v4 = false;
-  if (local.ss_family == AF_INET) {
-    v4 = reinterpret_cast<const sockaddr_in&>(local).sin_addr;
-    local_is_v4 = true;
-  } else if (local.ss_family == AF_INET6) {
-    const auto& a6 = reinterpret_cast<const sockaddr_in6&>(local).sin6_addr;
-    static constexpr std::array<unsigned char, 12> kMapped = {0, 0, 0, 0, 0, 0,
-                                                              0, 0, 0, 0, 0xff, 0xff};
-    if (std::memcmp(a6.s6_addr, kMapped.data(), kMapped.size()) == 0) {
-      std::memcpy(&v4, a6.s6_addr + 12, sizeof v4);
-      local_is_v4 = true;
-    } else if (a->sa_family == AF_INET6) {
-      const auto& i6 = reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr;
-      return std::memcmp(a6.s6_addr, i6.s6_addr, sizeof a6.s6_addr) == 0;
-    }
-  }
-  if (local_is_v4 && a->sa_family == AF_INET) {
-    return reinterpret_cast<const sockaddr_in*>(a)->sin_addr.s_addr == v4.s_addr;
-  }
-  return false;
 }
 
 std::string narrow(const wchar_t* w) {
@@ -262,7 +237,7 @@ class WinSocketOps final : public SocketOps {
     for (auto* a = reinterpret_cast<const IP_ADAPTER_ADDRESSES*>(buf.data()); a != nullptr;
          a = a->Next) {
       for (auto* u = a->FirstUnicastAddress; u != nullptr; u = u->Next) {
-        if (!same_address(local, u->Address.lpSockaddr)) continue;
+        if (!detail::same_address(local, u->Address.lpSockaddr)) continue;
         std::string name = narrow(a->FriendlyName);
         if (name.empty()) name = a->AdapterName != nullptr ? a->AdapterName : "?";
         if (a->Mtu == 0xFFFFFFFFul) {
