@@ -16,7 +16,7 @@ TcpProfile TcpProfile::winxp() {
   p.ask_window_scale = false;                 // XP: Tcp1323Opts default off
   p.nagle = NagleKind::classic;               // §1 KB214397: Nagle on by default
   p.send_buffer = {SendBufferKind::afd, 8192, false};  // §1 KB214397: SO_SNDBUF 8192
-  p.ack.kind = AckPolicyKind::windows;        // §1/§4: 200 ms, TcpAckFrequency 2
+  p.ack.kind = AckPolicyKind::windows;        // §1: 200 ms, TcpAckFrequency 2
   p.ack.delack_timeout = Nanos::ms(200);
   p.ack.ack_frequency = 2;
   p.receive_window = ReceiveWindowKind::bsd;  // [I]

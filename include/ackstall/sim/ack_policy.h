@@ -4,7 +4,9 @@
 // application read, an ACK left, the timer fired) and the policy answers with an AckDecision:
 // ACK now, or (re)arm the delayed-ACK timer at an absolute time, or nothing. The endpoint owns
 // the timer; the policy never schedules anything itself. Out-of-order data and FIN are ACKed at
-// once by the endpoint for every policy (tcp_input, docs/STACKS.md §3/§4).
+// once by the endpoint for every policy: BSD tcp_input sets TF_ACKNOW for both (docs/STACKS.md
+// §3), Linux enters quickack mode on out-of-order data (tcp_data_queue, §4); for a Linux FIN
+// (tcp_fin only schedules the ACK) the immediate ACK is a simplification [I].
 //
 // Implementations (each its own header/source and test):
 //   ack_bsd.h    — openbsd, freebsd, bsd_tick

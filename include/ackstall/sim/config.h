@@ -6,7 +6,8 @@
 // Defaults (a value-initialised ExperimentConfig) reproduce the seed (docs/STACKS.md §0, 2006):
 // Windows XP SP2 + Cygwin ttcp transmitter (`ttcp -tsn 30000`, 30000 writes of 8192 bytes,
 // nonblocking sends, SO_SNDBUF 8192 charged per whole send by AFD, no chunking) connecting to an
-// OpenBSD 3.9 `ttcp -r` receiver (200 ms per-connection delayed ACK, ackonpush=0) over a
+// OpenBSD `ttcp -r` receiver (3.9 inferred: the seed names no release, §3; 200 ms
+// per-connection delayed ACK, ackonpush=0) over a
 // full-duplex 100BASE-T crossover cable. Every default cites its source in
 // docs/STACKS.md (§N) or is marked [calibrated] / [I] (inferred).
 //
@@ -151,7 +152,7 @@ struct TcpProfile {
   // Windows XP SP2 as in the seed (§1): no timestamps asked, accepted; classic Nagle; AFD 8192;
   // initial cwnd 2; restart after idle; 200 ms delayed ACK with TcpAckFrequency 2.
   static TcpProfile winxp();
-  // OpenBSD 3.9 (§3): asks for timestamps and window scale; classic Nagle; BSD 16384 buffers
+  // OpenBSD, 3.9 [I] (§3): asks for timestamps and window scale; classic Nagle; BSD 16384 buffers
   // rounded to MSS; openbsd ACK policy, ackonpush 0; RFC 3390 initial cwnd; RTO min 1 s.
   static TcpProfile openbsd39();
 };
