@@ -5,7 +5,7 @@
 // The plain loop is one sendmsg per write (through system_socket_ops().send, i.e. the same
 // MSG_NOSIGNAL sendmsg), continued only after a short write.
 // Args: {SO_SNDBUF set by the application, MSS for the policy (0 = measured), policy kind
-// (0 none, 1 seed, 2 cygwin)}. Policy none is the A/A check of the harness: the sender's own
+// (core::PolicyKind: 0 none, 1 seed, 2 cygwin, 3 robust, 4 auto)}. Policy none is the A/A check of the harness: the sender's own
 // overhead (wrapper, fcntl per send) with identical OS calls; it should read ~1.0.
 #include <benchmark/benchmark.h>
 
@@ -150,6 +150,8 @@ BENCHMARK(BM_LoopbackThroughput)
     ->Args({256 * 1024, 0, 0})
     ->Args({256 * 1024, 0, 1})
     ->Args({256 * 1024, 0, 2})
+    ->Args({256 * 1024, 0, 3})
+    ->Args({256 * 1024, 0, 4})  // auto, the library's default: a plain send on Linux
     ->Args({64 * 1024, 1448, 1})
     ->Iterations(10)
     ->Unit(benchmark::kMillisecond)

@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "ackstall/core/chunk_policy.h"
@@ -97,14 +98,17 @@ class NullOs final : public ackstall::net::SocketOps {
 void BM_SenderNullOs(benchmark::State& state) {
   const auto slices = layout(static_cast<int>(state.range(0)));
   NullOs os;
-  ackstall::net::ChunkedSender sender(os, 0);
+  // range(1): core::PolicyKind (1 seed: two chunks per 8192-byte send; 4 auto: a plain send here).
+  const auto kind = static_cast<ackstall::core::PolicyKind>(state.range(1));
+  ackstall::net::ChunkedSender sender(os, 0, {kind, 0});
   for (auto _ : state) {
     auto r = sender.send(slices);
     benchmark::DoNotOptimize(r);
   }
-  state.SetLabel(layout_name(static_cast<int>(state.range(0))));
+  state.SetLabel(std::string(layout_name(static_cast<int>(state.range(0)))) + " " +
+                 std::string(ackstall::core::to_string(kind)));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
-BENCHMARK(BM_SenderNullOs)->DenseRange(0, 2);
+BENCHMARK(BM_SenderNullOs)->ArgsProduct({{0, 1, 2}, {1, 4}});
 
 }  // namespace

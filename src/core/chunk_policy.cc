@@ -1,8 +1,31 @@
 #include "ackstall/core/chunk_policy.h"
 
 #include <algorithm>
+#include <string>
 
 namespace ackstall::core {
+
+namespace {
+// "{}" placeholders filled in order (GCC 12, the project's compiler, has no std::format).
+std::string piece(std::string_view v) { return std::string(v); }
+std::string piece(const std::string& v) { return v; }
+std::string piece(std::int64_t v) { return std::to_string(v); }
+template <class... A>
+std::string format(std::string_view f, const A&... args) {
+  std::string out;
+  const std::string parts[] = {piece(args)...};
+  std::size_t i = 0;
+  for (std::size_t at = 0;;) {
+    const std::size_t k = f.find("{}", at);
+    if (k == std::string_view::npos || i == sizeof...(A)) {
+      out.append(f.substr(at));
+      return out;
+    }
+    out.append(f.substr(at, k - at)).append(parts[i++]);
+    at = k + 2;
+  }
+}
+}  // namespace
 
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept {
   for (const PolicyKind k : kPolicyKinds)
@@ -21,6 +44,8 @@ std::string_view to_string(PolicyKind kind) noexcept {
     case PolicyKind::none: return "none";
     case PolicyKind::seed: return "seed";
     case PolicyKind::cygwin: return "cygwin";
+    case PolicyKind::robust: return "robust";
+    case PolicyKind::automatic: return "auto";
   }
   return "?";
 }
@@ -32,10 +57,39 @@ ChunkPolicy::ChunkPolicy(PolicyKind kind, SocketParams params) noexcept : kind_(
 void ChunkPolicy::update(SocketParams params) noexcept {
   params_ = params;
   base_ = 0;
+  nodelay_ = false;
+  seedlike_ = false;
+  // auto: a plain send where the kernel charges no per-send quota (Linux/BSD/macOS: the socket
+  // buffer is freed per ACKed byte, sbdrop/tcp_clean_rtx_queue), robust under Winsock AFD (§1).
+  effective_ = kind_ == PolicyKind::automatic ? (params.per_send_quota ? PolicyKind::robust : PolicyKind::none)
+                                              : kind_;
   if (!params.stream || params.sndbuf <= 0) return;  // seed: "Not TCP, don't chunk"
-  switch (kind_) {
+  switch (effective_) {
     case PolicyKind::none:
+    case PolicyKind::automatic:
       break;
+    case PolicyKind::robust: {
+      if (params.mss <= 0) break;
+      const std::int64_t s = params.sndbuf, m = params.mss;
+      // S >= 5M: whole MSS, about a quarter of the quota, so that >= 3 chunks are queued when
+      // the quota releases one (a late wake-up still finds the link busy; STACKS.md §8).
+      // 2M <= S < 5M: the seed's chunks (largest whole MSS below S, shrink rule for the tail):
+      // with so few segments of quota the bytes in flight (two chunks) matter more than the
+      // number of chunks queued (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
+      seedlike_ = s >= 2 * m && s < 5 * m;
+      base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
+      // S < 2M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
+      // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one
+      // full-sized segment unACKed, §4) and BSD (tcp_output: a window update of two MSS, §3) as
+      // surely as the whole send (measured: ttcp on loopback, docs/STACKS.md §8). So robust does
+      // not split (base 0) and asks for TCP_NODELAY for the span of each send >= S, so that
+      // Nagle (RFC 896; KB214397, §1) does not also hold its short last segment. Chunk sizes
+      // alone cannot avoid this stall: robust recommends a larger SO_SNDBUF (KB823764) and
+      // policy_notice() says so.
+      nodelay_ = s < 2 * m;
+      if (nodelay_) base_ = 0;
+      break;
+    }
     case PolicyKind::seed:
       // seed, update_chunk: newchunk = mss*((sndbuf-1)/mss)
       if (params.mss > 0) base_ = params.mss * ((params.sndbuf - 1) / params.mss);
@@ -50,7 +104,20 @@ void ChunkPolicy::update(SocketParams params) noexcept {
 std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
   if (base_ <= 0 || remaining == 0) return remaining;
   const auto base = static_cast<std::size_t>(base_);
-  switch (kind_) {
+  switch (effective_) {
+    case PolicyKind::robust: {
+      // The tail rides along while it keeps the piece below both S (KB823764) and base + M (no
+      // tail shorter than one MSS when S >= 2M).
+      const auto sndbuf = static_cast<std::size_t>(params_.sndbuf);
+      const auto mss = static_cast<std::size_t>(params_.mss);
+      if (seedlike_) {  // 2M <= S < 5M: the seed's get_chunk (its four goals hold, §0)
+        if (remaining < sndbuf) return remaining;
+        if (remaining - base < mss && base > mss) return base - mss;
+        return base;
+      }
+      if (remaining < std::min(sndbuf, base + mss)) return remaining;
+      return base;  // S >= 5M
+    }
     case PolicyKind::seed: {
       // seed, get_chunk: if (tosend<sndbuf) newchunk = 0;
       //                  else if (tosend-chunk<mss && chunk>mss) newchunk -= mss;
@@ -64,9 +131,80 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
     case PolicyKind::cygwin:
       return std::min(remaining, base);
     case PolicyKind::none:
+    case PolicyKind::automatic:
       break;
   }
   return remaining;
+}
+
+std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcept {
+  const std::int64_t cur = params_.sndbuf;
+  if (effective_ != PolicyKind::robust || !params_.allow_raise_sndbuf || !params_.stream) return cur;
+  // Only sends that meet KB823764's trigger (a send >= SO_SNDBUF) need it.
+  if (static_cast<std::int64_t>(send_len) < cur) return cur;
+  // KB823764 (§1) lists a larger SO_SNDBUF as a workaround. robust needs S >= 2 MSS (the seed's
+  // condition for whole-MSS chunks below the quota, §0) and about 16 segments of quota so that a
+  // late wake-up still finds chunks queued (§8), capped at 64 KiB (Windows 10's default, §1).
+  // Above the cap (MSS > 32 KiB: loopback) no raise reaches 2 MSS; a larger buffer then only
+  // lets more data meet a receive window below two segments (measured on the map, §8).
+  const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
+  const std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
+  if (want < 2 * m) return cur;
+  return std::max(cur, want);
+}
+
+std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& p, std::size_t send_len) {
+  const ChunkPolicy policy(kind, p);
+  const PolicyKind eff = policy.effective();
+  const std::string name(to_string(kind));
+  if (eff == PolicyKind::none) {
+    if (kind == PolicyKind::automatic)
+      return format("{}: the kernel charges no per-send quota (SO_SNDBUF is freed per ACKed byte): "
+                         "plain send, nothing to split", name);
+    return std::nullopt;  // none never acts: no notice
+  }
+  if (!p.stream) return format("{}: not a TCP stream socket: the send goes out whole", name);
+  if (p.sndbuf <= 0) return format("{}: SO_SNDBUF unknown: the send goes out whole", name);
+  const std::int64_t s = p.sndbuf, m = p.mss;
+  const auto len = static_cast<std::int64_t>(send_len);
+  const std::string eff_name = kind == eff ? name : format("{} ({})", name, to_string(eff));
+  switch (eff) {
+    case PolicyKind::seed:
+      if (m >= s)
+        return format("{}: MSS {} >= SO_SNDBUF {}: the seed policy does not chunk; a send >= SO_SNDBUF "
+                           "goes out whole and can stall (KB823764)", eff_name, m, s);
+      if (len < s)
+        return format("{}: send {} < SO_SNDBUF {}: sent whole (it cannot trigger KB823764)", eff_name,
+                           len, s);
+      if (s < 2 * m)
+        return format("{}: SO_SNDBUF {} < 2 MSS ({}): the last chunk may be shorter than one MSS and "
+                           "wait for Nagle", eff_name, s, 2 * m);
+      return std::nullopt;
+    case PolicyKind::cygwin:
+      if (len < s)
+        return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
+      return format("{}: pieces of exactly SO_SNDBUF {} still meet KB823764's trigger (a send >= "
+                         "SO_SNDBUF on a nonblocking socket)", eff_name, s);
+    case PolicyKind::robust: {
+      std::string raise;
+      if (const auto rec = policy.recommended_sndbuf(send_len); rec > s)
+        raise = format("; SO_SNDBUF {} -> {} recommended (KB823764)", s, rec);
+      if (len < s) return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
+      if (s < 2 * m) {
+        const std::string why = m >= s ? format("MSS {} >= SO_SNDBUF {}", m, s)
+                                       : format("SO_SNDBUF {} < 2 MSS ({})", s, 2 * m);
+        return format("{}: {}: no whole-MSS piece fits below the quota; the send goes whole with "
+                      "TCP_NODELAY for its span; a delayed-ACK stall can remain (KB823764){}", eff_name, why,
+                      raise.empty() ? std::string("; allow raising SO_SNDBUF (KB823764) to avoid it") : raise);
+      }
+      if (!raise.empty()) return eff_name + ":" + raise.substr(1);
+      return std::nullopt;
+    }
+    case PolicyKind::none:
+    case PolicyKind::automatic:
+      break;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::size_t> ChunkPolicy::plan(std::size_t len) const {

@@ -35,6 +35,8 @@ Result<void> ChunkedSender::refresh() {
   if (!reported) return tl::unexpected(std::move(reported.error()));
   params.sndbuf = calls_.ops().send_buffer_reported_doubled() ? *reported / 2 : *reported;
   params.mss = options_.mss > 0 ? options_.mss : probe_mss(calls_, socket_).value;
+  params.per_send_quota = options_.per_send_quota;
+  params.allow_raise_sndbuf = options_.allow_raise_sndbuf;
   policy_.update(params);
   stale_ = false;
   return {};
@@ -45,6 +47,21 @@ Result<core::ChunkPolicy> ChunkedSender::policy() {
     if (auto r = refresh(); !r) return tl::unexpected(std::move(r.error()));
   }
   return policy_;
+}
+
+Result<void> ChunkedSender::set_nodelay(bool on) {
+  if (on) {
+    // Leave an application's own TCP_NODELAY alone (and do not clear it afterwards).
+    auto cur = calls_.get_option(socket_, SocketOption::tcp_nodelay);
+    if (!cur) return tl::unexpected(std::move(cur.error()));
+    nodelay_restore_ = *cur == 0;
+    nodelay_set_ = true;
+    if (!nodelay_restore_) return {};
+    return calls_.set_option(socket_, SocketOption::tcp_nodelay, 1);
+  }
+  nodelay_set_ = false;
+  if (!nodelay_restore_) return {};
+  return calls_.set_option(socket_, SocketOption::tcp_nodelay, 0);
 }
 
 Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
@@ -79,11 +96,25 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     return SendOutcome{total, false};
   };
 
+  // robust may ask for a larger SO_SNDBUF (KB823764's second workaround, chunk_policy.h).
+  if (options_.allow_raise_sndbuf) {
+    const std::int64_t want = policy_.recommended_sndbuf(cursor.remaining());
+    if (want > policy_.params().sndbuf && want <= INT32_MAX) {
+      if (auto r = set_option(SocketOption::send_buffer, static_cast<int>(want)); !r)
+        return tl::unexpected(std::move(r.error()));
+      if (auto r = refresh(); !r) return tl::unexpected(std::move(r.error()));
+    }
+  }
+
   std::size_t total = 0;
   const std::span<core::ByteSlice> batch(*batch_);
   for (;;) {
     // seed: thischunk = get_chunk (tot-ret); nextchunk (wsabuf, msg, thischunk, ...)
     const std::size_t chunk = policy_.next_chunk(cursor.remaining());
+    // robust, SO_SNDBUF < 2 MSS: TCP_NODELAY while a split send's pieces go out (§8).
+    if (!nodelay_set_ && policy_.wants_nodelay() && policy_.nodelay_for(cursor.remaining())) {
+      if (auto r = set_nodelay(true); !r) return defer(std::move(r.error()), total);
+    }
     const std::size_t count = cursor.prepare(chunk, batch);
     std::size_t offered = 0;
     for (std::size_t i = 0; i < count; ++i) offered += batch[i].size;
@@ -100,6 +131,9 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     }
     cursor.consume(r->bytes);
     total += r->bytes;
+    if (nodelay_set_ && cursor.empty()) {  // the request's last piece is out: Nagle back on
+      if (auto n = set_nodelay(false); !n) return defer(std::move(n.error()), total);
+    }
     // seed: while (partialret == thischunk && nextchunk (...)); nonblocking: one chunk only.
     if (r->bytes < offered || cursor.empty()) return SendOutcome{total, false};
     auto nb = nonblocking();

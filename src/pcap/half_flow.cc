@@ -32,7 +32,23 @@ void HalfFlow::record_stall(Stall s) {
   report_.stalls.push_back(s);
 }
 
-void HalfFlow::on_sender(const TcpPacket& p) {
+void HalfFlow::note_handshake(const TcpPacket& p, bool from_sender) {
+  // The handshake's round trip as seen at the capture point: SYN to the ACK of the SYN/ACK (the
+  // capture's position between the hosts cancels out, as tcptrace's and Wireshark's initial RTT).
+  if (rtt_done_) return;
+  if (p.has(tcp_flag::syn) && !p.has(tcp_flag::ack)) {
+    syn_ns_ = p.time_ns;
+    syn_from_sender_ = from_sender;
+  } else if (p.has(tcp_flag::syn)) {
+    syn_ack_ns_ = p.time_ns;
+  } else if (p.has(tcp_flag::ack) && syn_ns_ && syn_ack_ns_ && from_sender == syn_from_sender_) {
+    report_.handshake_rtt_ns = p.time_ns - *syn_ns_;
+    rtt_done_ = true;
+  }
+}
+
+void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
+  note_handshake(p, true);
   const bool syn = p.has(tcp_flag::syn);
   if (syn) {
     sender_syn_ = true;
@@ -56,12 +72,22 @@ void HalfFlow::on_sender(const TcpPacket& p) {
     record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = 0,
                   .seq = static_cast<std::uint64_t>(std::max<std::int64_t>(snd_una_, 0)),
                   .outstanding = static_cast<std::uint64_t>(snd_max_ - snd_una_),
-                  .segments = 0, .kind = StallKind::retransmission});
+                  .segments = 0, .segment_frame = last_tx_frame_, .release_frame = frame,
+                  .kind = StallKind::retransmission});
   }
   if (p.payload_len > 0) {
     const std::int64_t data_start = start + (syn ? 1 : 0);
     const std::int64_t data_end = data_start + p.payload_len;
     if (data_end > data_max_) {
+      if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
+        const std::int64_t gap = now - last_data_ns_;
+        if (gap > 0 && (report_.back_to_back_ns == 0 || gap < report_.back_to_back_ns)) {
+          report_.back_to_back_ns = gap;
+        }
+      }
+      last_data_full_ = p.payload_len >= max_payload_;
+      last_data_ns_ = now;
+      note_write(p, data_end - std::max(data_start, data_max_));
       data_max_ = data_end;
       report_.bytes_sent = static_cast<std::uint64_t>(data_max_);
       report_.data_segments++;
@@ -72,14 +98,47 @@ void HalfFlow::on_sender(const TcpPacket& p) {
     max_payload_ = std::max(max_payload_, p.payload_len);
   }
   if (end > snd_max_) {
-    flight_.push_back({end, now});
+    flight_.push_back({end, now, frame});
     snd_max_ = end;
+    report_.max_in_flight = std::max(report_.max_in_flight,
+                                     static_cast<std::uint64_t>(std::max<std::int64_t>(snd_max_ - snd_una_, 0)));
   }
   any_tx_ = true;
   last_tx_ns_ = now;
+  last_tx_frame_ = frame;
 }
 
-void HalfFlow::on_receiver(const TcpPacket& p) {
+void HalfFlow::note_write(const TcpPacket& p, std::int64_t new_bytes) {
+  // Nagle (RFC 896; BSD tcp_output, docs/STACKS.md §0): a segment shorter than the MSS waits
+  // while data is unacknowledged. Its trace: a sub-MSS segment in the middle of a write (the one
+  // before it had no PSH) that left only once nothing was outstanding.
+  const std::uint32_t mss = report_.mss ? *report_.mss : max_payload_;
+  if (report_.data_segments > 0 && !last_data_psh_ && p.payload_len < mss && snd_una_ >= snd_max_) {
+    if (report_.nagle_holds++ == 0) report_.nagle_hold_frame = last_tx_frame_ + 1;
+  }
+  // Write boundaries: BSD and Linux set PSH when a write's last byte leaves the send buffer
+  // (BSD tcp_output "sendalot"/TF_MORETOCOME, Linux tcp_push), Winsock on each send's last
+  // segment (docs/STACKS.md §1).
+  write_bytes_ += static_cast<std::uint64_t>(std::max<std::int64_t>(new_bytes, 0));
+  ++write_segments_;
+  last_data_psh_ = p.has(tcp_flag::psh);
+  if (last_data_psh_) {
+    report_.writes++;
+    constexpr std::size_t kMaxDistinct = 4096;  // memory stays bounded on irregular writes
+    if (report_.write_sizes.size() < kMaxDistinct || report_.write_sizes.contains(write_bytes_)) {
+      report_.write_sizes[write_bytes_]++;
+    }
+    if (report_.segments_per_write.size() < kMaxDistinct ||
+        report_.segments_per_write.contains(write_segments_)) {
+      report_.segments_per_write[write_segments_]++;
+    }
+    write_bytes_ = 0;
+    write_segments_ = 0;
+  }
+}
+
+void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
+  note_handshake(p, false);
   if (p.has(tcp_flag::syn)) {
     receiver_syn_ = true;
     receiver_wscale_ = p.options.wscale;
@@ -103,14 +162,17 @@ void HalfFlow::on_receiver(const TcpPacket& p) {
   if (advanced || opened) {
     std::uint32_t segments = 0;
     std::int64_t newest_sent = std::numeric_limits<std::int64_t>::min();
+    std::uint64_t newest_frame = 0;
     while (!flight_.empty() && flight_.front().end <= a) {
       ++segments;
+      if (flight_.front().sent_ns >= newest_sent) newest_frame = flight_.front().frame;
       newest_sent = std::max(newest_sent, flight_.front().sent_ns);
       flight_.pop_front();
     }
     if (advanced && !flight_.empty() && a > snd_una_ && segments == 0) {  // part of one segment
       segments = 1;
       newest_sent = flight_.front().sent_ns;
+      newest_frame = flight_.front().frame;
     }
     const std::int64_t ack_delay = segments > 0 ? now - newest_sent : 0;
     const bool was_zero = have_window_ && window_raw_ == 0;
@@ -131,7 +193,9 @@ void HalfFlow::on_receiver(const TcpPacket& p) {
       record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = ack_delay,
                     .seq = static_cast<std::uint64_t>(std::max<std::int64_t>(snd_una_, 0)),
                     .outstanding = static_cast<std::uint64_t>(snd_max_ - snd_una_),
-                    .segments = segments, .kind = kind});
+                    .segments = segments,
+                    .segment_frame = newest_frame != 0 ? newest_frame : last_tx_frame_,
+                    .release_frame = frame, .kind = kind});
     } else if (advanced && segments > 0 && ack_delay < threshold_ns_) {
       if (segments == 1) {
         report_.prompt_acks_one++;
@@ -149,10 +213,14 @@ void HalfFlow::on_receiver(const TcpPacket& p) {
   }
   window_raw_ = p.window;
   have_window_ = true;
+  report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
+                                                       static_cast<std::uint64_t>(new_window));
 }
 
 DirectionReport HalfFlow::report() const {
   DirectionReport r = report_;
+  r.max_segment = max_payload_;
+  r.receiver_wscale = receiver_wscale_;
   const std::int64_t span = r.last_ack_ns - r.first_data_ns;
   r.goodput_bytes_per_s = span > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(span) : 0.0;
   if (!delayed_ack_delays_.empty()) {

@@ -19,8 +19,8 @@ class HalfFlow {
  public:
   HalfFlow(SocketAddr sender, SocketAddr receiver, std::int64_t threshold_ns);
 
-  void on_sender(const TcpPacket& p);    // a segment from the sender
-  void on_receiver(const TcpPacket& p);  // a segment from the receiver (its ACK field)
+  void on_sender(const TcpPacket& p, std::uint64_t frame);    // a segment from the sender
+  void on_receiver(const TcpPacket& p, std::uint64_t frame);  // from the receiver (its ACK field)
 
   bool carried_data() const noexcept { return report_.data_segments > 0; }
   DirectionReport report() const;
@@ -29,12 +29,15 @@ class HalfFlow {
   struct InFlight {
     std::int64_t end = 0;  // relative sequence number after the segment
     std::int64_t sent_ns = 0;
+    std::uint64_t frame = 0;
   };
 
   std::int64_t relative(std::uint32_t wire) const noexcept;
   bool window_scale_known() const noexcept;
   std::int64_t window_bytes(std::uint16_t raw) const noexcept;
   void record_stall(Stall s);
+  void note_handshake(const TcpPacket& p, bool from_sender);
+  void note_write(const TcpPacket& p, std::int64_t new_bytes);
 
   std::int64_t threshold_ns_;
   DirectionReport report_;
@@ -51,6 +54,15 @@ class HalfFlow {
   bool sender_syn_ = false, receiver_syn_ = false;
   std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
   std::vector<std::int64_t> delayed_ack_delays_;
+  std::uint64_t last_tx_frame_ = 0;
+  // The current write (new data since the last PSH) and the handshake's times.
+  std::uint64_t write_bytes_ = 0;
+  std::uint32_t write_segments_ = 0;
+  bool last_data_psh_ = true;
+  std::optional<std::int64_t> syn_ns_, syn_ack_ns_;
+  bool rtt_done_ = false, syn_from_sender_ = false;
+  bool last_data_full_ = false;
+  std::int64_t last_data_ns_ = 0;
 };
 
 }  // namespace ackstall::pcap::detail

@@ -3,24 +3,29 @@
 #include <algorithm>
 #include <string>
 
-#include "ackstall/pcap/file_reader.h"
+#include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/frame_decoder.h"
 
 namespace ackstall::pcap {
 
-Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options,
-                           const std::vector<FlowFilter>& filters) {
-  auto reader = FileReader::open(path);
-  if (!reader) return tl::unexpected(reader.error());
+Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request) {
+  auto source = CaptureSource::open(path, request.bpf);
+  if (!source) return tl::unexpected(source.error());
   FileScan scan;
-  StallScanner scanner(options);
-  const LinkType link = reader->header().link;
+  scan.name = path;
+  scan.pcapng = source->pcapng();
+  StallScanner scanner(request.options);
+  const LinkType link = source->link();
+  const auto& filters = request.flows;
   while (true) {
-    auto rec = reader->next();
-    if (!rec) return tl::unexpected(rec.error());
+    auto rec = source->next();
+    if (!rec) {
+      scan.error = rec.error();
+      break;
+    }
     if (!*rec) break;
     const Record& r = **rec;
-    if (scan.records++ == 0) scan.first_ns = r.time_ns;
+    if (scan.matched++ == 0) scan.first_ns = r.time_ns;
     scan.last_ns = r.time_ns;
     auto frame = decode_frame(link, r.data, r.orig_len, r.time_ns);
     if (!frame) {
@@ -28,17 +33,24 @@ Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions option
       continue;
     }
     if (!filters.empty()) {
-      const FlowKey key = flow_key_of(frame->packet);
+      const FlowKey key = make_flow_key(frame->src, frame->dst);
       if (std::none_of(filters.begin(), filters.end(),
                        [&key](const FlowFilter& f) { return f.matches(key); })) {
         continue;
       }
     }
     scan.tcp_packets++;
-    scanner.add(frame->packet);
+    scanner.add(frame->packet, frame->src, frame->dst, r.number);
   }
+  scan.records = source->records_read();
+  scan.cut_short = source->cut_short();
   scan.flows = scanner.report();
   return scan;
+}
+
+Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options,
+                           const std::vector<FlowFilter>& filters) {
+  return scan_capture(path.string(), {options, filters, {}});
 }
 
 }  // namespace ackstall::pcap

@@ -39,7 +39,13 @@ StallScanner& StallScanner::operator=(StallScanner&&) noexcept = default;
 StallScanner::~StallScanner() = default;
 
 void StallScanner::add(const TcpPacket& p) {
-  const FlowKey key = flow_key_of(p);
+  add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, added_ + 1);
+}
+
+void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAddr& dst,
+                       std::uint64_t frame) {
+  ++added_;
+  const FlowKey key = make_flow_key(src, dst);
   if (last_ == nullptr || key != last_key_) {
     auto& slot = flows_[key];
     if (!slot) slot = std::make_unique<Flow>(key, options_.threshold_ns);
@@ -48,9 +54,9 @@ void StallScanner::add(const TcpPacket& p) {
   }
   Flow& f = *last_;
   f.packets++;
-  const bool from_a = SocketAddr{p.src.addr, p.src.port} == key.a;
-  (from_a ? f.a_to_b : f.b_to_a).on_sender(p);
-  (from_a ? f.b_to_a : f.a_to_b).on_receiver(p);
+  const bool from_a = src == key.a;
+  (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame);
+  (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame);
 }
 
 std::vector<FlowReport> StallScanner::report() const {

@@ -1,6 +1,7 @@
 #include "ackstall/scenario/fields.h"
 
 #include "ackstall/core/units.h"
+#include "ackstall/scenario/profiles.h"
 
 #include <charconv>
 #include <cmath>
@@ -16,10 +17,22 @@ using sim::ExperimentConfig;
 using sim::Nanos;
 using sim::TcpProfile;
 using Setter = std::function<std::optional<std::string>(ExperimentConfig&, const Value&)>;
+using Getter = std::function<std::string(const ExperimentConfig&)>;
+template <class T>
+using At = std::function<T&(ExperimentConfig&)>;
+
+// How one key is written, read and described.
+struct Codec {
+  FieldKind kind;
+  std::string type;
+  Setter set;
+  Getter get;
+};
 
 struct Field {
   FieldInfo info;
   Setter set;
+  Getter get;
 };
 
 std::string type_name(const Value& v) {
@@ -31,218 +44,275 @@ std::string type_name(const Value& v) {
   }
 }
 
+// Reads through a setter's accessor: the accessors take a mutable config, the getter only reads.
+template <class T>
+const T& read(const At<T>& at, const ExperimentConfig& c) {
+  return at(const_cast<ExperimentConfig&>(c));
+}
+
 template <class Int>
-Setter int_setter(std::function<Int&(ExperimentConfig&)> at) {
-  return [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
-    const auto* i = std::get_if<std::int64_t>(&v);
-    if (i == nullptr) return "expected an integer, got a " + type_name(v);
-    if (*i < std::numeric_limits<Int>::min() || *i > std::numeric_limits<Int>::max())
-      return "integer " + std::to_string(*i) + " out of range";
-    at(c) = static_cast<Int>(*i);
-    return std::nullopt;
-  };
+std::optional<std::string> store_int(Int& field, std::int64_t i) {
+  if (i < std::numeric_limits<Int>::min() || i > std::numeric_limits<Int>::max())
+    return "integer " + std::to_string(i) + " out of range";
+  field = static_cast<Int>(i);
+  return std::nullopt;
 }
 
-Setter bool_setter(std::function<bool&(ExperimentConfig&)> at) {
-  return [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
-    const auto* b = std::get_if<bool>(&v);
-    if (b == nullptr) return "expected true or false, got a " + type_name(v);
-    at(c) = *b;
-    return std::nullopt;
-  };
+template <class Int>
+Codec integer(At<Int> at) {
+  return {FieldKind::integer, "integer",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* i = std::get_if<std::int64_t>(&v);
+            if (i == nullptr) return "expected an integer, got a " + type_name(v);
+            return store_int(at(c), *i);
+          },
+          [at](const ExperimentConfig& c) { return std::to_string(read(at, c)); }};
 }
 
-Setter duration_setter(std::function<Nanos&(ExperimentConfig&)> at) {
-  return [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
-    const auto* s = std::get_if<std::string>(&v);
-    if (s == nullptr) return "expected a duration string like \"200ms\", got a " + type_name(v);
-    const auto d = core::parse_duration_ns(*s);
-    if (!d) return d.error().message();
-    at(c) = Nanos(*d);
-    return std::nullopt;
-  };
+// Bytes: an integer, or a size string in core's grammar ("8k").
+template <class Int>
+Codec size(At<Int> at) {
+  return {FieldKind::size, "size",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            if (const auto* i = std::get_if<std::int64_t>(&v)) return store_int(at(c), *i);
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a size like 8192 or \"8k\", got a " + type_name(v);
+            const auto n = core::parse_size(*s);
+            if (!n) return n.error().message();
+            if (*n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+              return "size " + *s + " out of range";
+            return store_int(at(c), static_cast<std::int64_t>(*n));
+          },
+          [at](const ExperimentConfig& c) {
+            const auto v = read(at, c);
+            return v < 0 ? std::to_string(v) : core::format_size(static_cast<std::uint64_t>(v));
+          }};
 }
 
-Setter rate_setter(std::function<std::int64_t&(ExperimentConfig&)> at) {
-  return [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
-    if (const auto* i = std::get_if<std::int64_t>(&v)) {
-      at(c) = *i;
-      return std::nullopt;
-    }
-    const auto* s = std::get_if<std::string>(&v);
-    if (s == nullptr) return "expected a rate like \"100mbit\", got a " + type_name(v);
-    const auto r = core::parse_rate_bps(*s);
-    if (!r) return r.error().message();
-    at(c) = *r;
-    return std::nullopt;
-  };
+Codec boolean(At<bool> at) {
+  return {FieldKind::boolean, "boolean",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* b = std::get_if<bool>(&v);
+            if (b == nullptr) return "expected true or false, got a " + type_name(v);
+            at(c) = *b;
+            return std::nullopt;
+          },
+          [at](const ExperimentConfig& c) { return std::string(read(at, c) ? "true" : "false"); }};
 }
 
+Codec duration(At<Nanos> at) {
+  return {FieldKind::duration, "duration",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a duration string like \"200ms\", got a " + type_name(v);
+            const auto d = core::parse_duration_ns(*s);
+            if (!d) return d.error().message();
+            at(c) = Nanos(*d);
+            return std::nullopt;
+          },
+          [at](const ExperimentConfig& c) { return core::format_duration_ns(read(at, c).count()); }};
+}
+
+Codec rate(At<std::int64_t> at) {
+  return {FieldKind::rate, "rate",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            if (const auto* i = std::get_if<std::int64_t>(&v)) {
+              at(c) = *i;
+              return std::nullopt;
+            }
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a rate like \"100mbit\", got a " + type_name(v);
+            const auto r = core::parse_rate_bps(*s);
+            if (!r) return r.error().message();
+            at(c) = *r;
+            return std::nullopt;
+          },
+          [at](const ExperimentConfig& c) { return core::format_rate_bps(read(at, c)); }};
+}
+
+template <class Names>
+std::string join(const Names& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
+}
+
+// An enum key: PARSE and NAME come from the enum's one name table.
 template <class E>
-Setter enum_setter(std::function<E&(ExperimentConfig&)> at,
-                   std::optional<E> (*parse)(std::string_view) noexcept, std::string choices) {
-  return [at, parse, choices](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
-    const auto* s = std::get_if<std::string>(&v);
-    if (s == nullptr) return "expected one of: " + choices + "; got a " + type_name(v);
-    const auto e = parse(*s);
-    if (!e) return "unknown value \"" + *s + "\" (expected one of: " + choices + ")";
-    at(c) = *e;
-    return std::nullopt;
-  };
+Codec enumeration(At<E> at, std::optional<E> (*parse)(std::string_view) noexcept,
+                  std::string_view (*name)(E) noexcept, std::string choices) {
+  return {FieldKind::enumeration, "one of: " + choices,
+          [at, parse, choices](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected one of: " + choices + "; got a " + type_name(v);
+            const auto e = parse(*s);
+            if (!e) return "unknown value \"" + *s + "\" (expected one of: " + choices + ")";
+            at(c) = *e;
+            return std::nullopt;
+          },
+          [at, name](const ExperimentConfig& c) { return std::string(name(read(at, c))); }};
 }
 
 using ProfileAt = TcpProfile& (*)(ExperimentConfig&);
+template <class T>
+using Fn = T& (*)(TcpProfile&);
 
-void add(std::vector<Field>& out, std::string path, std::string type, std::string desc,
-         Setter set) {
-  out.push_back({{std::move(path), std::move(type), std::move(desc)}, std::move(set)});
+void add(std::vector<Field>& out, std::string path, std::string desc, Codec codec) {
+  FieldInfo info{std::move(path), codec.kind, std::move(codec.type), std::move(desc), {}};
+  info.default_value = codec.get(ExperimentConfig{});
+  out.push_back({std::move(info), std::move(codec.set), std::move(codec.get)});
 }
 
 // The per-side TCP keys, registered once for `sender.` and once for `receiver.`.
 void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileAt p) {
   const std::string s = side + ".";
-  auto I32 = [&](std::string key, std::string desc, std::int32_t& (*at)(TcpProfile&)) {
-    add(f, s + key, "integer", std::move(desc),
-        int_setter<std::int32_t>([p, at](ExperimentConfig& c) -> std::int32_t& { return at(p(c)); }));
+  // AT reaches a member of this side's TcpProfile.
+  auto on = [p]<class T>(T& (*at)(TcpProfile&)) -> At<T> {
+    return [p, at](ExperimentConfig& c) -> T& { return at(p(c)); };
   };
-  auto I64 = [&](std::string key, std::string desc, std::int64_t& (*at)(TcpProfile&)) {
-    add(f, s + key, "integer", std::move(desc),
-        int_setter<std::int64_t>([p, at](ExperimentConfig& c) -> std::int64_t& { return at(p(c)); }));
-  };
-  auto B = [&](std::string key, std::string desc, bool& (*at)(TcpProfile&)) {
-    add(f, s + key, "boolean", std::move(desc),
-        bool_setter([p, at](ExperimentConfig& c) -> bool& { return at(p(c)); }));
-  };
-  auto D = [&](std::string key, std::string desc, Nanos& (*at)(TcpProfile&)) {
-    add(f, s + key, "duration", std::move(desc),
-        duration_setter([p, at](ExperimentConfig& c) -> Nanos& { return at(p(c)); }));
-  };
-  I32("mss", "MSS option announced; 0 = link MTU - 40", [](TcpProfile& t) -> auto& { return t.mss; });
-  B("ask_timestamps", "send the timestamps option in our SYN",
-    [](TcpProfile& t) -> auto& { return t.ask_timestamps; });
-  B("accept_timestamps", "answer a SYN that asked for timestamps",
-    [](TcpProfile& t) -> auto& { return t.accept_timestamps; });
-  B("ask_window_scale", "send a window-scale option in our SYN",
-    [](TcpProfile& t) -> auto& { return t.ask_window_scale; });
-  const std::string nagle = sim::join_names(sim::nagle_kind_names());
-  add(f, s + "nagle", "one of: " + nagle, "Nagle variant",
-      enum_setter<sim::NagleKind>([p](ExperimentConfig& c) -> auto& { return p(c).nagle; },
-                                  &sim::parse_nagle_kind, nagle));
-  B("fin_overrides_nagle", "a queued FIN sends a short segment past Nagle (BSD, Linux)",
-    [](TcpProfile& t) -> auto& { return t.fin_overrides_nagle; });
-  const std::string sndbuf = sim::join_names(sim::send_buffer_kind_names());
-  add(f, s + "send_buffer.kind", "one of: " + sndbuf, "send-buffer accounting",
-      enum_setter<sim::SendBufferKind>(
-          [p](ExperimentConfig& c) -> auto& { return p(c).send_buffer.kind; },
-          &sim::parse_send_buffer_kind, sndbuf));
-  I64("send_buffer.size", "SO_SNDBUF in bytes", [](TcpProfile& t) -> auto& { return t.send_buffer.size; });
-  B("send_buffer.kb214397_literal", "afd: apply KB214397 rule 2 to nonblocking sends",
-    [](TcpProfile& t) -> auto& { return t.send_buffer.kb214397_literal; });
-  const std::string ack = sim::join_names(sim::ack_policy_kind_names());
-  add(f, s + "ack.kind", "one of: " + ack, "delayed-ACK policy",
-      enum_setter<sim::AckPolicyKind>(
-          [p](ExperimentConfig& c) -> auto& { return p(c).ack.kind; }, &sim::parse_ack_policy_kind, ack));
-  D("ack.delack_timeout", "delayed-ACK timer", [](TcpProfile& t) -> auto& { return t.ack.delack_timeout; });
-  B("ack.ack_on_push", "ACK at once a segment with PSH (OpenBSD net.inet.tcp.ackonpush)",
-    [](TcpProfile& t) -> auto& { return t.ack.ack_on_push; });
-  I32("ack.ack_frequency", "windows TcpAckFrequency / ns3 DelAckCount",
-      [](TcpProfile& t) -> auto& { return t.ack.ack_frequency; });
-  D("ack.tick", "bsd-tick: period of the global tick", [](TcpProfile& t) -> auto& { return t.ack.tick; });
-  D("ack.ato_min", "linux: TCP_ATO_MIN", [](TcpProfile& t) -> auto& { return t.ack.ato_min; });
-  D("ack.ato_max", "linux: TCP_DELACK_MAX", [](TcpProfile& t) -> auto& { return t.ack.ato_max; });
-  I32("ack.max_quickacks", "linux: TCP_MAX_QUICKACKS", [](TcpProfile& t) -> auto& { return t.ack.max_quickacks; });
-  const std::string rwin = sim::join_names(sim::receive_window_kind_names());
-  add(f, s + "receive_window", "one of: " + rwin, "advertised-window rule",
-      enum_setter<sim::ReceiveWindowKind>(
-          [p](ExperimentConfig& c) -> auto& { return p(c).receive_window; },
-          &sim::parse_receive_window_kind, rwin));
-  B("window_update_on_read", "send a window update when a read opens the window",
-    [](TcpProfile& t) -> auto& { return t.window_update_on_read; });
-  I64("rcvbuf", "SO_RCVBUF in bytes", [](TcpProfile& t) -> auto& { return t.rcvbuf; });
-  B("round_rcvbuf_to_mss", "round the receive buffer up to whole MSS (BSD)",
-    [](TcpProfile& t) -> auto& { return t.round_rcvbuf_to_mss; });
-  I32("cwnd.initial_segments", "initial cwnd in segments; 0 = RFC 3390",
-      [](TcpProfile& t) -> auto& { return t.cwnd.initial_segments; });
-  I32("cwnd.after_idle_segments", "cwnd after an idle RTO; 0 = no restart",
-      [](TcpProfile& t) -> auto& { return t.cwnd.after_idle_segments; });
-  D("rto_initial", "initial retransmission timeout", [](TcpProfile& t) -> auto& { return t.rto_initial; });
-  D("rto_min", "minimum retransmission timeout", [](TcpProfile& t) -> auto& { return t.rto_min; });
-  D("stack_latency", "frame arrival to the stack's reaction", [](TcpProfile& t) -> auto& { return t.stack_latency; });
+  using I32 = Fn<std::int32_t>;
+  using I64 = Fn<std::int64_t>;
+  using B = Fn<bool>;
+  using D = Fn<Nanos>;
+  add(f, s + "mss", "MSS option announced; 0 = link MTU - 40",
+      size(on(I32([](TcpProfile& t) -> auto& { return t.mss; }))));
+  add(f, s + "ask_timestamps", "send the timestamps option in our SYN",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.ask_timestamps; }))));
+  add(f, s + "accept_timestamps", "answer a SYN that asked for timestamps",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.accept_timestamps; }))));
+  add(f, s + "ask_window_scale", "send a window-scale option in our SYN",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.ask_window_scale; }))));
+  add(f, s + "nagle", "Nagle variant (off = TCP_NODELAY)",
+      enumeration(on(Fn<sim::NagleKind>([](TcpProfile& t) -> auto& { return t.nagle; })),
+                  &sim::parse_nagle_kind, &sim::to_string, join(sim::nagle_kind_names())));
+  add(f, s + "fin_overrides_nagle", "a queued FIN sends a short segment past Nagle (BSD, Linux)",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.fin_overrides_nagle; }))));
+  add(f, s + "send_buffer.kind", "send-buffer accounting",
+      enumeration(on(Fn<sim::SendBufferKind>([](TcpProfile& t) -> auto& { return t.send_buffer.kind; })),
+                  &sim::parse_send_buffer_kind, &sim::to_string, join(sim::send_buffer_kind_names())));
+  add(f, s + "send_buffer.size", "SO_SNDBUF (afd: the per-send quota)",
+      size(on(I64([](TcpProfile& t) -> auto& { return t.send_buffer.size; }))));
+  add(f, s + "send_buffer.kb214397_literal", "afd: apply KB214397 rule 2 to nonblocking sends",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.send_buffer.kb214397_literal; }))));
+  add(f, s + "ack.kind", "delayed-ACK policy",
+      enumeration(on(Fn<sim::AckPolicyKind>([](TcpProfile& t) -> auto& { return t.ack.kind; })),
+                  &sim::parse_ack_policy_kind, &sim::to_string, join(sim::ack_policy_kind_names())));
+  add(f, s + "ack.delack_timeout", "delayed-ACK timer",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.ack.delack_timeout; }))));
+  add(f, s + "ack.ack_on_push", "ACK at once a segment with PSH (OpenBSD net.inet.tcp.ackonpush)",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.ack.ack_on_push; }))));
+  add(f, s + "ack.ack_frequency", "windows TcpAckFrequency / ns3 DelAckCount, in segments",
+      integer(on(I32([](TcpProfile& t) -> auto& { return t.ack.ack_frequency; }))));
+  add(f, s + "ack.tick", "bsd-tick: period of the global tick",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.ack.tick; }))));
+  add(f, s + "ack.ato_min", "linux: TCP_ATO_MIN",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.ack.ato_min; }))));
+  add(f, s + "ack.ato_max", "linux: TCP_DELACK_MAX",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.ack.ato_max; }))));
+  add(f, s + "ack.max_quickacks", "linux: TCP_MAX_QUICKACKS, in ACKs",
+      integer(on(I32([](TcpProfile& t) -> auto& { return t.ack.max_quickacks; }))));
+  add(f, s + "receive_window", "advertised-window rule",
+      enumeration(on(Fn<sim::ReceiveWindowKind>([](TcpProfile& t) -> auto& { return t.receive_window; })),
+                  &sim::parse_receive_window_kind, &sim::to_string,
+                  join(sim::receive_window_kind_names())));
+  add(f, s + "window_update_on_read", "send a window update when a read opens the window",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.window_update_on_read; }))));
+  add(f, s + "rcvbuf", "SO_RCVBUF", size(on(I64([](TcpProfile& t) -> auto& { return t.rcvbuf; }))));
+  add(f, s + "round_rcvbuf_to_mss", "round the receive buffer up to whole MSS (BSD)",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.round_rcvbuf_to_mss; }))));
+  add(f, s + "cwnd.initial_segments", "initial cwnd in segments; 0 = RFC 3390",
+      integer(on(I32([](TcpProfile& t) -> auto& { return t.cwnd.initial_segments; }))));
+  add(f, s + "cwnd.after_idle_segments", "cwnd after an idle RTO, in segments; 0 = no restart",
+      integer(on(I32([](TcpProfile& t) -> auto& { return t.cwnd.after_idle_segments; }))));
+  add(f, s + "rto_initial", "initial retransmission timeout",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.rto_initial; }))));
+  add(f, s + "rto_min", "minimum retransmission timeout",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.rto_min; }))));
+  add(f, s + "stack_latency", "frame arrival to the stack's reaction",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.stack_latency; }))));
+  add(f, s + "per_segment_cost", "host time per frame sent, serial with the NIC",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.per_segment_cost; }))));
 }
 
 std::vector<Field> build_fields() {
   std::vector<Field> f;
   using C = ExperimentConfig;
-  add(f, "link.rate", "rate", "link rate", rate_setter([](C& c) -> auto& { return c.link.rate_bps; }));
-  add(f, "link.prop_delay", "duration", "propagation delay",
-      duration_setter([](C& c) -> auto& { return c.link.prop_delay; }));
-  add(f, "link.mtu", "integer", "IP MTU in bytes",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.link.mtu; }));
-  add(f, "link.framing_overhead", "integer", "bytes per frame beyond the IP packet",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.link.framing_overhead; }));
-  add(f, "link.min_frame", "integer", "minimum frame in bytes (padded)",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.link.min_frame; }));
-  add(f, "link.frame_gap", "integer", "framing bytes outside the minimum frame",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.link.frame_gap; }));
-  add(f, "link.queue_limit_packets", "integer", "drop-tail queue per direction",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
+  add(f, "link.rate", "link rate (each direction)", rate([](C& c) -> auto& { return c.link.rate_bps; }));
+  add(f, "link.prop_delay", "one-way propagation delay (the RTT adds both directions)",
+      duration([](C& c) -> auto& { return c.link.prop_delay; }));
+  add(f, "link.mtu", "IP MTU", size<std::int32_t>([](C& c) -> auto& { return c.link.mtu; }));
+  add(f, "link.framing_overhead", "bytes per frame beyond the IP packet",
+      size<std::int32_t>([](C& c) -> auto& { return c.link.framing_overhead; }));
+  add(f, "link.min_frame", "minimum frame (padded)",
+      size<std::int32_t>([](C& c) -> auto& { return c.link.min_frame; }));
+  add(f, "link.frame_gap", "framing bytes outside the minimum frame",
+      size<std::int32_t>([](C& c) -> auto& { return c.link.frame_gap; }));
+  add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
+      integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
   add_profile_fields(f, "sender", [](C& c) -> TcpProfile& { return c.sender; });
   add_profile_fields(f, "receiver", [](C& c) -> TcpProfile& { return c.receiver; });
 
   const std::string t = "app.transmitter.";
-  add(f, t + "writes", "integer", "ttcp -n: number of writes",
-      int_setter<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.writes; }));
-  add(f, t + "write_len", "integer", "ttcp -l: bytes per write",
-      int_setter<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.write_len; }));
-  add(f, t + "nonblocking", "boolean", "nonblocking sends (Cygwin)",
-      bool_setter([](C& c) -> auto& { return c.app.transmitter.nonblocking; }));
-  add(f, t + "chunking", "one of: none, seed, cygwin", "chunk policy (core::ChunkPolicy)",
-      enum_setter<core::PolicyKind>([](C& c) -> auto& { return c.app.transmitter.chunking; },
-                                    &core::parse_policy_kind, "none, seed, cygwin"));
-  add(f, t + "chunk_mss_guess", "integer", "MSS the chunker assumes; 0 = MTU - 40",
-      int_setter<std::int32_t>([](C& c) -> auto& { return c.app.transmitter.chunk_mss_guess; }));
-  add(f, t + "wakeup_latency", "duration", "FD_WRITE to the retried send",
-      duration_setter([](C& c) -> auto& { return c.app.transmitter.wakeup_latency; }));
-  add(f, t + "wakeup_jitter", "duration", "extra uniform wake-up delay",
-      duration_setter([](C& c) -> auto& { return c.app.transmitter.wakeup_jitter; }));
-  add(f, t + "send_cost", "duration", "CPU time of one send call",
-      duration_setter([](C& c) -> auto& { return c.app.transmitter.send_cost; }));
-  add(f, t + "close_when_done", "boolean", "close (FIN) after the last write",
-      bool_setter([](C& c) -> auto& { return c.app.transmitter.close_when_done; }));
+  add(f, t + "writes", "ttcp -n: number of writes",
+      integer<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.writes; }));
+  add(f, t + "write_len", "ttcp -l: bytes per write",
+      size<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.write_len; }));
+  add(f, t + "nonblocking", "nonblocking sends (Cygwin)",
+      boolean([](C& c) -> auto& { return c.app.transmitter.nonblocking; }));
+  add(f, t + "chunking", "chunk policy (core::ChunkPolicy)",
+      enumeration<core::PolicyKind>([](C& c) -> auto& { return c.app.transmitter.chunking; },
+                                    &core::parse_policy_kind, &core::to_string,
+                                    join(core::policy_names())));
+  add(f, t + "chunk_mss_guess", "MSS the chunker assumes; 0 = MTU - 40",
+      size<std::int32_t>([](C& c) -> auto& { return c.app.transmitter.chunk_mss_guess; }));
+  add(f, t + "wakeup_latency", "FD_WRITE to the retried send",
+      duration([](C& c) -> auto& { return c.app.transmitter.wakeup_latency; }));
+  add(f, t + "wakeup_jitter", "extra uniform wake-up delay",
+      duration([](C& c) -> auto& { return c.app.transmitter.wakeup_jitter; }));
+  add(f, t + "send_cost", "CPU time of one send call",
+      duration([](C& c) -> auto& { return c.app.transmitter.send_cost; }));
+  add(f, t + "close_when_done", "close (FIN) after the last write",
+      boolean([](C& c) -> auto& { return c.app.transmitter.close_when_done; }));
   const std::string r = "app.receiver.";
-  add(f, r + "read_len", "integer", "bytes per read",
-      int_setter<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_len; }));
-  add(f, r + "read_latency", "duration", "wake-up of a blocked reader",
-      duration_setter([](C& c) -> auto& { return c.app.receiver.read_latency; }));
-  add(f, r + "read_cost", "duration", "CPU time of one read call",
-      duration_setter([](C& c) -> auto& { return c.app.receiver.read_cost; }));
+  add(f, r + "read_len", "bytes per read",
+      size<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_len; }));
+  add(f, r + "read_latency", "wake-up of a blocked reader",
+      duration([](C& c) -> auto& { return c.app.receiver.read_latency; }));
+  add(f, r + "read_jitter", "mean of the reader's extra exponential wake-up delay",
+      duration([](C& c) -> auto& { return c.app.receiver.read_jitter; }));
+  add(f, r + "read_cost", "CPU time of one read call",
+      duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";
-  add(f, s + "enabled", "boolean", "scp-like pipeline instead of plain ttcp",
-      bool_setter([](C& c) -> auto& { return c.app.scp.enabled; }));
-  const std::string teardown = sim::join_names(sim::select_teardown_names());
-  add(f, s + "teardown", "one of: " + teardown, "select() pipe-thread teardown",
-      enum_setter<sim::SelectTeardown>([](C& c) -> auto& { return c.app.scp.teardown; },
-                                       &sim::parse_select_teardown, teardown));
-  add(f, s + "sleep_quantum", "duration", "thread_pipe's Sleep()",
-      duration_setter([](C& c) -> auto& { return c.app.scp.sleep_quantum; }));
-  add(f, s + "event_wakeup", "duration", "SetEvent to thread exit",
-      duration_setter([](C& c) -> auto& { return c.app.scp.event_wakeup; }));
-  add(f, s + "sender_cpu_ps_per_byte", "integer", "sender CPU picoseconds per byte",
-      int_setter<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_cpu_ps_per_byte; }));
-  add(f, s + "receiver_cpu_ps_per_byte", "integer", "receiver CPU picoseconds per byte",
-      int_setter<std::int64_t>([](C& c) -> auto& { return c.app.scp.receiver_cpu_ps_per_byte; }));
-  const std::string initiator = sim::join_names(sim::initiator_names());
-  add(f, "initiator", "one of: " + initiator, "which side opens the connection",
-      enum_setter<sim::Initiator>([](C& c) -> auto& { return c.initiator; }, &sim::parse_initiator,
-                                  initiator));
-  add(f, "seed", "integer", "the run's RNG seed", [](C& c, const Value& v) -> std::optional<std::string> {
-    const auto* i = std::get_if<std::int64_t>(&v);
-    if (i == nullptr || *i < 0) return "expected a non-negative integer";
-    c.seed = static_cast<std::uint64_t>(*i);
-    return std::nullopt;
-  });
-  add(f, "time_limit", "duration", "stop the run past this simulated time",
-      duration_setter([](C& c) -> auto& { return c.time_limit; }));
+  add(f, s + "enabled", "scp-like pipeline instead of plain ttcp",
+      boolean([](C& c) -> auto& { return c.app.scp.enabled; }));
+  add(f, s + "teardown", "select() pipe-thread teardown",
+      enumeration<sim::SelectTeardown>([](C& c) -> auto& { return c.app.scp.teardown; },
+                                       &sim::parse_select_teardown, &sim::to_string,
+                                       join(sim::select_teardown_names())));
+  add(f, s + "sleep_quantum", "thread_pipe's Sleep()",
+      duration([](C& c) -> auto& { return c.app.scp.sleep_quantum; }));
+  add(f, s + "event_wakeup", "SetEvent to thread exit",
+      duration([](C& c) -> auto& { return c.app.scp.event_wakeup; }));
+  add(f, s + "sender_cpu_ps_per_byte", "sender CPU picoseconds per byte",
+      integer<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_cpu_ps_per_byte; }));
+  add(f, s + "receiver_cpu_ps_per_byte", "receiver CPU picoseconds per byte",
+      integer<std::int64_t>([](C& c) -> auto& { return c.app.scp.receiver_cpu_ps_per_byte; }));
+  add(f, "initiator", "which side opens the connection",
+      enumeration<sim::Initiator>([](C& c) -> auto& { return c.initiator; }, &sim::parse_initiator,
+                                  &sim::to_string, join(sim::initiator_names())));
+  add(f, "seed", "the run's RNG seed",
+      Codec{FieldKind::integer, "integer",
+            [](C& c, const Value& v) -> std::optional<std::string> {
+              const auto* i = std::get_if<std::int64_t>(&v);
+              if (i == nullptr || *i < 0) return "expected a non-negative integer";
+              c.seed = static_cast<std::uint64_t>(*i);
+              return std::nullopt;
+            },
+            [](const C& c) { return std::to_string(c.seed); }});
+  add(f, "time_limit", "stop the run past this simulated time",
+      duration([](C& c) -> auto& { return c.time_limit; }));
+  add(f, "stall_threshold", "waits longer than this count as stalls; shorter ones are reported apart",
+      duration([](C& c) -> auto& { return c.stall_threshold; }));
   return f;
 }
 
@@ -260,17 +330,60 @@ const std::vector<FieldInfo>& infos() {
   return kInfos;
 }
 
+const Field* find(std::string_view path) {
+  for (const Field& f : table())
+    if (f.info.path == path) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 std::span<const FieldInfo> fields() { return infos(); }
 
-core::Result<void> set_field(ExperimentConfig& cfg, std::string_view path, const Value& value) {
-  for (const Field& f : table()) {
-    if (f.info.path != path) continue;
-    if (auto err = f.set(cfg, value)) return core::fail(std::string(path) + ": " + *err);
-    return {};
+const FieldInfo* find_field(std::string_view path) {
+  const Field* f = find(path);
+  return f != nullptr ? &f->info : nullptr;
+}
+
+std::span<const FieldInfo> profile_keys() {
+  static const std::vector<FieldInfo> kKeys = [] {
+    std::string tcp, link;
+    for (const auto& p : tcp_profiles()) tcp += (tcp.empty() ? "" : ", ") + std::string(p.name);
+    for (const auto& l : link_presets()) link += (link.empty() ? "" : ", ") + std::string(l.name);
+    const auto key = [](std::string path, const std::string& names, std::string desc) {
+      return FieldInfo{std::move(path), FieldKind::enumeration, "one of: " + names, std::move(desc), {}};
+    };
+    return std::vector<FieldInfo>{
+        key("sender.profile", tcp, "TCP profile applied before the sender.* keys (--list-profiles)"),
+        key("receiver.profile", tcp, "TCP profile applied before the receiver.* keys (--list-profiles)"),
+        key("link.preset", link, "link preset applied before the link.* keys (--list-profiles)")};
+  }();
+  return kKeys;
+}
+
+std::string_view grammar(FieldKind kind) {
+  switch (kind) {
+    case FieldKind::integer: return "an integer";
+    case FieldKind::size: return core::kSizeGrammar;
+    case FieldKind::boolean: return "true or false";
+    case FieldKind::duration: return core::kDurationGrammar;
+    case FieldKind::rate: return core::kRateGrammar;
+    case FieldKind::enumeration: return "one of the names listed";
   }
-  return core::fail(std::string(path) + ": unknown key");
+  return {};
+}
+
+core::Result<void> set_field(ExperimentConfig& cfg, std::string_view path, const Value& value) {
+  const Field* f = find(path);
+  if (f == nullptr) return core::fail(std::string(path) + ": unknown key");
+  if (auto err = f->set(cfg, value)) return core::fail(std::string(path) + ": " + *err);
+  return {};
+}
+
+core::Result<std::string> get_field(const ExperimentConfig& cfg, std::string_view path) {
+  const Field* f = find(path);
+  if (f == nullptr) return core::fail(std::string(path) + ": unknown key");
+  return f->get(cfg);
 }
 
 }  // namespace ackstall::scenario

@@ -58,6 +58,26 @@ std::optional<std::string> flatten(const toml::table& table, const std::string& 
   return std::nullopt;
 }
 
+// [sweep] axes = ["KEY=VALUES", ...]: the sweep a map file runs (sweep.h); taken out of DOC.
+std::optional<std::string> take_sweep(toml::table& doc, std::vector<std::string>& axes) {
+  const toml::node* node = doc.get("sweep");
+  if (node == nullptr) return std::nullopt;
+  const toml::table* sweep = node->as_table();
+  if (sweep == nullptr) return "sweep" + where(node->source()) + ": expected a table [sweep] with axes = [...]";
+  for (const auto& [k, v] : *sweep) {
+    if (k.str() != "axes") return "sweep." + std::string(k.str()) + where(v.source()) + ": unknown key (sweep.axes only)";
+    const toml::array* list = v.as_array();
+    if (list == nullptr) return "sweep.axes" + where(v.source()) + ": expected an array of \"KEY=VALUES\" strings";
+    for (const toml::node& item : *list) {
+      const auto* str = item.as_string();
+      if (str == nullptr) return "sweep.axes" + where(item.source()) + ": expected \"KEY=VALUES\" strings";
+      axes.push_back(str->get());
+    }
+  }
+  doc.erase("sweep");
+  return std::nullopt;
+}
+
 Value parse_cli_value(std::string_view text) {
   if (text == "true") return true;
   if (text == "false") return false;
@@ -81,18 +101,32 @@ std::optional<std::string> as_string(const Assignment& a, std::string& out) {
   return std::nullopt;
 }
 
-std::optional<std::string> apply_profile_key(sim::ExperimentConfig& cfg, const Assignment& a) {
+// Applies a profile or preset; records it as the origin of every key it covers (prefix "sender.",
+// "receiver." or "link.") that differs from the default.
+std::optional<std::string> apply_profile_key(Scenario& s, const Assignment& a, const char* source) {
   std::string name;
   if (auto err = as_string(a, name)) return err;
+  std::string prefix, origin;
   if (a.key == "link.preset") {
     const NamedLink* l = find_link_preset(name);
     if (l == nullptr) return a.key + ": unknown link preset \"" + name + "\" (see --list-profiles)";
-    cfg.link = l->make();
-    return std::nullopt;
+    s.config.link = l->make();
+    prefix = "link.", origin = "preset " + name;
+  } else {
+    const NamedProfile* p = find_profile(name);
+    if (p == nullptr) return a.key + ": unknown profile \"" + name + "\" (see --list-profiles)";
+    const bool sender = a.key == "sender.profile";
+    (sender ? s.config.sender : s.config.receiver) = p->make();
+    prefix = sender ? "sender." : "receiver.", origin = "profile " + name;
   }
-  const NamedProfile* p = find_profile(name);
-  if (p == nullptr) return a.key + ": unknown profile \"" + name + "\" (see --list-profiles)";
-  (a.key == "sender.profile" ? cfg.sender : cfg.receiver) = p->make();
+  s.origin[a.key] = source;
+  s.profiles[a.key] = name;
+  const sim::ExperimentConfig defaults{};
+  for (const FieldInfo& f : fields()) {
+    if (!f.path.starts_with(prefix)) continue;
+    if (get_field(s.config, f.path) != get_field(defaults, f.path)) s.origin[f.path] = origin;
+    else s.origin.erase(f.path);
+  }
   return std::nullopt;
 }
 
@@ -125,8 +159,10 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   auto fail = [&src](const std::string& msg) { return core::fail(one_line(src + ": " + msg)); };
 
   std::vector<Assignment> file;
+  std::vector<std::string> sweep_axes;
   try {
-    const toml::table doc = toml::parse(toml_text, std::string_view(src));
+    toml::table doc = toml::parse(toml_text, std::string_view(src));
+    if (auto err = take_sweep(doc, sweep_axes)) return fail(*err);
     if (auto err = flatten(doc, "", file)) return fail(*err);
   } catch (const toml::parse_error& e) {
     return fail("TOML syntax error" + where(e.source()) + ": " + std::string(e.description()));
@@ -140,11 +176,14 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   }
 
   Scenario out;
+  out.sweep_axes = std::move(sweep_axes);
   // 1. presets and profiles, file then --set; 2. other keys, file then --set.
   for (const auto* list : {&file, &cli})
     for (const Assignment& a : *list)
-      if (is_profile_key(a.key))
-        if (auto err = apply_profile_key(out.config, a)) return fail(*err);
+      if (is_profile_key(a.key)) {
+        if (auto err = apply_profile_key(out, a, list == &cli ? "--set" : "file")) return fail(list == &cli ? "--set " + *err : *err);
+        if (list == &cli) out.overrides.push_back(a.key);
+      }
   for (const auto* list : {&file, &cli}) {
     for (const Assignment& a : *list) {
       if (is_profile_key(a.key)) continue;
@@ -153,11 +192,28 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
         err = apply_metadata(out, a);
       } else if (auto set = set_field(out.config, a.key, a.value); !set) {
         err = set.error().message();
+      } else {
+        out.origin[a.key] = list == &cli ? "--set" : "file";
+        if (list == &cli) out.overrides.push_back(a.key);
       }
       if (err) return fail(list == &cli ? "--set " + *err : *err);
     }
   }
   if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());
+  return out;
+}
+
+std::vector<ResolvedKey> resolve_keys(const Scenario& s) {
+  std::vector<ResolvedKey> out;
+  for (const FieldInfo& f : profile_keys()) {
+    if (const auto it = s.profiles.find(f.path); it != s.profiles.end())
+      out.push_back({f.path, it->second, s.origin.at(f.path)});
+  }
+  for (const FieldInfo& f : fields()) {
+    const auto it = s.origin.find(f.path);
+    out.push_back({f.path, get_field(s.config, f.path).value_or("?"),
+                   it == s.origin.end() ? "default" : it->second});
+  }
   return out;
 }
 

@@ -36,9 +36,12 @@ AckDecision LinuxAckPolicy::on_segment(const SegmentArrival& a) {
     if (pushed_) pushed2_ = true;
     pushed_ = true;
   }
-  if (flavor_ != LinuxAckFlavor::v2_6 && a.psh) {
-    // §7 [V lab]: current kernels treat a PSH segment like a short one at drain time.
-    if (pushed_) pushed2_ = true;
+  if (flavor_ != LinuxAckFlavor::v2_6 && a.psh && a.len >= rcv_mss_) {
+    // §7 [V lab]: current kernels ACK a full-sized PSH segment at drain time as they do a short
+    // one: it is marked ICSK_ACK_PUSHED. A short PSH segment was marked above, once, as
+    // tcp_measure_rcv_mss does (PUSHED2 only if PUSHED was already pending): a lone short tail
+    // read in pingpong mode then waits for the timer, which the lab shows (VALIDATION.md §4:
+    // every delayed ACK of an 8192-byte write covered the 952-byte tail alone).
     pushed_ = true;
   }
   // tcp_event_data_recv: ATO estimation.
@@ -56,9 +59,16 @@ AckDecision LinuxAckPolicy::on_segment(const SegmentArrival& a) {
     }
   }
   lrcvtime_ = a.now;
-  // __tcp_ack_snd_check.
+  // tcp_grow_window (Linux 6.1 tcp_input.c): "inet_csk(sk)->icsk_ack.quick |= 1" when
+  // rcv_ssthresh grows.
+  if (a.window_grew && quick_ == 0) quick_ = 1;
+  // __tcp_ack_snd_check (6.1 tcp_input.c): "More than one full frame received... and right edge
+  // of window advances far enough": (rcv_nxt - rcv_wup > rcv_mss && __tcp_select_window(sk) >=
+  // tp->rcv_wnd) || tcp_in_quickack_mode(sk). The window term is false while the reader has left
+  // data unread (the free space, hence the window, is below what was advertised): the ACK is then
+  // left to tcp_cleanup_rbuf at the next read (on_read), or to the delayed-ACK timer.
   const bool quickack_mode = quick_ > 0 && !pingpong_;
-  if (a.unacked > rcv_mss_ || quickack_mode) return {.ack_now = true};
+  if ((a.unacked > rcv_mss_ && a.window_ok) || quickack_mode) return {.ack_now = true};
   return delayed(a.now, a.srtt);
 }
 

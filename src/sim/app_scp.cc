@@ -48,7 +48,7 @@ Nanos ScpSink::read_done(Nanos now, std::int64_t n) noexcept {
   return now + rx_.read_cost + Nanos(scp_.receiver_cpu_ps_per_byte * n / 1000);
 }
 
-AppWake ScpSink::readable(Nanos now) noexcept {
+AppWake ScpSink::readable(Nanos now, Rng& /*rng*/) noexcept {
   AppWake w;
   if (scheduled_) return w;
   // Blocked in select() (or read()) since blocked_at_; the socket became readable now.

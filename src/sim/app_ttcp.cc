@@ -3,6 +3,8 @@
 // chunk policy is core's (core/chunk_policy.h).
 #include "ackstall/sim/app_ttcp.h"
 
+#include <cmath>
+
 namespace ackstall::sim {
 
 TtcpTransmitter::TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
@@ -24,6 +26,7 @@ TxRequest TtcpTransmitter::run(Nanos now) {
     ++writes_done_;
     write_left_ = cfg_.write_len;
     piece_left_ = 0;
+    split_nodelay_ = chunker_.nodelay_for(static_cast<std::size_t>(write_left_));
     const std::int64_t cpu_ps = cpu_ps_per_byte_ * cfg_.write_len;
     if (cpu_ps > 0) return {.kind = TxKind::sleep, .at = now + Nanos(cpu_ps / 1000)};  // scp: encrypt first
   }
@@ -31,6 +34,13 @@ TxRequest TtcpTransmitter::run(Nanos now) {
   if (piece_left_ == 0)
     piece_left_ = static_cast<std::int64_t>(chunker_.next_chunk(static_cast<std::size_t>(write_left_)));
   return {.kind = TxKind::send, .len = piece_left_, .nonblocking = cfg_.nonblocking};
+}
+
+Nanos exponential(Rng& rng, Nanos mean) noexcept {
+  if (mean.count() <= 0) return Nanos::zero();
+  // Inverse transform of a 53-bit uniform in (0, 1].
+  const double u = (static_cast<double>(rng.next() >> 11) + 1.0) * 0x1.0p-53;
+  return Nanos(static_cast<std::int64_t>(-std::log(u) * static_cast<double>(mean.count())));
 }
 
 }  // namespace ackstall::sim

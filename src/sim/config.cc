@@ -26,6 +26,9 @@ TcpProfile TcpProfile::winxp() {
   p.cwnd = {2, 2};                            // §1: initial cwnd 2, restart after ~RTO idle [I]
   p.rto_initial = Nanos::s(3);                // RFC 2988 / TcpInitialRtt 3 s [I]
   p.rto_min = Nanos::ms(300);                 // MinRto 300 ms [I]
+  // §1 per-frame host cost (NdisMSendComplete per packet) [calibrated on the seed's "best raw
+  // winsock" row only: 11.1 MiB/s (§6); VALIDATION.md §1]
+  p.per_segment_cost = Nanos::ns(2400);
   return p;
 }
 
@@ -105,6 +108,7 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
   if (p.rto_min <= Nanos::zero()) return core::fail(pre + "rto_min: must be > 0");
   if (p.rto_initial < p.rto_min) return core::fail(pre + "rto_initial: must be >= rto_min");
   if (p.stack_latency < Nanos::zero()) return core::fail(pre + "stack_latency: must be >= 0");
+  if (p.per_segment_cost < Nanos::zero()) return core::fail(pre + "per_segment_cost: must be >= 0");
   return {};
 }
 
@@ -135,6 +139,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
   const auto& r = c.app.receiver;
   if (r.read_len <= 0) return core::fail("app.receiver.read_len: must be > 0");
   if (r.read_latency < Nanos::zero()) return core::fail("app.receiver.read_latency: must be >= 0");
+  if (r.read_jitter < Nanos::zero()) return core::fail("app.receiver.read_jitter: must be >= 0");
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");
@@ -142,6 +147,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (s.sender_cpu_ps_per_byte < 0) return core::fail("app.scp.sender_cpu_ps_per_byte: must be >= 0");
   if (s.receiver_cpu_ps_per_byte < 0) return core::fail("app.scp.receiver_cpu_ps_per_byte: must be >= 0");
   if (c.time_limit <= Nanos::zero()) return core::fail("time_limit: must be > 0");
+  if (c.stall_threshold < Nanos::zero()) return core::fail("stall_threshold: must be >= 0");
   return {};
 }
 

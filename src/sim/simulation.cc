@@ -39,7 +39,10 @@ core::SocketParams chunk_params(const ExperimentConfig& cfg) {
   const std::int32_t guess = cfg.app.transmitter.chunk_mss_guess;
   return {.sndbuf = cfg.sender.send_buffer.size,
           .mss = guess > 0 ? guess : cfg.link.mtu - 40,  // seed update_mss
-          .stream = true};
+          .stream = true,
+          // Only AFD charges per whole send (docs/STACKS.md §1): what `auto` reads.
+          .per_send_quota = cfg.sender.send_buffer.kind == SendBufferKind::afd,
+          .allow_raise_sndbuf = cfg.app.transmitter.allow_raise_sndbuf};
 }
 
 TtcpTransmitter make_transmitter(const ExperimentConfig& cfg) {
@@ -97,6 +100,7 @@ class Simulation final : public SimulationView {
   TtcpTransmitter tx_;
   Receiver rx_;
   StallTotals stalls_{};
+  StallTotals short_waits_{};
   std::int64_t requested_ = 0, delivered_ = 0;
   Nanos last_read_ = Nanos::zero();
   Nanos connected_at_ = Nanos::zero();
@@ -174,9 +178,12 @@ inline void Simulation::dispatch(const Event& e) {
 inline void Simulation::start_tx(int dir) {
   const Segment& s = links_[dir].on_air();
   const std::int64_t wire = wire_bytes(cfg_.link, s.ip_len());
+  // The sending host's per-frame cost (TcpProfile::per_segment_cost: send-completion handling
+  // serial with the NIC) precedes the frame's serialisation.
+  const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
   const Nanos t = tx_time(cfg_.link, wire);
-  q_.schedule(q_.now() + t, kTxDone, static_cast<std::uint32_t>(dir));
-  if (trace_) trace_frame(dir, s, wire, q_.now(), q_.now() + t + cfg_.link.prop_delay, false);
+  q_.schedule(q_.now() + host + t, kTxDone, static_cast<std::uint32_t>(dir));
+  if (trace_) trace_frame(dir, s, wire, q_.now() + host, q_.now() + host + t + cfg_.link.prop_delay, false);
 }
 
 inline void Simulation::enqueue(int dir, const Segment& s) {
@@ -230,13 +237,14 @@ void Simulation::trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos
 // ---- actions ---------------------------------------------------------------------------------
 
 inline void Simulation::stall(const StallMarker& m) {
+  StallTotals& totals = m.end - m.begin > cfg_.stall_threshold ? stalls_ : short_waits_;
   StallTotal* t = nullptr;
   switch (m.kind) {
-    case StallKind::delayed_ack: t = &stalls_.delayed_ack; break;
-    case StallKind::nagle_hold: t = &stalls_.nagle_hold; break;
-    case StallKind::quota_wait: t = &stalls_.quota_wait; break;
-    case StallKind::wakeup: t = &stalls_.wakeup; break;
-    case StallKind::select_teardown: t = &stalls_.select_teardown; break;
+    case StallKind::delayed_ack: t = &totals.delayed_ack; break;
+    case StallKind::nagle_hold: t = &totals.nagle_hold; break;
+    case StallKind::quota_wait: t = &totals.quota_wait; break;
+    case StallKind::wakeup: t = &totals.wakeup; break;
+    case StallKind::select_teardown: t = &totals.select_teardown; break;
   }
   t->time += m.end - m.begin;
   ++t->count;
@@ -264,7 +272,7 @@ inline void Simulation::apply(int ep) {
     q_.schedule(tx_.connected(q_.now()), kAppTx);
   }
   if (acts_.writable && ep == kSender) wake(tx_.writable(q_.now(), rng_), kAppTx);
-  if (acts_.readable && ep == kReceiver) wake(std::visit([&](auto& r) { return r.readable(q_.now()); }, rx_), kAppRx);
+  if (acts_.readable && ep == kReceiver) wake(std::visit([&](auto& r) { return r.readable(q_.now(), rng_); }, rx_), kAppRx);
   acts_.clear();
 }
 
@@ -277,10 +285,13 @@ inline void Simulation::app_tx() {
     case TxKind::none: return;
     case TxKind::sleep: q_.schedule(r.at, kAppTx); return;
     case TxKind::close:
+      eps_[kSender].set_nodelay(tx_.nodelay());
       eps_[kSender].close(now, acts_);
       apply(kSender);
       return;
     case TxKind::send: {
+      // The policy's TCP_NODELAY for the span of a split send (core/chunk_policy.h robust).
+      eps_[kSender].set_nodelay(tx_.nodelay());
       const SendOutcome o = eps_[kSender].send(now, r.len, r.nonblocking, acts_);
       const Nanos next = tx_.sent(now, o);
       if (!next.is_never()) q_.schedule(next, kAppTx);
@@ -320,6 +331,7 @@ Summary Simulation::summary() const {
     s.goodput_mib_s = static_cast<double>(delivered_) / s.duration.seconds() / 1048576.0;
   s.ceiling_mib_s = link_ceiling_mib_s(cfg_.link, s.mss, s.timestamps ? 12 : 0);
   s.stalls = stalls_;
+  s.short_waits = short_waits_;
   const auto& cs = eps_[kSender].counters();
   const auto& cr = eps_[kReceiver].counters();
   s.data_segments = cs.data_segments;
@@ -339,6 +351,18 @@ Summary Simulation::summary() const {
 }  // namespace
 
 Summary simulate(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer) {
+  // The application lets the policy raise SO_SNDBUF (setsockopt before connect; KB823764's
+  // second workaround, docs/STACKS.md §8): run with the sender's raised send buffer.
+  if (cfg.app.transmitter.allow_raise_sndbuf && !cfg.app.scp.enabled) {
+    const core::ChunkPolicy policy(cfg.app.transmitter.chunking, chunk_params(cfg));
+    const std::int64_t want = policy.recommended_sndbuf(static_cast<std::size_t>(cfg.app.transmitter.write_len));
+    if (want != cfg.sender.send_buffer.size) {
+      ExperimentConfig raised = cfg;
+      raised.sender.send_buffer.size = want;
+      Simulation sim(raised, trace, observer);
+      return sim.run();
+    }
+  }
   Simulation sim(cfg, trace, observer);
   return sim.run();
 }

@@ -72,6 +72,31 @@ TcpEndpoint::TcpEndpoint(const EndpointParams& p)
       rcvbuf_(p.profile.rcvbuf) {
   // BSD: request_r_scale = smallest shift with TCP_MAXWIN << shift >= sb_hiwat (tcp_usrreq).
   while (rcv_scale_ < kMaxWinShift && (kMaxWin << rcv_scale_) < rcvbuf_) ++rcv_scale_;
+  // Linux tcp_select_initial_window (6.1 tcp_output.c): "Set initial window to a value enough for
+  // senders starting with initial congestion window of TCP_DEFAULT_INIT_RCVWND" (10 segments);
+  // rcv_ssthresh starts there (tcp_openreq_init_rwin / tcp_connect_init) and grows by
+  // tcp_grow_window. The MSS is ours less the timestamp option (tcp_openreq_init_rwin).
+  if (prof_.receive_window == ReceiveWindowKind::linux) {
+    const std::int64_t mss = own_mss_ - (prof_.ask_timestamps ? kTsOptLen : 0);
+    rcv_ssthresh_ = std::min<std::int64_t>(rcvbuf_, 10 * mss);
+  }
+}
+
+WindowInput TcpEndpoint::window_input() const noexcept {
+  // Linux charges the receive buffer per skb (sk_rmem_alloc counts truesize, about the same for a
+  // 952-byte tail as for a full segment), so a short unread segment takes as much window as a
+  // full one: count unread bytes in whole segments (tcp_space, 6.1 include/net/tcp.h).
+  std::int64_t unread = rcv_queue_;
+  if (prof_.receive_window == ReceiveWindowKind::linux && maxseg_ > 0)
+    unread = (rcv_queue_ + maxseg_ - 1) / maxseg_ * maxseg_;
+  return {.space = rcvbuf_ - unread,
+          .rcvbuf = rcvbuf_,
+          .maxseg = maxseg_,
+          .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
+          .max_win = kMaxWin << rcv_scale_,
+          .ssthresh = rcv_ssthresh_,
+          .wscale = rcv_scale_,
+          .last_wnd = rcv_wnd_last_};
 }
 
 void TcpEndpoint::arm(Actions& a, TimerKind k, Nanos at) {
@@ -96,13 +121,7 @@ void TcpEndpoint::set_maxseg(std::int64_t peer_mss) {
 }
 
 std::int64_t TcpEndpoint::window_to_advertise() const noexcept {
-  const std::int64_t max_win = kMaxWin << rcv_scale_;
-  WindowInput in{.space = rcvbuf_ - rcv_queue_,
-                 .rcvbuf = rcvbuf_,
-                 .maxseg = maxseg_,
-                 .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
-                 .max_win = max_win};
-  return advertised_window(prof_.receive_window, in);
+  return advertised_window(prof_.receive_window, window_input());
 }
 
 void TcpEndpoint::send_syn(Nanos now, Actions& a, bool with_ack) {
@@ -163,12 +182,7 @@ std::int64_t TcpEndpoint::read(Nanos now, std::int64_t max, Actions& a) {
   bool send_now = d.ack_now;
   // Window update on read (BSD PRU_RCVD -> tcp_output; Linux tcp_cleanup_rbuf), §3 / §4.
   if (!send_now && prof_.window_update_on_read) {
-    WindowInput in{.space = rcvbuf_ - rcv_queue_,
-                   .rcvbuf = rcvbuf_,
-                   .maxseg = maxseg_,
-                   .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
-                   .max_win = kMaxWin << rcv_scale_};
-    if (window_update_due(prof_.receive_window, in)) {
+    if (window_update_due(prof_.receive_window, window_input())) {
       send_now = true;
       mark_window_update_ = true;
     }
@@ -201,6 +215,7 @@ void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool fin, bool p
   const std::int64_t win = window_to_advertise();
   s.wnd = static_cast<std::uint16_t>(std::min<std::int64_t>(win >> rcv_scale_, kMaxWin));
   rcv_adv_ = std::max(rcv_adv_, rcv_nxt_ + (std::int64_t{s.wnd} << rcv_scale_));
+  rcv_wnd_last_ = std::int64_t{s.wnd} << rcv_scale_;  // tcp_select_window: tp->rcv_wnd = new_win
   if (ts_on_) s.opts.timestamps = timestamps(now, ts_recent_);
   s.retransmit = snd_nxt_ < snd_max_;
   const bool probe = force_ && snd_wnd_ - (snd_nxt_ - snd_una_) <= 0;
@@ -279,7 +294,7 @@ void TcpEndpoint::output(Nanos now, Actions& a) {
           // §3/§4: Nagle variant decides a short segment that empties the buffer.
           const NagleInput in{.idle = snd_max_ == snd_una_,
                               .short_unacked = snd_sml_ > snd_una_ && snd_sml_ <= snd_nxt_};
-          if (nagle_allows_short(prof_.nagle, in)) go = true;
+          if (nagle_allows_short(nodelay_ ? NagleKind::off : prof_.nagle, in)) go = true;
           else nagle_held = true;
         }
         if (!go && max_sndwnd_ > 0 && len >= max_sndwnd_ / 2) go = true;  // sender SWS (§3)
@@ -449,6 +464,14 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
         rcv_queue_ += take;
         ctr_.bytes_received += take;
         a.readable = true;
+        // Linux tcp_event_data_recv -> tcp_grow_window, then __tcp_ack_snd_check's window term.
+        bool grew = false, window_ok = true;
+        if (prof_.receive_window == ReceiveWindowKind::linux) {
+          const std::int64_t before = rcv_ssthresh_;
+          rcv_ssthresh_ = linux_grow_ssthresh(rcv_ssthresh_, rcvbuf_, window_input().space, maxseg_, take);
+          grew = rcv_ssthresh_ > before;
+          window_ok = linux_select_window(window_input()) >= rcv_wnd_last_;
+        }
         const AckDecision d = ack_->on_segment({.now = now,
                                                 .len = take,
                                                 .psh = s.has(tcp_flag::psh),
@@ -456,7 +479,9 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
                                                 .rcv_wnd = window_to_advertise(),
                                                 .advmss = maxseg_,
                                                 .rto = rtt_.rto(),
-                                                .srtt = rtt_.srtt()});
+                                                .srtt = rtt_.srtt(),
+                                                .window_ok = window_ok,
+                                                .window_grew = grew});
         apply(d, a, now);
       }
       if (take < s.len) {

@@ -18,8 +18,11 @@ TEST(ChunkPolicy, ParsesNames) {
   EXPECT_EQ(parse_policy_kind("none"), PolicyKind::none);
   EXPECT_EQ(parse_policy_kind("Seed"), std::nullopt);
   EXPECT_EQ(parse_policy_kind(""), std::nullopt);
-  for (auto k : {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin})
-    EXPECT_EQ(parse_policy_kind(to_string(k)), k);
+  EXPECT_EQ(parse_policy_kind("robust"), PolicyKind::robust);
+  EXPECT_EQ(parse_policy_kind("auto"), PolicyKind::automatic);
+  EXPECT_EQ(parse_policy_kind("automatic"), std::nullopt);
+  for (auto k : kPolicyKinds) EXPECT_EQ(parse_policy_kind(to_string(k)), k);
+  EXPECT_EQ(policy_names(), (std::vector<std::string>{"none", "seed", "cygwin", "robust", "auto"}));
 }
 
 // Worked examples, each checked by hand against the seed's get_chunk/update_chunk.
@@ -190,6 +193,152 @@ TEST(ChunkPolicy, CygwinPropertiesEveryMss) {
       }
     }
   }
+}
+
+
+// ---- robust and auto (chunk_policy.h; docs/STACKS.md §8) ------------------------------------
+
+TEST(ChunkPolicy, RobustWorkedExamples) {
+  // Winsock default 8192, MSS 1460: base = 1460 * max(1, 8192 / 5840) = 1460; the 2352-byte
+  // rest (< base + MSS) rides along with the last chunk. No TCP_NODELAY (S >= 2M).
+  const ChunkPolicy w(PolicyKind::robust, {8192, 1460, true});
+  EXPECT_EQ(w.base_chunk(), 1460);
+  EXPECT_EQ(w.plan(8192), (Plan{1460, 1460, 1460, 1460, 2352}));
+  EXPECT_FALSE(w.wants_nodelay());
+  // The 15928-byte sends over the emulated 8192 quota, MSS 1448.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 1448, true}).plan(15928), Plan(11, 1448));
+  // Sends below base + MSS go whole; 2920 = 2 MSS is split (1460 + 1460).
+  EXPECT_EQ(w.plan(2919), (Plan{2919}));
+  EXPECT_EQ(w.plan(2920), (Plan{1460, 1460}));
+  // 64 KiB quota: base 11 MSS = 16060.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 1460, true}).plan(65536),
+            (Plan{16060, 16060, 16060, 17356}));
+  // sndbuf < 2 mss (loopback, jumbo frames, small buffers): no split, TCP_NODELAY for the span
+  // of each send >= SO_SNDBUF.
+  const ChunkPolicy mid(PolicyKind::robust, {2000, 1460, true});
+  EXPECT_EQ(mid.base_chunk(), 0);
+  EXPECT_EQ(mid.plan(4000), (Plan{4000}));
+  EXPECT_TRUE(mid.wants_nodelay());
+  EXPECT_TRUE(mid.nodelay_for(4000));
+  EXPECT_TRUE(mid.nodelay_for(2000));
+  EXPECT_FALSE(mid.nodelay_for(1999));  // below the quota: Nagle untouched
+  // The loopback case -b 98304 with MSS 65483.
+  const ChunkPolicy lb(PolicyKind::robust, {98304, 65483, true});
+  EXPECT_EQ(lb.plan(98304), (Plan{98304}));
+  EXPECT_TRUE(lb.nodelay_for(98304));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {1024, 1460, true}).plan(3000), (Plan{3000}));
+  // 2M <= S < 5M: the seed's chunks (loopback MSS 32741, -b 98304).
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {98304, 32741, true}).plan(98304),
+            ChunkPolicy(PolicyKind::seed, {98304, 32741, true}).plan(98304));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {2048, 536, true}).plan(8192),
+            ChunkPolicy(PolicyKind::seed, {2048, 536, true}).plan(8192));
+  // Not a stream socket / unknown SO_SNDBUF: whole.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 1460, false}).plan(20000), (Plan{20000}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {0, 1460, true}).plan(20000), (Plan{20000}));
+}
+
+TEST(ChunkPolicy, RobustPropertiesEveryMss) {
+  std::mt19937_64 rng(2026);
+  std::uint64_t checked = 0;
+  for (std::int64_t mss = 536; mss <= 9000; mss += 3) {
+    for (std::int64_t sndbuf : interesting_sndbufs(mss, rng)) {
+      const ChunkPolicy p(PolicyKind::robust, {sndbuf, mss, true});
+      const auto S = static_cast<std::size_t>(sndbuf);
+      const auto M = static_cast<std::size_t>(mss);
+      ASSERT_EQ(p.wants_nodelay(), sndbuf < 2 * mss);
+      for (std::size_t len : interesting_lengths(mss, sndbuf, rng)) {
+        if (sndbuf < 64) len = std::min<std::size_t>(len, 200);
+        std::size_t remaining = len, sum = 0;
+        while (remaining > 0) {
+          const std::size_t n = p.next_chunk(remaining);
+          ASSERT_GE(n, 1u);
+          ASSERT_LE(n, remaining);
+          const bool is_last = n == remaining;
+          // (1) Never a piece >= SO_SNDBUF unless the whole send is below it (KB823764).
+          if (sndbuf < 2 * mss) { ASSERT_EQ(n, len) << "S < 2M: robust does not split"; }
+          if (len >= S && sndbuf >= 2 * mss) { ASSERT_LT(n, S) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len; }
+          if (sndbuf >= 2 * mss) {
+            // (2)+(3): whole MSS but the last; every piece >= MSS once the send is.
+            if (!is_last) { ASSERT_EQ(n % M, 0u); }
+            if (len >= M) { ASSERT_GE(n, M) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len; }
+            // S >= 5M: several chunks fit below the quota: at most a quarter of it.
+            if (!is_last && sndbuf >= 5 * mss) { ASSERT_LE(n, std::max(M, S / 4)); }
+            // 2M <= S < 5M: the seed's chunks.
+            if (sndbuf < 5 * mss) { ASSERT_EQ(n, ChunkPolicy(PolicyKind::seed, {sndbuf, mss, true}).next_chunk(remaining)); }
+          }
+          sum += n;
+          remaining -= n;
+        }
+        ASSERT_EQ(sum, len);
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 1'000'000u);
+}
+
+TEST(ChunkPolicy, AutoFollowsTheQuota) {
+  const SocketParams winsock{8192, 1460, true, true};  // Winsock: charged per whole send
+  const ChunkPolicy w(PolicyKind::automatic, winsock);
+  EXPECT_EQ(w.effective(), PolicyKind::robust);
+  EXPECT_EQ(w.plan(8192), ChunkPolicy(PolicyKind::robust, winsock).plan(8192));
+  SocketParams linux_params = winsock;
+  linux_params.per_send_quota = false;
+  const ChunkPolicy l(PolicyKind::automatic, linux_params);
+  EXPECT_EQ(l.effective(), PolicyKind::none);
+  EXPECT_EQ(l.base_chunk(), 0);
+  EXPECT_EQ(l.plan(1 << 20), (Plan{1u << 20}));
+  EXPECT_FALSE(l.wants_nodelay());
+  // Explicit policies ignore per_send_quota.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, linux_params).plan(8192), (Plan{5840, 2352}));
+}
+
+TEST(ChunkPolicy, RobustRecommendsRaisedSndbufOnlyWhenAllowed) {
+  SocketParams p{8192, 1460, true};
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8192), 8192);
+  p.allow_raise_sndbuf = true;
+  const ChunkPolicy r(PolicyKind::robust, p);
+  EXPECT_EQ(r.recommended_sndbuf(8192), 16 * 1460);   // 16 MSS below the 64 KiB cap
+  EXPECT_EQ(r.recommended_sndbuf(8191), 8192);        // below SO_SNDBUF: no KB823764 trigger
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 8960, true, true, true}).recommended_sndbuf(8192),
+            kRobustRaisedSndbuf);                     // capped
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 65483, true, true, true}).recommended_sndbuf(65536),
+            32768);                                   // 2 MSS is above the cap: no raise
+  EXPECT_EQ(ChunkPolicy(PolicyKind::seed, p).recommended_sndbuf(8192), 8192);
+  p.sndbuf = 1 << 20;  // never lowers
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8192), 1 << 20);
+  // After the raise (16 MSS of quota) an 8192-byte send is 5840 + 2352, three such sends in flight.
+  p.sndbuf = 16 * 1460;
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).plan(8192), (Plan{5840, 2352}));
+}
+
+TEST(ChunkPolicy, NoticeSaysWhyAPolicyDoesNotAct) {
+  const auto has = [](const std::optional<std::string>& n, std::string_view what) {
+    return n && n->find(what) != std::string::npos;
+  };
+  // The seed switches off when MSS >= SO_SNDBUF (loopback: MSS 65483).
+  EXPECT_TRUE(has(policy_notice(PolicyKind::seed, {32768, 65483, true}, 65536), "MSS 65483 >= SO_SNDBUF 32768"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::seed, {8192, 1460, true}, 4096), "send 4096 < SO_SNDBUF 8192"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::seed, {2000, 1460, true}, 4000), "SO_SNDBUF 2000 < 2 MSS (2920)"));
+  EXPECT_EQ(policy_notice(PolicyKind::seed, {8192, 1460, true}, 8192), std::nullopt);  // acts as designed
+  EXPECT_TRUE(has(policy_notice(PolicyKind::cygwin, {8192, 1460, true}, 8192), "KB823764"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::cygwin, {8192, 1460, true}, 100), "sent whole"));
+  EXPECT_EQ(policy_notice(PolicyKind::none, {8192, 1460, true}, 8192), std::nullopt);
+  EXPECT_TRUE(has(policy_notice(PolicyKind::seed, {8192, 1460, false}, 8192), "not a TCP stream"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::seed, {0, 1460, true}, 8192), "SO_SNDBUF unknown"));
+  // robust: acts as designed at 8192/1460; says TCP_NODELAY where it needs it.
+  EXPECT_EQ(policy_notice(PolicyKind::robust, {8192, 1460, true}, 8192), std::nullopt);
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, {32768, 65483, true}, 65536), "TCP_NODELAY"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, {2000, 1460, true}, 4000), "< 2 MSS"));
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, {8192, 1460, true}, 100), "sent whole"));
+  SocketParams raise{8192, 1460, true};
+  raise.allow_raise_sndbuf = true;
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, raise, 8192), "SO_SNDBUF 8192 -> 23360 recommended"));
+  // auto on a kernel without a per-send quota.
+  const SocketParams lin{8192, 1460, true};  // per_send_quota false: Linux, BSD, macOS
+  EXPECT_TRUE(has(policy_notice(PolicyKind::automatic, lin, 8192), "no per-send quota"));
+  EXPECT_EQ(policy_notice(PolicyKind::automatic, {8192, 1460, true, true}, 8192), std::nullopt);
+  EXPECT_TRUE(has(policy_notice(PolicyKind::automatic, {2000, 1460, true, true}, 4000), "auto (robust)"));
 }
 
 }  // namespace

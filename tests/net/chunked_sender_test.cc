@@ -25,6 +25,9 @@ std::vector<std::size_t> accepted_sizes(const FakeSocketOps& ops) {
   return out;
 }
 
+// The seed's policy with a measured MSS (the library's default is auto: a plain send on Linux).
+const SenderOptions kSeed{core::PolicyKind::seed, 0};
+
 // The seed's example: SO_SNDBUF 8192, MSS 1448 -> 5792 + 2400.
 struct SenderTest : ::testing::Test {
   FakeSocketOps ops;
@@ -34,7 +37,7 @@ struct SenderTest : ::testing::Test {
 };
 
 TEST_F(SenderTest, BlockingSendsChunkAfterChunkAsTheSeedPlans) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ(*r, (SendOutcome{8192, false}));
@@ -65,7 +68,7 @@ TEST_F(SenderTest, PolicyKindsNoneAndCygwin) {
 
 TEST_F(SenderTest, NonblockingSendsOneChunk) {
   ops.nonblocking = true;
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, (SendOutcome{5792, false}));
@@ -73,7 +76,7 @@ TEST_F(SenderTest, NonblockingSendsOneChunk) {
 }
 
 TEST_F(SenderTest, DontWaitFlagMakesOneCallNonblocking) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1}, SendFlags::dont_wait);
   ASSERT_TRUE(r);
   EXPECT_EQ(r->bytes, 5792u);
@@ -82,7 +85,7 @@ TEST_F(SenderTest, DontWaitFlagMakesOneCallNonblocking) {
 
 TEST_F(SenderTest, BlockingStopsAtTheFirstShortSend) {
   ops.script = {FakeSocketOps::take(5792), FakeSocketOps::take(1000)};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->bytes, 6792u);
@@ -93,7 +96,7 @@ TEST_F(SenderTest, BlockingStopsAtTheFirstShortSend) {
 TEST_F(SenderTest, BlockingWaitsOnEagainAndRetriesTheSameChunk) {
   ops.script = {FakeSocketOps::error(EAGAIN), FakeSocketOps::error(EWOULDBLOCK),
                 FakeSocketOps::all(), FakeSocketOps::error(EAGAIN)};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->bytes, 8192u);
@@ -107,7 +110,7 @@ TEST_F(SenderTest, BlockingWaitsOnEagainAndRetriesTheSameChunk) {
 TEST_F(SenderTest, NonblockingEagainIsWouldBlockNotAnError) {
   ops.nonblocking = true;
   ops.script = {FakeSocketOps::error(EAGAIN)};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r);
   EXPECT_EQ(*r, (SendOutcome{0, true}));
@@ -116,7 +119,7 @@ TEST_F(SenderTest, NonblockingEagainIsWouldBlockNotAnError) {
 
 TEST_F(SenderTest, EintrIsRetriedOnEveryCall) {
   ops.arm_eintr(3);
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r) << r.error().message();
   EXPECT_EQ(r->bytes, 8192u);
@@ -126,7 +129,7 @@ TEST_F(SenderTest, EintrIsRetriedOnEveryCall) {
 
 TEST_F(SenderTest, ConnectionResetBeforeAnyByteIsTheError) {
   ops.script = {FakeSocketOps::error(ECONNRESET)};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().call, "sendmsg");
@@ -136,7 +139,7 @@ TEST_F(SenderTest, ConnectionResetBeforeAnyByteIsTheError) {
 
 TEST_F(SenderTest, ErrorAfterPartialProgressReportsBytesThenError) {
   ops.script = {FakeSocketOps::all(), FakeSocketOps::error(ECONNRESET)};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_TRUE(r);
   EXPECT_EQ(r->bytes, 5792u);
@@ -149,7 +152,7 @@ TEST_F(SenderTest, ErrorAfterPartialProgressReportsBytesThenError) {
 }
 
 TEST_F(SenderTest, SetSendBufferIsTrackedLazily) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   ASSERT_TRUE(sender.send({&one, 1}));
   ASSERT_TRUE(sender.send({&one, 1}));
   EXPECT_EQ(ops.get_sndbuf_calls, 1);  // read once, not per send
@@ -167,13 +170,13 @@ TEST_F(SenderTest, SetSendBufferIsTrackedLazily) {
 TEST_F(SenderTest, UndoubledKernelValueIsUsedAsIs) {
   ops.doubled = false;
   ops.sndbuf_reported = 8192;
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   ASSERT_TRUE(sender.send({&one, 1}));
   EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
 }
 
 TEST_F(SenderTest, OtherOptionsDoNotInvalidate) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   ASSERT_TRUE(sender.send({&one, 1}));
   ASSERT_TRUE(sender.set_option(SocketOption::tcp_nodelay, 1));
   ASSERT_TRUE(sender.send({&one, 1}));
@@ -185,7 +188,7 @@ TEST_F(SenderTest, OtherOptionsDoNotInvalidate) {
 
 TEST_F(SenderTest, RefreshFailureIsReturned) {
   ops.get_sndbuf_error = Error{"getsockopt(SO_SNDBUF)", EBADF, {}};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   auto r = sender.send({&one, 1});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().call, "getsockopt(SO_SNDBUF)");
@@ -194,13 +197,13 @@ TEST_F(SenderTest, RefreshFailureIsReturned) {
 
 TEST_F(SenderTest, NonStreamSocketsAreNotChunked) {
   ops.kind = {false, true};
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   ASSERT_TRUE(sender.send({&one, 1}));
   EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));
 }
 
 TEST_F(SenderTest, EmptyRequestsMakeNoCall) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   std::vector<core::ByteSlice> empties(5, core::ByteSlice{data.data(), 0});
   auto r = sender.send(empties);
   ASSERT_TRUE(r);
@@ -210,7 +213,7 @@ TEST_F(SenderTest, EmptyRequestsMakeNoCall) {
 }
 
 TEST_F(SenderTest, ZeroLengthSlicesAreSkipped) {
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   std::vector<core::ByteSlice> s = {{data.data(), 0}, {data.data(), 100}, {nullptr, 0},
                                     {data.data() + 100, 8092}, {nullptr, 0}};
   auto r = sender.send(s);
@@ -239,11 +242,52 @@ TEST_F(SenderTest, ChunksAcrossSlicesMatchThePlan) {
   auto bytes = pattern(16384, 3);
   std::vector<core::ByteSlice> s;
   for (std::size_t i = 0; i < 16; ++i) s.push_back({bytes.data() + i * 1024, 1024});
-  ChunkedSender sender(ops, 3);
+  ChunkedSender sender(ops, 3, kSeed);
   ASSERT_TRUE(sender.send(s));
   const core::ChunkPolicy expect(core::PolicyKind::seed, {8192, 1448, true});
   EXPECT_EQ(accepted_sizes(ops), expect.plan(16384));
   EXPECT_EQ(ops.received, bytes);
+}
+
+
+// ---- auto and robust (core/chunk_policy.h, docs/STACKS.md §8) --------------------------------
+
+TEST_F(SenderTest, AutoIsAPlainSendWithoutAPerSendQuota) {
+  ChunkedSender sender(ops, 3);  // the library's default: auto
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));
+  EXPECT_TRUE(ops.options_set.empty());  // no TCP_NODELAY, no SO_SNDBUF
+  ops.calls.clear();
+  // Over a per-send quota (Winsock, or the AFD emulator) auto is robust: 1448 x 4 + 2400.
+  SenderOptions afd{core::PolicyKind::automatic, 0};
+  afd.per_send_quota = true;
+  ChunkedSender quota(ops, 3, afd);
+  ASSERT_TRUE(quota.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{1448, 1448, 1448, 1448, 2400}));
+}
+
+TEST_F(SenderTest, RobustSetsNodelayForTheSpanOfASendAtOrAboveTheQuotaBelowTwoMss) {
+  ops.sndbuf_reported = 4000;  // tracked 2000 < 2 * 1448
+  ChunkedSender sender(ops, 3, {core::PolicyKind::robust, 0});
+  ASSERT_TRUE(sender.send({&one, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));  // whole
+  using Opt = std::pair<SocketOption, int>;
+  EXPECT_EQ(ops.options_set, (std::vector<Opt>{{SocketOption::tcp_nodelay, 1}, {SocketOption::tcp_nodelay, 0}}));
+  ops.options_set.clear();
+  const core::ByteSlice small{data.data(), 1000};  // below the quota: Nagle untouched
+  ASSERT_TRUE(sender.send({&small, 1}));
+  EXPECT_TRUE(ops.options_set.empty());
+}
+
+TEST_F(SenderTest, RobustRaisesSoSndbufWhenAllowed) {
+  SenderOptions o{core::PolicyKind::robust, 0};
+  o.allow_raise_sndbuf = true;
+  ChunkedSender sender(ops, 3, o);
+  ASSERT_TRUE(sender.send({&one, 1}));
+  // 8192 >= SO_SNDBUF 8192: raised to 16 MSS = 23168 (KB823764), then 5792 + 2400.
+  ASSERT_FALSE(ops.options_set.empty());
+  EXPECT_EQ(ops.options_set.front(), (std::pair<SocketOption, int>{SocketOption::send_buffer, 23168}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ class RandomOs final : public SocketOps {
   std::uint64_t delivered = 0;  // bytes accepted on this connection
   // Per request (set by the harness): what the policy must offer next.
   core::ChunkPolicy expected;
+  int nodelay = 0;  // TCP_NODELAY as the sender left it (robust sets it for split sends)
   std::size_t request_remaining = 0;
   int accepting_calls = 0;  // OS sends that accepted >= 1 byte during the current send()
   bool short_write = false;
@@ -109,10 +110,12 @@ class RandomOs final : public SocketOps {
   }
   Result<int> get_option(NativeSocket, SocketOption opt) override {
     if (auto e = interrupt()) return tl::unexpected(*e);
+    if (opt == SocketOption::tcp_nodelay) return nodelay;
     return opt == SocketOption::send_buffer ? sndbuf_reported : static_cast<int>(mss);
   }
   Result<void> set_option(NativeSocket, SocketOption opt, int value) override {
     if (auto e = interrupt()) return tl::unexpected(*e);
+    if (opt == SocketOption::tcp_nodelay) nodelay = value;
     if (opt == SocketOption::send_buffer) sndbuf_reported = 2 * value;
     return {};
   }
@@ -191,10 +194,12 @@ void million_operations() {
     // so a million operations stay fast under ASan while every policy branch is hit.
     os.mss = static_cast<std::int64_t>(40 + rng.below(700));
     os.sndbuf_reported = static_cast<int>(2 * (64 + rng.below(6000)));
-    const auto kind = static_cast<core::PolicyKind>(rng.below(3));
+    // Every policy, auto included (a plain send here: Linux charges no per-send quota).
+    const auto kind = core::kPolicyKinds[rng.below(std::size(core::kPolicyKinds))];
+    os.nodelay = 0;
     ChunkedSender sender(os, 7, {kind, 0});
     auto track = [&] {
-      os.expected = core::ChunkPolicy(kind, {os.sndbuf_reported / 2, os.mss, true});
+      os.expected = core::ChunkPolicy(kind, {os.sndbuf_reported / 2, os.mss, true, kKernelChargesPerSend, false});
     };
     track();
     std::uint64_t app_pos = 0;  // bytes the sender reported accepted on this connection
@@ -269,6 +274,8 @@ void million_operations() {
         app_pos += r->bytes;
         done += r->bytes;
         bytes_total += r->bytes;
+        // TCP_NODELAY only for the span of a split send: off again once the request is out.
+        if (done == len && os.nodelay != 0) fail("TCP_NODELAY left on after a whole request");
       }
       // A reset the sender deferred behind a partial count surfaces on the next send.
       if (alive && os.reset) {

@@ -39,5 +39,17 @@ TEST(FlowFilter, Syntax) {
   EXPECT_EQ(parse_ipv4("192.168.0.1"), 0xc0a80001u);
 }
 
+TEST(FlowKey, Ipv6FiltersInBrackets) {
+  auto f = parse_flow_filter("[fd00::2]:5001");
+  ASSERT_TRUE(f) << f.error();
+  const SocketAddr a{*parse_ipv6("fd00::1"), 40000}, b{*parse_ipv6("fd00::2"), 5001};
+  EXPECT_TRUE(f->matches(make_flow_key(a, b)));
+  EXPECT_EQ(format_socket_addr(b), "[fd00::2]:5001");
+  EXPECT_TRUE(parse_flow_filter("fd00::2"));
+  EXPECT_TRUE(parse_flow_filter("[fd00::1]:40000-[fd00::2]:5001"));
+  EXPECT_FALSE(parse_flow_filter("[fd00::2"));
+  EXPECT_FALSE(parse_flow_filter("[zz::1]:5"));
+}
+
 }  // namespace
 }  // namespace ackstall::pcap

@@ -74,10 +74,14 @@ TEST(FrameDecoder, SkipsWhatIsNotIpv4Tcp) {
   auto g = f;
   g[12] = 0x86;
   g[13] = 0xdd;
-  EXPECT_EQ(decode_frame(LinkType::ethernet, g, 200, 0).error().reason, "IPv6 (only IPv4 is analysed)");
+  g[14] = 0x60;      // IPv6 version
+  g[14 + 4] = 0;     // payload length 0 (taken from the frame)
+  g[14 + 5] = 0;
+  g[14 + 6] = 17;    // next header UDP
+  EXPECT_EQ(decode_frame(LinkType::ethernet, g, 200, 0).error().reason, "IPv6/UDP");
   g = f;
   g[14 + 9] = 17;
-  EXPECT_EQ(decode_frame(LinkType::ethernet, g, 200, 0).error().reason, "not TCP (IPv4 protocol)");
+  EXPECT_EQ(decode_frame(LinkType::ethernet, g, 200, 0).error().reason, "IPv4/UDP");
   g = f;
   g[14 + 7] = 8;  // fragment offset 8
   EXPECT_EQ(decode_frame(LinkType::ethernet, g, 200, 0).error().kind, SkipKind::unsupported);

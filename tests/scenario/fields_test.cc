@@ -45,7 +45,9 @@ TEST(Fields, ErrorsNameKeyAndProblem) {
   sim::ExperimentConfig c;
   EXPECT_EQ(set_field(c, "receiver.ack.bogus", Value{true}).error().message(), "receiver.ack.bogus: unknown key");
   EXPECT_EQ(set_field(c, "sender.mss", Value{std::string("big")}).error().message(),
-            "sender.mss: expected an integer, got a string");
+            "sender.mss: bad size 'big': expected bytes, or a number and k, M or G (KiB, MiB, GiB), e.g. 8k");
+  EXPECT_EQ(set_field(c, "app.transmitter.writes", Value{std::string("8k")}).error().message(),
+            "app.transmitter.writes: expected an integer, got a string");
   EXPECT_EQ(set_field(c, "sender.mss", Value{std::int64_t{1} << 40}).error().message(),
             "sender.mss: integer 1099511627776 out of range");
   EXPECT_EQ(set_field(c, "sender.nagle", Value{std::string("sometimes")}).error().message(),
@@ -63,6 +65,44 @@ TEST(Fields, PathsAreUniqueAndCoverBothSides) {
   EXPECT_TRUE(seen.contains("sender.ack.kind"));
   EXPECT_TRUE(seen.contains("receiver.ack.kind"));
   EXPECT_GT(seen.size(), 60u);
+}
+
+TEST(Fields, SizesTakeTheOneGrammar) {
+  sim::ExperimentConfig c;
+  ASSERT_TRUE(set_field(c, "app.transmitter.write_len", Value{std::string("16k")}));
+  EXPECT_EQ(c.app.transmitter.write_len, 16384);
+  ASSERT_TRUE(set_field(c, "sender.send_buffer.size", Value{std::int64_t{12288}}));
+  EXPECT_EQ(c.sender.send_buffer.size, 12288);
+  EXPECT_EQ(*get_field(c, "sender.send_buffer.size"), "12k");
+  EXPECT_FALSE(set_field(c, "link.mtu", Value{std::string("4G")}));  // beyond int32
+}
+
+// Every key's default reads back in its own grammar and sets the same value again.
+TEST(Fields, DefaultsRoundTrip) {
+  const sim::ExperimentConfig defaults;
+  for (const FieldInfo& f : fields()) {
+    EXPECT_FALSE(f.default_value.empty()) << f.path;
+    EXPECT_EQ(*get_field(defaults, f.path), f.default_value) << f.path;
+    sim::ExperimentConfig c;
+    Value v = f.default_value;
+    if (f.kind == FieldKind::boolean) v = f.default_value == "true";
+    if (f.kind == FieldKind::integer) v = std::stoll(f.default_value);
+    ASSERT_TRUE(set_field(c, f.path, v)) << f.path << " = " << f.default_value;
+    EXPECT_EQ(*get_field(c, f.path), f.default_value) << f.path;
+  }
+  EXPECT_EQ(find_field("link.rate")->default_value, "100mbit");
+  EXPECT_EQ(find_field("receiver.ack.delack_timeout")->default_value, "200ms");
+  EXPECT_EQ(find_field("sender.send_buffer.size")->default_value, "8k");
+  EXPECT_NE(find_field("link.prop_delay")->description.find("one-way"), std::string::npos);
+  EXPECT_EQ(find_field("no.such"), nullptr);
+  EXPECT_FALSE(get_field(defaults, "no.such"));
+}
+
+TEST(Fields, ProfileKeysAreListed) {
+  std::set<std::string> keys;
+  for (const FieldInfo& f : profile_keys()) keys.insert(f.path);
+  EXPECT_EQ(keys, (std::set<std::string>{"sender.profile", "receiver.profile", "link.preset"}));
+  EXPECT_NE(profile_keys()[0].type.find("openbsd-3.9"), std::string::npos);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <vector>
 
 namespace ackstall::scenario {
@@ -53,6 +54,31 @@ TEST(Scenario, SetOverridesFileAndProfiles) {
   EXPECT_EQ(s->config.receiver.ack.delack_timeout, sim::Nanos::ms(100));
 }
 
+// --show-config's origins: default, profile, file, --set; the profile key itself is listed.
+TEST(Scenario, EveryKeyKnowsWhereItCameFrom) {
+  auto s = parse_scenario(kDoc, "t.toml", std::vector<std::string>{"app.transmitter.writes=5"});
+  ASSERT_TRUE(s) << s.error();
+  std::map<std::string, ResolvedKey> keys;
+  for (const ResolvedKey& k : resolve_keys(*s)) keys[k.path] = k;
+  EXPECT_EQ(keys.at("app.transmitter.writes").origin, "--set");
+  EXPECT_EQ(keys.at("app.transmitter.writes").value, "5");
+  EXPECT_EQ(keys.at("receiver.ack.ack_on_push").origin, "file");
+  EXPECT_EQ(keys.at("sender.send_buffer.size").origin, "file");
+  EXPECT_EQ(keys.at("sender.send_buffer.size").value, "8k");
+  EXPECT_EQ(keys.at("app.transmitter.write_len").origin, "default");
+  EXPECT_EQ(keys.at("receiver.profile").value, "openbsd-3.9");
+  EXPECT_EQ(keys.at("receiver.profile").origin, "file");
+  EXPECT_EQ(s->overrides, (std::vector<std::string>{"app.transmitter.writes"}));
+  // A profile that changes a key from its default is that key's origin.
+  auto linux_rx = parse_scenario("[receiver]\nprofile = \"linux\"\n", "l.toml");
+  ASSERT_TRUE(linux_rx);
+  std::map<std::string, ResolvedKey> lk;
+  for (const ResolvedKey& k : resolve_keys(*linux_rx)) lk[k.path] = k;
+  EXPECT_EQ(lk.at("receiver.ack.kind").origin, "profile linux");
+  EXPECT_EQ(lk.at("sender.ack.kind").origin, "default");
+  EXPECT_TRUE(linux_rx->overrides.empty());
+}
+
 void expect_error(std::string_view doc, std::string_view expected,
                   std::vector<std::string> sets = {}) {
   auto s = parse_scenario(doc, "bad.toml", sets);
@@ -65,7 +91,8 @@ TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
   expect_error("[receiver]\nack.kind = \"solaris\"\n", "bad.toml: receiver.ack.kind: unknown value \"solaris\"");
   expect_error("[receiver]\nprofile = \"solaris\"\n", "receiver.profile: unknown profile \"solaris\"");
   expect_error("[link]\npreset = \"token-ring\"\n", "link.preset: unknown link preset");
-  expect_error("[sender]\nmss = \"1460\"\n", "sender.mss: expected an integer, got a string");
+  expect_error("[sender]\nmss = true\n", "sender.mss: expected a size like 8192 or \"8k\", got a boolean");
+  expect_error("[app.transmitter]\nwrites = \"8k\"\n", "app.transmitter.writes: expected an integer, got a string");
   expect_error("[sender]\nmss = 20\n", "sender.mss: must be 0 (from MTU) or >= 64");
   expect_error("[link]\nmtu = 70000\n", "link.mtu: must be in [104, 65535]");
   expect_error("[app.transmitter]\nwrite_len = 0\n", "app.transmitter.write_len");
@@ -74,7 +101,10 @@ TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
   expect_error("[link]\nrate = [1, 2]\n", "link.rate (line 2): arrays, dates and times");
   expect_error("[link\nrate = 1\n", "bad.toml: TOML syntax error (line 1)");
   expect_error("", "--set x: expected key=value", {"x"});
-  expect_error("", "--set link.mtu: expected an integer", {"link.mtu=big"});
+  expect_error("[sweep]\nkeys = 1\n", "sweep.keys (line 2): unknown key (sweep.axes only)");
+  expect_error("[sweep]\naxes = [1]\n", "sweep.axes (line 2): expected \"KEY=VALUES\" strings");
+  expect_error("sweep = 3\n", "sweep (line 1): expected a table");
+  expect_error("", "--set link.mtu: bad size 'big'", {"link.mtu=big"});
   expect_error("", "--set nope.key: unknown key", {"nope.key=1"});
 }
 

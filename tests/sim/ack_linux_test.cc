@@ -30,6 +30,45 @@ TEST(LinuxAck, QuickackAtStartThenEverySecondFullSegment) {
   EXPECT_TRUE(p.on_segment(seg(Nanos::ms(1) + Nanos::us(5), 1448, 2896)).ack_now);
 }
 
+// __tcp_ack_snd_check (6.1): the second full segment is ACKed at once only if the window would
+// not shrink; with the first segment still unread it would, and the reader's read ACKs both
+// (tcp_cleanup_rbuf: more than one rcv_mss un-ACKed) -- or three, if a third arrived meanwhile.
+TEST(LinuxPingpong, SecondSegmentWaitsForTheReadWhileTheWindowWouldShrink) {
+  LinuxAckPolicy p(LinuxAckFlavor::pingpong, Nanos::ms(40), Nanos::ms(200), 16);
+  EXPECT_FALSE(p.on_segment(seg(Nanos::zero(), 1448, 1448)).ack_now);
+  SegmentArrival second = seg(Nanos::us(123), 1448, 2896);
+  second.window_ok = false;
+  EXPECT_FALSE(p.on_segment(second).ack_now);
+  SegmentArrival third = seg(Nanos::us(246), 1448, 4344);
+  third.window_ok = false;
+  EXPECT_FALSE(p.on_segment(third).ack_now);
+  EXPECT_TRUE(p.pending());
+  EXPECT_TRUE(p.on_read({.now = Nanos::us(300), .copied = 4344, .unacked = 4344, .drained = true}).ack_now);
+  p.on_ack_sent(3);
+  SegmentArrival ok = seg(Nanos::us(400), 1448, 1448);
+  EXPECT_FALSE(p.on_segment(ok).ack_now);
+  ok = seg(Nanos::us(523), 1448, 2896);  // the reader kept up: the window is whole again
+  EXPECT_TRUE(p.on_segment(ok).ack_now);
+}
+
+// tcp_grow_window's "icsk_ack.quick |= 1": a segment that grows rcv_ssthresh is quick-ACKed,
+// except in pingpong mode.
+TEST(LinuxAck, GrowingTheWindowQuickAcksUnlessPingpong) {
+  LinuxAckPolicy cur(LinuxAckFlavor::current, Nanos::ms(40), Nanos::ms(200), 16);
+  cur.on_segment(seg(Nanos::zero(), 1448, 1448));
+  cur.on_ack_sent(1);
+  while (cur.quick() > 0) {
+    cur.on_segment(seg(Nanos::us(5), 1448, 1448));
+    cur.on_ack_sent(1);
+  }
+  SegmentArrival g = seg(Nanos::ms(1), 1448, 1448);
+  g.window_grew = true;
+  EXPECT_TRUE(cur.on_segment(g).ack_now);
+  LinuxAckPolicy pp(LinuxAckFlavor::pingpong, Nanos::ms(40), Nanos::ms(200), 16);
+  g.now = Nanos::zero();
+  EXPECT_FALSE(pp.on_segment(g).ack_now);
+}
+
 TEST(LinuxAck, ReadThatDrainsAShortSegmentAcks) {
   LinuxAckPolicy p(LinuxAckFlavor::v2_6, Nanos::ms(40), Nanos::ms(200), 16);
   p.on_segment(seg(Nanos::zero(), 1448, 1448));

@@ -1,6 +1,7 @@
 // scp source and sink models driven directly (app_scp.h): the select() teardown before and
 // after the seed's fix (docs/STACKS.md §2).
 #include "ackstall/sim/app_scp.h"
+#include "ackstall/sim/engine.h"
 
 #include <gtest/gtest.h>
 
@@ -30,6 +31,7 @@ TEST(SelectTeardown, EventExitsAfterTheWakeup) {
 }
 
 TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
+  Rng rng(1);
   const TtcpReceiverConfig rc;  // read_len 8192, latency 15 us, cost 2 us
   ScpSink sink(rc, scp(SelectTeardown::sleep_loop));
   // Data already waiting: select() returns only when the pipe thread's 10 ms sleep ends.
@@ -40,7 +42,7 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
   EXPECT_EQ(r.wake.stalls[0].begin, Nanos::zero());
   EXPECT_EQ(r.wake.stalls[0].end, Nanos::ms(10));
   EXPECT_EQ(r.wake.at, Nanos::ms(10));
-  EXPECT_FALSE(sink.readable(Nanos::ms(1)).runs());  // a run is already pending
+  EXPECT_FALSE(sink.readable(Nanos::ms(1), rng).runs());  // a run is already pending
   // select() returned: read.
   r = sink.run(Nanos::ms(10), true);
   EXPECT_EQ(r.read, 8192);
@@ -50,7 +52,7 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
   EXPECT_EQ(r.read, 0);
   EXPECT_FALSE(r.wake.runs());
   EXPECT_EQ(r.wake.stall_count, 0);
-  const AppWake w = sink.readable(Nanos::ms(14));
+  const AppWake w = sink.readable(Nanos::ms(14), rng);
   ASSERT_EQ(w.stall_count, 1);
   EXPECT_EQ(w.stalls[0].begin, Nanos::ms(14));
   EXPECT_EQ(w.stalls[0].end, Nanos::ms(21));  // 11 ms + one 10 ms quantum
@@ -60,6 +62,7 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
 }
 
 TEST(ScpSink, EventTeardownAfterTheFix) {
+  Rng rng(1);
   const TtcpReceiverConfig rc;
   ScpSink sink(rc, scp(SelectTeardown::event));
   RxRequest r = sink.run(Nanos::zero(), true);
@@ -68,7 +71,7 @@ TEST(ScpSink, EventTeardownAfterTheFix) {
   r = sink.run(r.wake.at, true);
   EXPECT_EQ(r.read, 8192);
   EXPECT_TRUE(sink.read_done(Nanos::us(20), 0).is_never());  // read() found nothing: blocks
-  const AppWake w = sink.readable(Nanos::ms(5));
+  const AppWake w = sink.readable(Nanos::ms(5), rng);
   EXPECT_EQ(w.at, Nanos::ms(5) + Nanos::us(20) + Nanos::us(15));
 }
 

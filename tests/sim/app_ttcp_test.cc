@@ -148,15 +148,16 @@ TEST(TtcpTransmitter, PartialAcceptSendsTheRestOfThePiece) {
 TEST(TtcpReceiver, BlockingReadLoop) {
   TtcpReceiverConfig c;  // read_len 8192, read_latency 15 us, read_cost 2 us
   TtcpReceiver rx(c);
+  Rng rng(1);
   EXPECT_EQ(rx.run(Nanos::zero(), false).read, 8192);  // ttcp -r reads without select()
   EXPECT_TRUE(rx.read_done(Nanos::zero(), 0).is_never());  // nothing there: blocked in read()
-  const AppWake w = rx.readable(Nanos::ms(1));
+  const AppWake w = rx.readable(Nanos::ms(1), rng);
   EXPECT_EQ(w.at, Nanos::ms(1) + Nanos::us(15));
   EXPECT_EQ(w.stall_count, 0);
-  EXPECT_FALSE(rx.readable(Nanos::ms(1)).runs());  // already woken
+  EXPECT_FALSE(rx.readable(Nanos::ms(1), rng).runs());  // already woken
   EXPECT_EQ(rx.run(w.at, true).read, 8192);
   EXPECT_EQ(rx.read_done(w.at, 1448), w.at + Nanos::us(2));
-  EXPECT_FALSE(rx.readable(w.at).runs());  // the next read is already scheduled
+  EXPECT_FALSE(rx.readable(w.at, rng).runs());  // the next read is already scheduled
   EXPECT_EQ(rx.read_calls(), 2u);
 }
 
@@ -164,6 +165,28 @@ TEST(TtcpReceiver, PerByteCpu) {
   TtcpReceiver rx(TtcpReceiverConfig{}, 2000);  // 2 ns per byte
   rx.run(Nanos::zero(), true);
   EXPECT_EQ(rx.read_done(Nanos::zero(), 1000), Nanos::us(2) + Nanos::us(2));
+}
+
+TEST(TtcpReceiver, ReadJitterIsAnExponentialDrawFromTheRunsRng) {
+  TtcpReceiverConfig c;
+  c.read_latency = Nanos::us(10);
+  c.read_jitter = Nanos::us(50);
+  Rng a(9), b(9);
+  std::int64_t sum = 0;
+  constexpr int kN = 20000;
+  for (int i = 0; i < kN; ++i) {
+    TtcpReceiver rx(c), same(c);
+    const AppWake w = rx.readable(Nanos::zero(), a);
+    EXPECT_EQ(w.at, same.readable(Nanos::zero(), b).at);  // same seed, same draw
+    ASSERT_GE(w.at, Nanos::us(10));
+    sum += (w.at - Nanos::us(10)).count();
+  }
+  const double mean_us = static_cast<double>(sum) / kN / 1000.0;
+  EXPECT_NEAR(mean_us, 50.0, 2.0);
+  Rng untouched(9), probe(9);
+  TtcpReceiver none(TtcpReceiverConfig{});
+  (void)none.readable(Nanos::zero(), untouched);  // zero jitter draws nothing
+  EXPECT_EQ(untouched.next(), probe.next());
 }
 
 }  // namespace

@@ -38,6 +38,45 @@ TEST(LinuxWindow, UpdateWhenWindowDoubles) {
   EXPECT_FALSE(window_update_due(ReceiveWindowKind::linux, in(17520, 9000)));  // > half clamp
 }
 
+// __tcp_select_window, Linux 6.1 tcp_output.c.
+TEST(LinuxWindow, RcvSsthreshCapsTheWindow) {
+  WindowInput w = in(60000, 0, 87380, 1448);
+  w.ssthresh = 14480;  // tcp_select_initial_window: 10 segments
+  EXPECT_EQ(linux_select_window(w), 14480);
+  w.ssthresh = 0;
+  EXPECT_EQ(linux_select_window(w), 60000 / 1448 * 1448);
+}
+
+TEST(LinuxWindow, WithWindowScalingAlignedUpNotRoundedToMss) {
+  WindowInput w = in(80001, 0, 87380, 1448);
+  w.wscale = 7;
+  EXPECT_EQ(linux_select_window(w), 80128);  // ALIGN(80001, 128), not 55 * 1448
+  w.space = 87380 - 1448;  // one segment unread: the window falls below an offer of 87424
+  w.last_wnd = 87424;
+  EXPECT_LT(linux_select_window(w), w.last_wnd);
+}
+
+TEST(LinuxWindow, KeepsAnOfferWithinOneMssOfTheFreeSpace) {
+  WindowInput w = in(60000, 0, 87380, 1448);
+  w.last_wnd = 59500;  // within one MSS below 60000: kept ("prevents the divide and multiply")
+  EXPECT_EQ(linux_select_window(w), 59500);
+  w.last_wnd = 50000;
+  EXPECT_EQ(linux_select_window(w), 60000 / 1448 * 1448);
+}
+
+TEST(LinuxWindow, BelowASixteenthOfTheBufferOrOneMssIsZero) {
+  EXPECT_EQ(linux_select_window(in(1400, 0, 87380, 1448)), 0);
+  EXPECT_EQ(linux_select_window(in(5000, 0, 87380, 1448)), 0);  // < 87380 / 16
+}
+
+// tcp_grow_window, Linux 6.1 tcp_input.c.
+TEST(LinuxWindow, RcvSsthreshGrowsTwoSegmentsPerSegmentUpToTheFreeSpace) {
+  EXPECT_EQ(linux_grow_ssthresh(14480, 87380, 87380, 1448, 1448), 14480 + 2896);
+  EXPECT_EQ(linux_grow_ssthresh(86000, 87380, 87380, 1448, 1448), 87380);  // room-limited
+  EXPECT_EQ(linux_grow_ssthresh(40000, 87380, 30000, 1448, 1448), 40000);  // free space below it
+  EXPECT_EQ(linux_grow_ssthresh(14480, 87380, 87380, 1448, 100), 14480);   // skb->len < 128
+}
+
 TEST(AllWindows, NeverNegative) {
   for (auto k : {ReceiveWindowKind::bsd, ReceiveWindowKind::linux, ReceiveWindowKind::ns3})
     for (std::int64_t space = -3000; space <= 20000; space += 701)

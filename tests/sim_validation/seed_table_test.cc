@@ -4,7 +4,9 @@
 // the tolerances docs/VALIDATION.md states; the mechanisms are checked through stall counts.
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
+#include <vector>
 
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
@@ -12,8 +14,8 @@
 namespace ackstall {
 namespace {
 
-sim::Summary run(const std::string& rel) {
-  auto sc = scenario::load_scenario_file(std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel);
+sim::Summary run(const std::string& rel, std::span<const std::string> sets = {}) {
+  auto sc = scenario::load_scenario_file(std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + rel, sets);
   EXPECT_TRUE(sc) << sc.error();
   if (!sc) return {};
   sim::Summary s = sim::run_experiment(sc->config).value();
@@ -41,18 +43,29 @@ TEST(SeedTable, PatchedRowsRunNearLineRate) {
   }
 }
 
+// The per-segment host cost of the Windows sender is calibrated on row 01 ("best raw winsock",
+// 11.1) only; the three patched rows are predictions within 3 % (VALIDATION.md §1).
+TEST(SeedTable, PerSegmentCostCalibratedOnBestRawPatchedRowsPredictedWithin3Percent) {
+  EXPECT_NEAR(run("seed/01-best-raw-winsock.toml").goodput_mib_s, 11.1, 11.1 * 0.005);  // calibrated
+  EXPECT_NEAR(run("seed/04-patched-l7300.toml").goodput_mib_s, 11.1, 11.1 * 0.03);
+  EXPECT_NEAR(run("seed/05-patched-l2920.toml").goodput_mib_s, 10.9, 10.9 * 0.03);
+  EXPECT_NEAR(run("seed/06-patched-b32768.toml").goodput_mib_s, 11.0, 11.0 * 0.03);
+}
+
 TEST(SeedTable, PatchedDefaultsPayWakeUpLatency) {
   const auto s = run("seed/07-patched-defaults.toml");
   EXPECT_NEAR(s.goodput_mib_s, 9.3, 0.3);  // calibrated row (VALIDATION.md)
   EXPECT_EQ(s.delayed_acks, 0u);
-  EXPECT_GT(s.stalls.wakeup.count, 29000u);
+  EXPECT_GT(s.short_waits.wakeup.count, 29000u);  // 20 us each: below the 20 ms stall threshold
 }
 
 TEST(SeedTable, SelectFixRemovesPipeThreadSleep) {
   const auto before = run("seed/09-scp-openbsd-to-cygwin-before.toml");
   const auto after = run("seed/10-scp-openbsd-to-cygwin-after.toml");
   EXPECT_GT(after.goodput_mib_s, 3 * before.goodput_mib_s);  // seed: 1.5 -> 6.8
-  EXPECT_GT(before.stalls.select_teardown.time.seconds(), 10 * after.stalls.select_teardown.time.seconds());
+  // The pipe thread's 10 ms sleeps are short waits (below the 20 ms stall threshold).
+  EXPECT_GT(before.short_waits.select_teardown.time.seconds(),
+            10 * after.short_waits.select_teardown.time.seconds());
 }
 
 TEST(Ns3Assumptions, MatchesPeerFigures) {
@@ -64,16 +77,45 @@ TEST(Ns3Assumptions, MatchesPeerFigures) {
 TEST(LabPrediction, OddSegmentSendsStallEveryTime) {
   // §7: L=15928 (11 full segments, odd) stalled on every send: 0.36 MB/s.
   const auto s = run("lab/pingpong-l15928.toml");
-  EXPECT_GE(s.delayed_acks, 1998u);
+  EXPECT_GE(s.delayed_acks, 1995u);  // 1997 of 2000 (issue 13's window rules)
   EXPECT_NEAR(s.goodput_mib_s * 1.048576, 0.36, 0.05);
 }
 
 TEST(LabPrediction, EvenSegmentsAndSeedChunkingDoNotStall) {
   // §7: L=8192 and the seed's 5792 + 2400 chunking: no stalls, 11.5-11.7 MB/s for chunking.
-  EXPECT_EQ(run("lab/pingpong-l8192.toml").delayed_acks, 0u);
+  // A punctual reader (15 us): 5 delayed ACKs in 2000 writes remain (the window's per-segment
+  // accounting, docs/STACKS.md §4), not the every-write stall of 15928.
+  EXPECT_LE(run("lab/pingpong-l8192.toml").delayed_acks, 10u);
   const auto chunked = run("lab/pingpong-seed-chunked.toml");
   EXPECT_EQ(chunked.delayed_acks, 0u);
   EXPECT_GT(chunked.goodput_mib_s * 1.048576, 11.3);
+}
+
+// docs/STACKS.md §4: a Linux receiver ACKs the second segment at arrival only if the reader has
+// already read the first (__tcp_ack_snd_check's window term); a late reader's read ACKs 3 or more,
+// the pairing shifts and the short tail waits for the delayed-ACK timer. With a punctual reader
+// 16384-byte writes (11 full + 456) never stall; with a reader whose wake-up has an exponential
+// tail they do, reproducibly for one seed.
+TEST(LabPrediction, ALateReaderShiftsThePairingAndStallsEvenSegmentWrites) {
+  const std::vector<std::string> punctual{"app.transmitter.writes=500"};
+  const std::uint64_t few = run("lab/pingpong-l16384.toml", punctual).delayed_acks;  // 3 measured
+  EXPECT_LE(few, 5u);
+  const std::vector<std::string> late{"app.transmitter.writes=500", "app.receiver.read_latency=20us",
+                                      "app.receiver.read_jitter=60us"};
+  const sim::Summary a = run("lab/pingpong-l16384.toml", late);
+  const sim::Summary b = run("lab/pingpong-l16384.toml", late);
+  EXPECT_GT(a.delayed_acks, 5 * few + 10);  // 46 measured
+  EXPECT_LT(a.delayed_acks, 500u);
+  EXPECT_EQ(a.delayed_acks, b.delayed_acks);  // same seed, same result
+  EXPECT_EQ(a.goodput_mib_s, b.goodput_mib_s);
+}
+
+// The default Linux receiver ACKs a drained PSH tail at the read (tcp_cleanup_rbuf, §4): the
+// late reader costs it no stall.
+TEST(LabPrediction, DefaultReceiverDoesNotStallWithALateReader) {
+  const std::vector<std::string> late{"app.transmitter.writes=500", "receiver.profile=linux",
+                                      "app.receiver.read_latency=20us", "app.receiver.read_jitter=60us"};
+  EXPECT_EQ(run("lab/pingpong-l16384.toml", late).stalls.delayed_ack.count, 0u);
 }
 
 }  // namespace

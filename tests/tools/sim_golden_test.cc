@@ -45,12 +45,16 @@ struct Golden {
 };
 
 // Recorded with the simulator of this commit; see the header comment before changing.
+// Last re-recorded when the Windows XP sender gained its per-segment cost (2.4 us, fitted on the
+// seed's best raw-Winsock row) and PSH marking was fixed (the seed rows), and when the Linux
+// receiver gained __tcp_select_window / tcp_grow_window and its quick-ACK rules (the lab row);
+// the ns-3 row, which none of these touch, kept its hash.
 constexpr Golden kGolden[] = {
-    {"seed/02-unpatched.toml", 50, 0x0e042bc4f528d47fULL},
-    {"seed/03-unpatched-ackonpush.toml", 50, 0x0e8a04968bb58887ULL},
-    {"seed/07-patched-defaults.toml", 200, 0x16e841ce2d6400dfULL},
-    {"seed/09-scp-openbsd-to-cygwin-before.toml", 100, 0x2ea6475fdda9cd2bULL},
-    {"lab/pingpong-l15928.toml", 50, 0xc5e85ff4461aba55ULL},
+    {"seed/02-unpatched.toml", 50, 0x854cc58a60732a65ULL},
+    {"seed/03-unpatched-ackonpush.toml", 50, 0xac748b9fa51c3099ULL},
+    {"seed/07-patched-defaults.toml", 200, 0xa11c45729db3cf19ULL},
+    {"seed/09-scp-openbsd-to-cygwin-before.toml", 100, 0xeb3ad2230715376eULL},
+    {"lab/pingpong-l15928.toml", 50, 0x08708fa38a809b88ULL},
     {"ns3/ns3-sndbuf-8192.toml", 20, 0x2648b9cc30304fe0ULL},
 };
 

@@ -11,7 +11,8 @@ int run(std::span<const char* const> argv, Io io) {
   CLI::App app{"ackstall: reproduce, diagnose and fix TCP send stalls caused by send-buffer "
                "accounting meeting delayed ACKs",
                "ackstall"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("ackstall ") + ACKSTALL_VERSION);
   app.fallthrough(false);
   Action selected;
   for (CommandFactory add : kCommands) add(app, selected);
@@ -28,6 +29,9 @@ int run(std::span<const char* const> argv, Io io) {
   }
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForVersion& v) {
+    io.out << v.what() << '\n';
+    return kExitOk;
   } catch (const CLI::CallForHelp&) {
     io.out << app.help();
     return kExitOk;
@@ -41,9 +45,21 @@ int run(std::span<const char* const> argv, Io io) {
         if (sub->get_help_ptr() && sub->get_help_ptr()->count() > 0) io.out << sub->help();
       return kExitOk;
     }
+    // CLI11 checks required options before unexpected ones: name a mistyped flag first.
+    for (const CLI::App* sub : app.get_subcommands())
+      if (const auto extra = sub->remaining(); !extra.empty())
+        return fail(io, sub->get_name() + ": unknown option or argument '" + extra.front() + "' (try " +
+                            sub->get_name() + " --help)",
+                    kExitUsage);
     return fail(io, e.what(), kExitUsage);
   }
-  if (!selected) return fail(io, "no subcommand selected", kExitUsage);
+  if (!selected) {
+    // No subcommand: the usage on stdout, the error on stderr.
+    io.out << app.help();
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({})) names += (names.empty() ? "" : ", ") + sub->get_name();
+    return fail(io, "a subcommand is required: " + names + " (ackstall SUBCOMMAND --help)", kExitUsage);
+  }
   try {
     return selected(io);
   } catch (const std::exception& e) {

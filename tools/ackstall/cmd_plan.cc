@@ -1,57 +1,122 @@
-// ackstall plan: the chunk sizes a policy produces for one send.
+// ackstall plan: the chunk sizes a policy produces for one send, streamed (a 64 GiB send costs
+// no memory), or counted per chunk size (--summary).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/net/ideal_send_backlog.h"
 #include "app.h"
-#include "policy_option.h"
+#include "size_option.h"
 
 namespace ackstall::tools {
+namespace {
+
+struct PlanOptions {
+  std::int64_t mss = 0, sndbuf = 0;
+  std::uint64_t len = 0;
+  std::string policy = "seed";
+  bool json = false;
+  bool summary = false;
+};
+
+constexpr std::uint64_t kMaxLen = std::uint64_t{1} << 40;  // 1 TiB
+constexpr std::int64_t kMaxMss = 65495;                    // loopback: 65535 - 40
+
+// How many chunks of C in a row the policy makes from LEFT bytes on: every policy's chunk is a
+// step function of the bytes left (a base size, then a tail rule near the end), so the run is
+// found by doubling and then bisecting instead of one call per chunk (--summary of a 64 GiB send
+// with a 1-byte MSS takes microseconds). tests/tools/app_test.cc checks it against the walk.
+std::uint64_t repeats(const core::ChunkPolicy& policy, std::uint64_t left, std::uint64_t c) {
+  const auto same = [&](std::uint64_t k) {  // the k-th chunk from here (0-based) is still C
+    return k * c < left && policy.next_chunk(static_cast<std::size_t>(left - k * c)) == c;
+  };
+  std::uint64_t good = 0, bad = 1;  // same(good), !same(bad) once found
+  while (same(bad)) {
+    good = bad;
+    bad = bad > left / 2 ? left : bad * 2;
+    if (bad * c >= left) break;
+  }
+  while (bad - good > 1) {
+    const std::uint64_t mid = good + (bad - good) / 2;
+    (same(mid) ? good : bad) = mid;
+  }
+  return good + 1;
+}
+
+int execute(const PlanOptions& o, Io io) {
+  const auto net_policy = net::parse_net_policy(o.policy);
+  if (!net_policy) return fail(io, "--policy " + o.policy + ": unknown policy", kExitUsage);
+  const core::ChunkPolicy policy(net_policy->core, {o.sndbuf, o.mss, true});
+  // Notes go to stderr so that stdout stays one chunk per line.
+  if (net_policy->isb)
+    fmt::print(io.err,
+               "ackstall: note: isb sets SO_SNDBUF to the ideal send backlog (Windows) and chunks with the "
+               "seed's policy under it; plan has no socket to query, so --sndbuf stands for the backlog\n");
+  if (auto notice = core::policy_notice(net_policy->core, policy.params(), static_cast<std::size_t>(o.len)))
+    fmt::print(io.err, "ackstall: note: {}\n", *notice);
+
+  // Walk the send once: each chunk is printed (or counted) as it is made.
+  std::map<std::uint64_t, std::uint64_t> sizes;  // chunk size -> count (few distinct sizes)
+  std::uint64_t chunks = 0;
+  const bool list = !o.summary;
+  if (list && o.json) io.out << "{\"chunks\":[";
+  for (std::uint64_t left = o.len; left > 0;) {
+    const std::uint64_t c = policy.next_chunk(static_cast<std::size_t>(left));
+    if (c == 0 || c > left) return fail(io, fmt::format("policy returned a chunk of {} with {} left", c, left));
+    std::uint64_t run = 1;
+    if (list) {
+      if (o.json) io.out << (chunks ? "," : "") << c;
+      else io.out << c << '\n';
+    } else {
+      run = repeats(policy, left, c);
+    }
+    sizes[c] += run;
+    chunks += run;
+    left -= run * c;
+  }
+  if (o.json) {
+    nlohmann::json summary = nlohmann::json::array();
+    for (const auto& [size, count] : sizes) summary.push_back({{"size", size}, {"count", count}});
+    nlohmann::json j = {{"policy", o.policy},      {"mss", o.mss},
+                        {"sndbuf", o.sndbuf},      {"len", o.len},
+                        {"base_chunk", policy.base_chunk()}, {"count", chunks},
+                        {"sizes", summary},        {"nodelay", policy.nodelay_for(static_cast<std::size_t>(o.len))}};
+    if (list) io.out << "]," << j.dump().substr(1) << '\n';
+    else io.out << j.dump(2) << '\n';
+  } else if (o.summary) {
+    fmt::print(io.out, "{} chunks of {} bytes (policy {}, base chunk {})\n", chunks, o.len, o.policy,
+               policy.base_chunk());
+    for (const auto& [size, count] : sizes) fmt::print(io.out, "{:>12} x {}\n", size, count);
+  }
+  return kExitOk;
+}
+
+}  // namespace
 
 void add_plan_command(CLI::App& parent, Action& selected) {
-  struct Options {
-    std::int64_t mss = 0, sndbuf = 0;
-    std::uint64_t len = 0;
-    core::PolicyKind policy = core::PolicyKind::seed;
-    bool json = false;
-  };
-  auto opt = std::make_shared<Options>();
+  auto opt = std::make_shared<PlanOptions>();
   CLI::App* cmd = parent.add_subcommand(
       "plan", "Print the chunk sizes a policy produces for one send, one per line");
-  cmd->add_option("--mss", opt->mss, "maximum segment size in bytes")
-      ->required()
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{65495}));
-  cmd->add_option("--sndbuf", opt->sndbuf, "tracked SO_SNDBUF (Winsock quota) in bytes")
-      ->required()
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 31));
-  cmd->add_option("--len", opt->len, "bytes in the application's send")
-      ->required()
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 36));
-  add_policy_option(*cmd, opt->policy);
+  add_size_option(*cmd, "--mss", opt->mss, "maximum segment size", 1, kMaxMss)->required();
+  add_size_option(*cmd, "--sndbuf", opt->sndbuf, "tracked SO_SNDBUF (Winsock quota)", 1, kMaxSocketBuffer)
+      ->required();
+  add_size_option(*cmd, "--len", opt->len, "bytes in the application's send", 0, kMaxLen)->required();
+  cmd->add_option("--policy", opt->policy,
+                  "chunking policy: " + [] {
+                    std::string s;
+                    for (const auto& n : net::net_policy_names()) s += (s.empty() ? "" : ", ") + n;
+                    return s;
+                  }() + " (default seed)")
+      ->check(CLI::IsMember(net::net_policy_names()));
+  cmd->add_flag("--summary", opt->summary, "count the chunks per size instead of listing them");
   cmd->add_flag("--json", opt->json, "print JSON instead of one chunk per line");
-  cmd->callback([opt, &selected] {
-    selected = [opt](Io io) {
-      const core::ChunkPolicy policy(opt->policy, {opt->sndbuf, opt->mss, true});
-      const auto chunks = policy.plan(static_cast<std::size_t>(opt->len));
-      if (opt->json) {
-        nlohmann::json j = {{"policy", std::string(core::to_string(opt->policy))},
-                            {"mss", opt->mss},
-                            {"sndbuf", opt->sndbuf},
-                            {"len", opt->len},
-                            {"base_chunk", policy.base_chunk()},
-                            {"chunks", chunks}};
-        io.out << j.dump(2) << '\n';
-      } else {
-        for (std::size_t c : chunks) fmt::print(io.out, "{}\n", c);
-      }
-      return kExitOk;
-    };
-  });
+  cmd->callback([opt, &selected] { selected = [opt](Io io) { return execute(*opt, io); }; });
 }
 
 }  // namespace ackstall::tools

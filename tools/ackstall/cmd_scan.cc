@@ -1,158 +1,88 @@
-// ackstall scan: find delayed-ACK stalls in a pcap capture (pcap::scan_file), per flow.
+// ackstall scan: find delayed-ACK stalls in captures (pcap::scan_capture, through libpcap), per
+// flow, with frame numbers, a diagnosis and a verdict; optionally a simulator scenario.
+//
+// Exit codes (README): 0 a report; 1 a file that cannot be opened or a capture with no TCP flow
+// (nothing to analyse is not success); 2 bad usage or bad input (not a capture, a corrupt record
+// or block mid-file — after the report of the records before it —, a bad --filter or --flow).
+// A capture cut short is analysed up to the cut and warned about on stderr (exit 0, as tshark).
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 #include <vector>
 
+#include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
+#include "scan_report.h"
+#include "scan_scenario.h"
 
 namespace ackstall::tools {
 namespace {
 
 struct ScanCli {
-  std::string file;
+  std::vector<std::string> files;
   double threshold_ms = 20;
   std::vector<std::string> flows;
+  std::string bpf;
   bool json = false;
   std::size_t max_stalls = 20;
+  std::string emit_scenario;
 };
 
-double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
-double millis(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
-
-std::string direction_name(const pcap::DirectionReport& d) {
-  return fmt::format("{} -> {}", pcap::format_socket_addr(d.sender),
-                     pcap::format_socket_addr(d.receiver));
-}
-
-nlohmann::json to_json(const pcap::DirectionReport& d, std::int64_t t0) {
-  nlohmann::json kinds = nlohmann::json::object();
-  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
-    kinds[std::string(pcap::to_string(static_cast<pcap::StallKind>(k)))] = d.stall_counts[k];
-  }
-  nlohmann::json stalls = nlohmann::json::array();
-  for (const pcap::Stall& s : d.stalls) {
-    stalls.push_back({{"time_s", seconds(s.start_ns - t0)},
-                      {"duration_ms", millis(s.duration_ns())},
-                      {"ack_delay_ms", millis(s.ack_delay_ns)},
-                      {"seq", s.seq},
-                      {"outstanding", s.outstanding},
-                      {"segments", s.segments},
-                      {"kind", std::string(pcap::to_string(s.kind))}});
-  }
-  return {{"sender", pcap::format_socket_addr(d.sender)},
-          {"receiver", pcap::format_socket_addr(d.receiver)},
-          {"data_segments", d.data_segments},
-          {"retransmitted_segments", d.retransmitted_segments},
-          {"bytes_sent", d.bytes_sent},
-          {"bytes_acked", d.bytes_acked},
-          {"duration_s", seconds(d.last_ack_ns - d.first_data_ns)},
-          {"goodput_bytes_per_s", d.goodput_bytes_per_s},
-          {"mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
-          {"timestamps", d.timestamps},
-          {"stall_count", d.stalls.size()},
-          {"stalls_by_kind", kinds},
-          {"stalled_s", seconds(d.stalled_ns)},
-          {"delayed_ack_timeout_ms",
-           d.delayed_ack_timeout_ns ? nlohmann::json(millis(*d.delayed_ack_timeout_ns)) : nlohmann::json()},
-          {"ack_every", std::string(pcap::to_string(d.ack_every))},
-          {"prompt_acks", {{"one_segment", d.prompt_acks_one},
-                           {"two_segments", d.prompt_acks_two},
-                           {"more", d.prompt_acks_more}}},
-          {"stalls", stalls}};
-}
-
-void print_json(const ScanCli& o, const pcap::FileScan& scan, std::ostream& out) {
-  nlohmann::json flows = nlohmann::json::array();
-  for (const pcap::FlowReport& f : scan.flows) {
-    nlohmann::json dirs = nlohmann::json::array();
-    for (const auto& d : f.directions) dirs.push_back(to_json(d, scan.first_ns));
-    flows.push_back({{"a", pcap::format_socket_addr(f.key.a)},
-                     {"b", pcap::format_socket_addr(f.key.b)},
-                     {"packets", f.packets},
-                     {"directions", dirs}});
-  }
-  const nlohmann::json j = {{"file", o.file},
-                            {"threshold_ms", o.threshold_ms},
-                            {"records", scan.records},
-                            {"tcp_packets", scan.tcp_packets},
-                            {"skipped", scan.skipped},
-                            {"flows", flows}};
-  out << j.dump(2) << '\n';
-}
-
-std::string ack_every_text(const pcap::DirectionReport& d) {
-  const std::uint64_t prompt = d.prompt_acks_one + d.prompt_acks_two + d.prompt_acks_more;
-  const std::string counts = fmt::format("{} of {} prompt ACKs cover 1 segment, {} cover 2, {} more",
-                                         d.prompt_acks_one, prompt, d.prompt_acks_two,
-                                         d.prompt_acks_more);
-  switch (d.ack_every) {
-    case pcap::AckEvery::every_second_segment: return "ACKs every second segment (" + counts + ")";
-    case pcap::AckEvery::every_segment: return "ACKs every segment (" + counts + ")";
-    case pcap::AckEvery::other: return "ACKs stretch over several segments (" + counts + ")";
-    case pcap::AckEvery::unknown: break;
-  }
-  return "ACK pattern unknown (" + counts + ")";
-}
-
-void print_text(const ScanCli& o, const pcap::FileScan& scan, std::ostream& out) {
-  std::uint64_t skipped = 0;
-  std::string reasons;
-  for (const auto& [reason, n] : scan.skipped) {
-    skipped += n;
-    reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", n, reason);
-  }
-  fmt::print(out, "{}: {} records, {} TCP segments{}, {} flows; stall threshold {} ms\n", o.file,
-             scan.records, scan.tcp_packets, o.flows.empty() ? "" : " in matching flows",
-             scan.flows.size(), o.threshold_ms);
-  if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, reasons);
-  for (const pcap::FlowReport& f : scan.flows) {
-    if (f.directions.empty()) {
-      fmt::print(out, "\nflow {} <-> {}: {} packets, no data\n", pcap::format_socket_addr(f.key.a),
-                 pcap::format_socket_addr(f.key.b), f.packets);
+int run_scan(const ScanCli& o, Io io) {
+  pcap::ScanRequest req;
+  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
+  req.bpf = o.bpf;
+  const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls};
+  nlohmann::json all = nlohmann::json::array();
+  int code = kExitOk;
+  std::string first_error;
+  const pcap::FileScan* emitted_from = nullptr;
+  std::vector<pcap::FileScan> scans;
+  scans.reserve(o.files.size());
+  for (const std::string& file : o.files) {
+    auto scan = pcap::scan_capture(file, req);
+    if (!scan) {
+      // A file that cannot be opened is a runtime failure; one that is not a capture, or a bad
+      // --filter, is bad input.
+      return fail(io, scan.error(), scan.error().code != 0 ? kExitFailure : kExitUsage);
     }
-    for (const pcap::DirectionReport& d : f.directions) {
-      const std::int64_t span = d.last_ack_ns - d.first_data_ns;
-      fmt::print(out, "\nflow {}\n", direction_name(d));
-      fmt::print(out, "  data: {} bytes in {} segments ({} retransmitted), {} acked\n", d.bytes_sent,
-                 d.data_segments, d.retransmitted_segments, d.bytes_acked);
-      fmt::print(out, "  goodput: {:.1f} KB/s ({:.3f} MiB/s) over {:.3f} s; MSS {}, timestamps {}\n",
-                 d.goodput_bytes_per_s / 1e3, d.goodput_bytes_per_s / (1 << 20), seconds(span),
-                 d.mss ? std::to_string(*d.mss) : "unknown", d.timestamps ? "on" : "off");
-      std::string kinds;
-      for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
-        if (d.stall_counts[k] == 0) continue;
-        kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", d.stall_counts[k],
-                             pcap::to_string(static_cast<pcap::StallKind>(k)));
-      }
-      fmt::print(out, "  stalls: {}{}, stalled {:.3f} s ({:.1f}% of the transfer)\n", d.stalls.size(),
-                 kinds.empty() ? "" : " (" + kinds + ")", seconds(d.stalled_ns),
-                 span > 0 ? 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(span) : 0.0);
-      fmt::print(out, "  receiver: {}; {}\n",
-                 d.delayed_ack_timeout_ns
-                     ? fmt::format("delayed-ACK timeout ~{:.1f} ms (median of {})",
-                                   millis(*d.delayed_ack_timeout_ns), d.stall_counts[0])
-                     : std::string("no delayed-ACK stall"),
-                 ack_every_text(d));
-      const std::size_t shown = std::min(d.stalls.size(), o.max_stalls);
-      for (std::size_t i = 0; i < shown; ++i) {
-        const pcap::Stall& s = d.stalls[i];
-        fmt::print(out, "    #{:<4} t={:.6f} s  seq={:<10} {:9.3f} ms  {:<14} ({} segment{}, {} bytes outstanding)\n",
-                   i + 1, seconds(s.start_ns - scan.first_ns), s.seq, millis(s.duration_ns()),
-                   pcap::to_string(s.kind), s.segments, s.segments == 1 ? "" : "s", s.outstanding);
-      }
-      if (shown < d.stalls.size()) {
-        fmt::print(out, "    ... {} more (--max-stalls, or --json for all)\n", d.stalls.size() - shown);
-      }
+    scans.push_back(std::move(*scan));
+    const pcap::FileScan& s = scans.back();
+    if (o.json) {
+      all.push_back(scan_to_json(print, s));
+    } else {
+      if (scans.size() > 1) io.out << '\n';
+      print_scan_text(print, s, io.out);
+    }
+    if (s.cut_short) io.err << "ackstall: warning: " << *s.cut_short << '\n';
+    if (s.error) {
+      code = kExitUsage;
+      first_error = s.error->message() + fmt::format("; the {} records before it were analysed", s.records);
+    } else if (s.flows.empty() && code == kExitOk) {
+      code = kExitFailure;
+      const std::string held = skipped_summary(s);
+      first_error = fmt::format("{}: no TCP flow{}: {}", s.name,
+                                print.flow_filtered ? " matches --flow/--filter" : "",
+                                held.empty() ? fmt::format("{} records", s.records)
+                                             : fmt::format("{} records held {}", s.records, held));
+    } else if (emitted_from == nullptr) {
+      emitted_from = &s;
     }
   }
+  if (o.json) io.out << (all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2) << '\n';
+  if (!o.emit_scenario.empty() && emitted_from != nullptr) {
+    auto written = write_scan_scenario(*emitted_from, o.emit_scenario);
+    if (!written) return fail(io, written.error());
+    if (!o.json) io.out << "\nscenario written to " << o.emit_scenario << " (" << *written << ")\n";
+  }
+  if (code != kExitOk) return fail(io, first_error, code);
+  return kExitOk;
 }
 
 }  // namespace
@@ -160,36 +90,35 @@ void print_text(const ScanCli& o, const pcap::FileScan& scan, std::ostream& out)
 void add_scan_command(CLI::App& parent, Action& selected) {
   auto opt = std::make_shared<ScanCli>();
   CLI::App* cmd = parent.add_subcommand(
-      "scan", "Find delayed-ACK stalls in a pcap capture: per flow, each stall, its kind and cost");
-  cmd->add_option("file", opt->file, "capture file (classic pcap; Ethernet, Linux SLL/SLL2, raw IPv4, "
-                                     "null loopback)")
+      "scan", "Find delayed-ACK stalls in captures: per flow, each stall with its frames, a diagnosis and the fix");
+  cmd->add_option("files", opt->files,
+                  "capture files (pcap or pcapng, through libpcap; '-' for stdin; each reported on its "
+                  "own). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6")
       ->required();
   cmd->add_option("--threshold-ms", opt->threshold_ms,
                   "an idle sender waiting this long for an ACK is a stall (default 20)")
       ->check(CLI::Range(0.001, 3.6e6));
   cmd->add_option("--flow", opt->flows,
-                  "only flows with this endpoint: ADDR, ADDR:PORT, :PORT or PATTERN-PATTERN "
-                  "(repeatable; any may match)")
+                  "only flows with this endpoint: ADDR, ADDR:PORT, [V6ADDR]:PORT, :PORT or "
+                  "PATTERN-PATTERN (repeatable; any may match)")
       ->check([](const std::string& v) {
         auto f = pcap::parse_flow_filter(v);
         return f ? std::string() : f.error().message();
       });
+  cmd->add_option("--filter", opt->bpf,
+                  "libpcap filter expression as in tcpdump (e.g. 'tcp port 5001'); frame numbers "
+                  "still count every record")
+      ->check([](const std::string& v) {
+        auto ok = pcap::check_bpf(v);
+        return ok ? std::string() : ok.error().message();
+      });
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
+  cmd->add_option("--emit-scenario", opt->emit_scenario,
+                  "write a simulator scenario (TOML) built from the first data flow's figures; "
+                  "run it with `ackstall sim FILE`");
   cmd->callback([opt, &selected] {
-    selected = [opt](Io io) {
-      std::vector<pcap::FlowFilter> filters;
-      for (const auto& f : opt->flows) filters.push_back(*pcap::parse_flow_filter(f));
-      const auto threshold_ns = static_cast<std::int64_t>(opt->threshold_ms * 1e6);
-      auto scan = pcap::scan_file(opt->file, {threshold_ns}, filters);
-      if (!scan) return fail(io, scan.error());
-      if (opt->json) {
-        print_json(*opt, *scan, io.out);
-      } else {
-        print_text(*opt, *scan, io.out);
-      }
-      return kExitOk;
-    };
+    selected = [opt](Io io) { return run_scan(*opt, io); };
   });
 }
 

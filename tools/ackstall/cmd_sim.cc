@@ -4,20 +4,30 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <unistd.h>
 #include <future>
 #include <memory>
 #include <ostream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "ackstall/scenario/fields.h"
 #include "ackstall/scenario/profiles.h"
 #include "ackstall/scenario/scenario.h"
 #include "app.h"
+#include "ackstall/core/units.h"
+#include "gnuplot.h"
+#include "sim_keys.h"
 #include "sim_pcap.h"
 #include "sim_plot.h"
 #include "sim_report.h"
+#include "sim_sweep.h"
 
 namespace ackstall::tools {
 namespace {
@@ -29,10 +39,19 @@ struct SimOptions {
   std::string pcap_path;
   std::uint32_t snaplen = 128;
   std::string plot_path;
+  std::string plot_window;
   bool list_profiles = false;
   bool list_keys = false;
+  bool show_config = false;
+  bool defaults = false;
+  std::string stall_threshold;
+  std::vector<std::string> sweeps;
+  std::string csv_path;
+  std::string shard;
   unsigned jobs = 0;
 };
+
+constexpr const char* kDefaultsSource = "(defaults)";
 
 // A TraceSink that forwards to up to two sinks (pcap and plot may both be asked for).
 class TeeSink final : public sim::TraceSink {
@@ -61,11 +80,6 @@ void list_profiles(std::ostream& out) {
     fmt::print(out, "  {:<18} {}\n  {:<18} sources: {}\n", l.name, l.summary, "", l.sources);
 }
 
-void list_keys(std::ostream& out) {
-  for (const auto& f : scenario::fields())
-    fmt::print(out, "{:<40} {:<28} {}\n", f.path, f.type, f.description);
-}
-
 core::Result<SimRun> run_one(const std::string& file, scenario::Scenario sc, sim::TraceSink* sink) {
   const auto t0 = std::chrono::steady_clock::now();
   auto summary = sim::run_experiment(sc.config, sink);
@@ -74,22 +88,120 @@ core::Result<SimRun> run_one(const std::string& file, scenario::Scenario sc, sim
   return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count()};
 }
 
+unsigned job_count(const SimOptions& o) {
+  return o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The scenario sources: the files given, or the built-in defaults (--defaults).
+std::vector<std::string> sources(const SimOptions& o) {
+  return o.defaults ? std::vector<std::string>{kDefaultsSource} : o.files;
+}
+
+core::Result<scenario::Scenario> load(const std::string& source, const std::vector<std::string>& sets) {
+  if (source == kDefaultsSource) return scenario::parse_scenario("", source, sets);
+  return scenario::load_scenario_file(source, sets);
+}
+
+core::Result<std::string> read_text(const std::string& source) {
+  if (source == kDefaultsSource) return std::string();
+  std::ifstream in(source, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return core::fail(source + ": cannot read scenario file");
+  return text.str();
+}
+
+int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& threshold, Io io) {
+  if (sources(o).size() != 1) return fail(io, "sim: --sweep takes exactly one scenario (or --defaults)", kExitUsage);
+  if (!o.pcap_path.empty() || !o.plot_window.empty())
+    return fail(io, "sim: --pcap and --plot-window trace one run, not a sweep", kExitUsage);
+  // The file's [sweep] axes (less those --sweep names again), then --sweep's.
+  auto base = load(sources(o)[0], o.sets);
+  if (!base) return fail(io, base.error(), kExitUsage);
+  std::vector<scenario::SweepAxis> axes;
+  for (const std::vector<std::string>* specs : {&std::as_const(base->sweep_axes), &o.sweeps})
+    for (const std::string& spec : *specs) {
+      auto axis = scenario::parse_sweep_axis(spec);
+      if (!axis) return fail(io, axis.error(), kExitUsage);
+      const bool replaced = specs == &base->sweep_axes &&
+                            std::any_of(o.sweeps.begin(), o.sweeps.end(),
+                                        [&](const std::string& x) { return x.starts_with(axis->key + "="); });
+      if (!replaced) axes.push_back(std::move(*axis));
+    }
+  auto sweep = scenario::Sweep::make(std::move(axes));
+  if (!sweep) return fail(io, sweep.error(), kExitUsage);
+  SweepRun run;
+  run.source = sources(o)[0];
+  run.title = base->name;
+  run.sweep = std::move(*sweep);
+  if (!o.shard.empty()) {
+    auto shard = scenario::parse_shard(o.shard);
+    if (!shard) return fail(io, shard.error(), kExitUsage);
+    run.shard = *shard;
+  }
+  auto text = read_text(run.source);
+  if (!text) return fail(io, text.error(), kExitUsage);
+  run.toml = std::move(*text);
+  run.sets = o.sets;
+  run.jobs = job_count(o);
+  run.stall_threshold_ns = threshold;
+  run.csv_path = o.csv_path;
+  run.json_lines = o.json;
+  run.plot_path = o.plot_path;
+  run.progress = &io.err == &std::cerr && ::isatty(STDERR_FILENO) == 1;
+  return run_sweep(run, io);
+}
+
 int execute(const SimOptions& o, Io io) {
   if (o.list_profiles) list_profiles(io.out);
-  if (o.list_keys) list_keys(io.out);
-  if (o.files.empty()) {
+  if (o.list_keys) list_keys(io.out, o.json);
+  if (o.defaults && !o.files.empty())
+    return fail(io, "sim: give scenario files or --defaults, not both", kExitUsage);
+  if (sources(o).empty()) {
     if (o.list_profiles || o.list_keys) return kExitOk;
-    return fail(io, "sim: a SCENARIO.toml file is required (see examples/seed/)", kExitUsage);
+    return fail(io,
+                "sim: a SCENARIO.toml file is required (see examples/seed/), or --defaults for the "
+                "built-in run (the seed's unpatched setup)",
+                kExitUsage);
   }
-  if ((!o.pcap_path.empty() || !o.plot_path.empty()) && o.files.size() != 1) {
+  std::optional<std::int64_t> threshold;
+  if (!o.stall_threshold.empty()) {
+    auto t = core::parse_duration_ns(o.stall_threshold);
+    if (!t) return fail(io, t.error(), kExitUsage, "--stall-threshold: ");
+    threshold = *t;
+  }
+  if (!o.sweeps.empty()) return execute_sweep(o, threshold, io);
+  if (sources(o).size() == 1 && !o.show_config) {  // a map file: [sweep] axes
+    auto sc = load(sources(o)[0], o.sets);
+    if (sc && !sc->sweep_axes.empty()) return execute_sweep(o, threshold, io);
+  }
+  if (!o.csv_path.empty() || !o.shard.empty())
+    return fail(io, "sim: --csv and --shard need --sweep", kExitUsage);
+  if ((!o.pcap_path.empty() || !o.plot_path.empty()) && sources(o).size() != 1) {
     return fail(io, "sim: --pcap and --plot take exactly one scenario", kExitUsage);
   }
+  if (!o.plot_window.empty() && o.plot_path.empty())
+    return fail(io, "sim: --plot-window needs --plot", kExitUsage);
+  PlotWindow window;
+  if (!o.plot_window.empty()) {
+    auto w = parse_plot_window(o.plot_window);
+    if (!w) return fail(io, w.error(), kExitUsage);
+    window = *w;
+  }
+  if (!o.plot_path.empty())
+    if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   std::vector<scenario::Scenario> scenarios;
-  for (const std::string& f : o.files) {
-    auto sc = scenario::load_scenario_file(f, o.sets);
+  for (const std::string& f : sources(o)) {
+    auto sc = load(f, o.sets);
     if (!sc) return fail(io, sc.error(), kExitUsage);
+    if (threshold) sc->config.stall_threshold = sim::Nanos(*threshold);
     scenarios.push_back(std::move(*sc));
   }
+  if (o.show_config) {
+    for (const auto& sc : scenarios) show_config(io.out, sc, o.json);
+    return kExitOk;
+  }
+  const std::vector<std::string> files = sources(o);
 
   std::vector<SimRun> runs;
   if (scenarios.size() == 1) {
@@ -103,7 +215,7 @@ int execute(const SimOptions& o, Io io) {
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
     TeeSink tee(pcap_sink.get(), plot_sink.get());
     const bool traced = pcap_sink || plot_sink;
-    auto run = run_one(o.files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
+    auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
     if (!run) return fail(io, run.error());
     runs.push_back(std::move(*run));
     if (pcap_sink) {
@@ -111,18 +223,18 @@ int execute(const SimOptions& o, Io io) {
       if (pcap_sink->error()) return fail(io, *pcap_sink->error());
     }
     if (plot_sink) {
-      const std::string title = runs[0].scenario.name.empty() ? o.files[0] : runs[0].scenario.name;
-      if (auto r = plot_sink->render(o.plot_path, title); !r)
+      const std::string title = runs[0].scenario.name.empty() ? files[0] : runs[0].scenario.name;
+      if (auto r = plot_sink->render(o.plot_path, title, window); !r)
         return fail(io, r.error(), kExitFailure, fmt::format("--plot {}: ", o.plot_path));
     }
   } else {
     // Independent simulations: run them on parallel threads (no shared state), report in order.
-    const unsigned jobs = o.jobs != 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned jobs = job_count(o);
     runs.resize(scenarios.size());
     for (std::size_t begin = 0; begin < scenarios.size(); begin += jobs) {
       std::vector<std::future<core::Result<SimRun>>> batch;
       for (std::size_t i = begin; i < std::min(scenarios.size(), begin + jobs); ++i)
-        batch.push_back(std::async(std::launch::async, run_one, o.files[i], std::move(scenarios[i]),
+        batch.push_back(std::async(std::launch::async, run_one, files[i], std::move(scenarios[i]),
                                    nullptr));
       for (std::size_t k = 0; k < batch.size(); ++k) {
         auto run = batch[k].get();
@@ -154,15 +266,30 @@ void add_sim_command(CLI::App& parent, Action& selected) {
       "sim", "Simulate scenarios (TOML): goodput, stalls, pcap and time-sequence plots");
   cmd->add_option("scenario", o->files, "scenario files; several print the seed's table")
       ->check(CLI::ExistingFile);
+  cmd->add_flag("--defaults", o->defaults,
+                "run the built-in defaults (the seed's unpatched setup, sim/config.h) instead of a file");
   cmd->add_option("--set", o->sets, "override one key, e.g. --set receiver.ack.ack_on_push=true")
       ->allow_extra_args(false);
-  cmd->add_flag("--json", o->json, "print JSON");
+  cmd->add_option("--sweep", o->sweeps,
+                  "sweep one key: KEY=V1,V2,... or KEY=A..B:STEP or KEY=A..B:xF; several make the "
+                  "cartesian product")
+      ->allow_extra_args(false);
+  cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
+  cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
+  cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
+  cmd->add_option("--stall-threshold", o->stall_threshold,
+                  "waits longer than this count as stalls, shorter ones are reported apart (default 20ms)");
   cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
   cmd->add_option("--snaplen", o->snaplen, "bytes kept per frame in the pcap")
       ->check(CLI::Range(54u, 262144u));
-  cmd->add_option("--plot", o->plot_path, "write a time-sequence graph (PNG, needs gnuplot)");
+  cmd->add_option("--plot", o->plot_path,
+                  "a time-sequence graph of one run, or a map of a sweep (.png, .svg or .pdf; needs gnuplot)");
+  cmd->add_option("--plot-window", o->plot_window, "the time span to plot, A..B (e.g. 0.5s..1s)");
   cmd->add_flag("--list-profiles", o->list_profiles, "list TCP profiles and link presets with sources");
-  cmd->add_flag("--list-keys", o->list_keys, "list every scenario key with its type");
+  cmd->add_flag("--list-keys", o->list_keys,
+                "list every scenario key with its type, default, unit and grammar");
+  cmd->add_flag("--show-config", o->show_config,
+                "print the resolved scenario: every key, its value and where it came from");
   cmd->add_option("-j,--jobs", o->jobs, "parallel simulations (default: one per core)")
       ->check(CLI::Range(1u, 256u));
   cmd->callback([o, &selected] { selected = [o](Io io) { return execute(*o, io); }; });

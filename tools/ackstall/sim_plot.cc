@@ -4,10 +4,11 @@
 #include <fmt/os.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
+
+#include "ackstall/core/units.h"
+#include "gnuplot.h"
 
 namespace ackstall::tools {
 namespace {
@@ -15,22 +16,6 @@ namespace {
 // Offset of `seq` from the first data byte (ISS + 1), modulo 2^32.
 double rel(std::uint32_t seq, std::uint32_t iss) {
   return static_cast<double>(static_cast<std::uint32_t>(seq - iss - 1));
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// A gnuplot double-quoted string literal.
-std::string gp_quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 constexpr std::size_t kKinds = std::size(sim::kStallKinds);
@@ -66,23 +51,35 @@ void PlotTraceSink::on_frame(const sim::WireFrame& f) {
   }
 }
 
+core::Result<PlotWindow> parse_plot_window(std::string_view text) {
+  const auto dots = text.find("..");
+  const auto bad = [&] {
+    return core::fail("--plot-window " + std::string(text) + ": expected A..B, durations such as 0.5s..1s");
+  };
+  if (dots == std::string_view::npos) return bad();
+  PlotWindow w;
+  if (dots > 0) {
+    const auto a = core::parse_duration_ns(text.substr(0, dots));
+    if (!a) return bad();
+    w.from = std::chrono::nanoseconds(*a);
+  }
+  if (dots + 2 < text.size()) {
+    const auto b = core::parse_duration_ns(text.substr(dots + 2));
+    if (!b || *b <= w.from.count()) return bad();
+    w.to = *b;
+  }
+  return w;
+}
+
 void PlotTraceSink::on_stall(const sim::StallMarker& stall) { stalls_.push_back(stall); }
 
-core::Result<void> PlotTraceSink::render(const std::string& png_path,
-                                                       const std::string& title) const {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path dir = fs::temp_directory_path(ec) / fmt::format("ackstall-plot-{}", ::getpid());
-  fs::create_directories(dir, ec);
-  if (ec) return core::fail("cannot create " + dir.string() + ": " + ec.message());
-  struct Cleanup {
-    fs::path d;
-    ~Cleanup() {
-      std::error_code e;
-      fs::remove_all(d, e);
-    }
-  } cleanup{dir};
-
+core::Result<void> PlotTraceSink::render(const std::string& path, const std::string& title,
+                                        const PlotWindow& window) const {
+  auto terminal = terminal_for(path, 1400, 900);
+  if (!terminal) return tl::unexpected(terminal.error());
+  auto scratch = ScratchDir::make();
+  if (!scratch) return tl::unexpected(scratch.error());
+  const std::filesystem::path& dir = scratch->path();
   {
     std::ofstream data(dir / "data.dat"), acks(dir / "acks.dat");
     for (const Point& p : data_) data << fmt::format("{:.9f} {:.0f}\n", p.t, p.seq);
@@ -93,14 +90,16 @@ core::Result<void> PlotTraceSink::render(const std::string& png_path,
   // Two panels sharing the time axis: the time-sequence graph on top, and one lane per stall
   // kind below it (stalls of different kinds overlap in time, so they get separate lanes).
   std::ofstream gp(dir / "plot.gp");
-  gp << "set terminal pngcairo size 1400,900 font 'sans,10'\n";
-  gp << "set output " << gp_quote(png_path) << "\n";
+  gp << *terminal << "\n";
+  gp << "set output " << gp_quote(path) << "\n";
   gp << "set multiplot title " << gp_quote(title + " - time-sequence graph") << " noenhanced\n";
   double t_end = 0;
   for (const Point& p : data_) t_end = std::max(t_end, p.t);
   for (const Point& p : acks_) t_end = std::max(t_end, p.t);
   for (const auto& st : stalls_) t_end = std::max(t_end, st.end.seconds());
-  gp << fmt::format("set xrange [0:{:.9f}]\n", t_end > 0 ? t_end * 1.01 : 1.0);
+  const double from = static_cast<double>(window.from.count()) / 1e9;
+  const double to = window.to ? static_cast<double>(*window.to) / 1e9 : (t_end > 0 ? t_end * 1.01 : 1.0);
+  gp << fmt::format("set xrange [{:.9f}:{:.9f}]\n", from, to);
   gp << "set lmargin 14\nset rmargin 4\n";
   gp << "set origin 0,0.30\nset size 1,0.66\nset key top left\nset format x ''\n";
   gp << "set ylabel 'relative sequence number (bytes)'\n";
@@ -124,15 +123,7 @@ core::Result<void> PlotTraceSink::render(const std::string& png_path,
   }
   gp << "plot NaN notitle\nunset multiplot\n";
   gp.close();
-  const std::string cmd = "gnuplot " + shell_quote((dir / "plot.gp").string()) + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  if (rc == -1 || !WIFEXITED(rc)) return core::fail("cannot run gnuplot");
-  if (WEXITSTATUS(rc) == 127)
-    return core::fail("gnuplot not found (Debian package gnuplot-nox)");
-  if (WEXITSTATUS(rc) != 0)
-    return core::fail("gnuplot failed (exit " + std::to_string(WEXITSTATUS(rc)) + ")");
-  if (!fs::exists(png_path)) return core::fail("gnuplot wrote no " + png_path);
-  return {};
+  return run_gnuplot(dir / "plot.gp", path);
 }
 
 }  // namespace ackstall::tools

@@ -4,6 +4,9 @@
 #include <fmt/ostream.h>
 
 #include <array>
+
+#include "ackstall/core/units.h"
+#include "sim_explain.h"
 #include <ostream>
 #include <utility>
 
@@ -12,17 +15,7 @@ namespace {
 
 using sim::StallKind;
 
-// The total of one kind (a kind added to the enum fails to compile here until it has one).
-const sim::StallTotal* total_of(const sim::StallTotals& t, StallKind kind) {
-  switch (kind) {
-    case StallKind::delayed_ack: return &t.delayed_ack;
-    case StallKind::nagle_hold: return &t.nagle_hold;
-    case StallKind::quota_wait: return &t.quota_wait;
-    case StallKind::wakeup: return &t.wakeup;
-    case StallKind::select_teardown: return &t.select_teardown;
-  }
-  return nullptr;
-}
+const sim::StallTotal* total_of(const sim::StallTotals& t, StallKind kind) { return &stall_total(t, kind); }
 
 // Every stall kind (sim::kStallKinds, in order) with its total.
 std::array<std::pair<StallKind, const sim::StallTotal*>, std::size(sim::kStallKinds)> stalls_of(
@@ -38,21 +31,52 @@ std::string title(const SimRun& r) {
 
 }  // namespace
 
+// The total of one kind (a kind added to the enum fails to compile here until it has one).
+const sim::StallTotal& stall_total(const sim::StallTotals& t, StallKind kind) {
+  switch (kind) {
+    case StallKind::delayed_ack: return t.delayed_ack;
+    case StallKind::nagle_hold: return t.nagle_hold;
+    case StallKind::quota_wait: return t.quota_wait;
+    case StallKind::wakeup: return t.wakeup;
+    case StallKind::select_teardown: return t.select_teardown;
+  }
+  return t.delayed_ack;
+}
+
+double total_time(const sim::StallTotals& t) {
+  double s = 0;
+  for (StallKind k : sim::kStallKinds) s += stall_total(t, k).time.seconds();
+  return s;
+}
+
+std::string stall_brief(const sim::StallTotals& t) {
+  std::string out;
+  for (StallKind k : sim::kStallKinds) {
+    const sim::StallTotal& x = stall_total(t, k);
+    if (x.count == 0) continue;
+    out += fmt::format("{}{} {:.3f} s ({}x)", out.empty() ? "" : "; ", sim::to_string(k), x.time.seconds(), x.count);
+  }
+  return out.empty() ? "none" : out;
+}
+
 void print_summary(std::ostream& out, const SimRun& r) {
   const sim::Summary& s = r.summary;
   fmt::print(out, "scenario   {} ({})\n", title(r), r.source);
   fmt::print(out, "goodput    {:.4f} MiB/s   link ceiling {:.2f} MiB/s", s.goodput_mib_s,
              s.ceiling_mib_s);
-  if (r.scenario.seed_mib_s) fmt::print(out, "   seed measured {:g} MiB/s", *r.scenario.seed_mib_s);
+  if (r.scenario.seed_mib_s && r.scenario.overrides.empty())
+    fmt::print(out, "   seed measured {:g} MiB/s", *r.scenario.seed_mib_s);
+  else if (r.scenario.seed_mib_s)
+    fmt::print(out, "   (not the seed's row any more: --set {})", r.scenario.overrides.front());
   fmt::print(out, "\n");
   fmt::print(out, "transfer   {} of {} bytes in {:.6f} s{}\n", s.bytes_delivered, s.bytes_requested,
              s.duration.seconds(), s.completed ? "" : "  (INCOMPLETE: time limit reached)");
   fmt::print(out, "tcp        mss {}, timestamps {}, connected at {:.1f} us\n", s.mss,
              s.timestamps ? "on" : "off", s.connected_at.micros());
-  fmt::print(out, "stalls    ");
-  for (const auto& [kind, total] : stalls_of(s))
-    fmt::print(out, " {} {:.3f} s ({}x);", sim::to_string(kind), total->time.seconds(), total->count);
-  fmt::print(out, "\n");
+  fmt::print(out, "stalls     {} (waits > {}); shorter waits {:.3f} s in all ({})\n", stall_brief(s.stalls),
+             core::format_duration_ns(r.scenario.config.stall_threshold.count()), total_time(s.short_waits),
+             stall_brief(s.short_waits));
+  fmt::print(out, "why        {}\n", explain(r.scenario.config, s));
   fmt::print(out,
              "segments   data {}, pure ACKs {} (window updates {}, delayed {}), retransmits {}, "
              "RTO {}, drops {}\n",
@@ -63,18 +87,15 @@ void print_summary(std::ostream& out, const SimRun& r) {
   fmt::print(out, "simulator  {} events in {:.3f} s wall\n", s.events, r.wall_seconds);
 }
 
-nlohmann::json summary_json(const SimRun& r) {
-  const sim::Summary& s = r.summary;
-  nlohmann::json stalls = nlohmann::json::object();
-  for (const auto& [kind, total] : stalls_of(s))
-    stalls[std::string(sim::to_string(kind))] = {{"seconds", total->time.seconds()},
-                                                 {"count", total->count}};
-  nlohmann::json j = {
-      {"source", r.source},
-      {"name", r.scenario.name},
-      {"seed_row", r.scenario.seed_row},
-      {"seed_mib_s", r.scenario.seed_mib_s ? nlohmann::json(*r.scenario.seed_mib_s) : nlohmann::json()},
-      {"calibration", r.scenario.calibration},
+nlohmann::json summary_fields(const sim::Summary& s) {
+  nlohmann::json stalls = nlohmann::json::object(), short_waits = nlohmann::json::object();
+  for (StallKind k : sim::kStallKinds) {
+    const auto& t = stall_total(s.stalls, k);
+    const auto& w = stall_total(s.short_waits, k);
+    stalls[std::string(sim::to_string(k))] = {{"seconds", t.time.seconds()}, {"count", t.count}};
+    short_waits[std::string(sim::to_string(k))] = {{"seconds", w.time.seconds()}, {"count", w.count}};
+  }
+  return {
       {"completed", s.completed},
       {"goodput_mib_s", s.goodput_mib_s},
       {"ceiling_mib_s", s.ceiling_mib_s},
@@ -85,6 +106,7 @@ nlohmann::json summary_json(const SimRun& r) {
       {"mss", s.mss},
       {"timestamps", s.timestamps},
       {"stalls", stalls},
+      {"short_waits", short_waits},
       {"data_segments", s.data_segments},
       {"pure_acks", s.pure_acks},
       {"window_updates", s.window_updates},
@@ -96,8 +118,21 @@ nlohmann::json summary_json(const SimRun& r) {
       {"would_block", s.would_block},
       {"read_calls", s.read_calls},
       {"events", s.events},
-      {"wall_s", r.wall_seconds},
   };
+}
+
+nlohmann::json summary_json(const SimRun& r) {
+  nlohmann::json j = summary_fields(r.summary);
+  j["source"] = r.source;
+  j["name"] = r.scenario.name;
+  j["seed_row"] = r.scenario.seed_row;
+  // The seed's figure only while the run still is the seed's row (no --set changed it).
+  const bool seed_row = r.scenario.seed_mib_s && r.scenario.overrides.empty();
+  j["seed_mib_s"] = seed_row ? nlohmann::json(*r.scenario.seed_mib_s) : nlohmann::json();
+  j["overrides"] = r.scenario.overrides;
+  j["calibration"] = r.scenario.calibration;
+  j["wall_s"] = r.wall_seconds;
+  j["explanation"] = explain(r.scenario.config, r.summary);
   return j;
 }
 
@@ -107,7 +142,7 @@ void print_table(std::ostream& out, std::span<const SimRun> runs) {
   for (const SimRun& r : runs) {
     const sim::Summary& s = r.summary;
     std::string seed = "-", ratio = "-";
-    if (r.scenario.seed_mib_s) {
+    if (r.scenario.seed_mib_s && r.scenario.overrides.empty()) {
       seed = fmt::format("{:g}", *r.scenario.seed_mib_s);
       ratio = fmt::format("{:.2f}", s.goodput_mib_s / *r.scenario.seed_mib_s);
     }

@@ -20,7 +20,13 @@ struct SimRun {
 };
 
 void print_summary(std::ostream& out, const SimRun& run);
+// The summary's own fields (goodput, stalls by kind, counters; no wall time: deterministic).
+nlohmann::json summary_fields(const sim::Summary& s);
 nlohmann::json summary_json(const SimRun& run);
+const sim::StallTotal& stall_total(const sim::StallTotals& t, sim::StallKind kind);
+double total_time(const sim::StallTotals& t);  // seconds, every kind
+// "delayed-ack 2.000 s (10x); nagle-hold 0.400 s (2x)" (kinds with a count), or "none".
+std::string stall_brief(const sim::StallTotals& t);
 // The seed's table: row, seed figure, simulated figure, ratio, dominant stall.
 void print_table(std::ostream& out, std::span<const SimRun> runs);
 

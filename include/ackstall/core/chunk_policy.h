@@ -36,6 +36,30 @@
 //     >= sndbuf goes out whole (KB823764's trigger), because any chunk < sndbuf would be < MSS
 //     and suffer Nagle on every send.
 //   Sends shorter than sndbuf are never split (they cannot trigger KB823764).
+//
+//   robust — beyond the seed (issue 10 point 4; docs/STACKS.md §8 "the robust and auto
+//            policies"). With S = SO_SNDBUF, M = MSS, r = bytes still to send of this send:
+//            * S >= 5M: base = M * floor(S / 4M) (whole MSS, about a quarter of the quota: when
+//              the quota releases one chunk >= 3 are still queued, so a late wake-up of the
+//              sender does not idle the link); chunk = r if r < base + M (the tail rides along
+//              with the last chunk: no piece shorter than M), else base. Every piece < S.
+//            * 2M <= S < 5M: the seed's get_chunk (so few segments of quota that the bytes in
+//              flight, two large chunks, matter more than the number queued; measured on the
+//              map, tests/sim/robust_map_test.cc).
+//            * S < 2M (no whole-MSS piece fits below the quota; the seed's goals break, §0):
+//              no split (smaller pieces meet Linux's and BSD's delayed-ACK rules as surely as the
+//              whole send, §3, §4, measured in §8), but TCP_NODELAY for the span of each send
+//              >= S (wants_nodelay(), nodelay_for(len); the seed did not) so that Nagle (RFC 896;
+//              KB214397, §1) does not hold its short last segment while the quota stops the next.
+//            With allow_raise_sndbuf, a send >= S makes robust recommend SO_SNDBUF >=
+//            min(64 KiB, 16M) unless that is below 2M (KB823764's workaround: a larger SO_SNDBUF, §1; 2M: the
+//            seed's condition, §0; 64 KiB: Windows 10's default, §1), which the caller applies
+//            with setsockopt before the send and then updates the policy (ChunkedSender does;
+//            the simulator: app.transmitter.allow_raise_sndbuf). Where S < 2M this is the only
+//            way to avoid the stall everywhere, and policy_notice() says so.
+//   automatic ("auto", the library's default) — a plain send (none) where the kernel charges no
+//            per-send quota (Linux, BSD, macOS: SocketParams::per_send_quota false), robust
+//            where it does (Winsock AFD, or the AFD emulator).
 #pragma once
 
 #include <cstddef>
@@ -47,12 +71,13 @@
 
 namespace ackstall::core {
 
-enum class PolicyKind : std::uint8_t { none, seed, cygwin };
+enum class PolicyKind : std::uint8_t { none, seed, cygwin, robust, automatic };
 
 // Every policy, in the order commands list them: the one table of policy names.
-inline constexpr PolicyKind kPolicyKinds[] = {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin};
+inline constexpr PolicyKind kPolicyKinds[] = {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin,
+                                              PolicyKind::robust, PolicyKind::automatic};
 
-// Parses "none" / "seed" / "cygwin"; nullopt for anything else.
+// Parses "none" / "seed" / "cygwin" / "robust" / "auto"; nullopt for anything else.
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept;
 std::string_view to_string(PolicyKind kind) noexcept;
 // The names of kPolicyKinds, in order (for CLI choices and messages).
@@ -62,6 +87,12 @@ struct SocketParams {
   std::int64_t sndbuf = 8192;  // tracked SO_SNDBUF in bytes (Winsock quota); <= 0 means unknown
   std::int64_t mss = 1460;     // estimated MSS in bytes; must be > 0
   bool stream = true;          // SOCK_STREAM over IP (the seed chunks only AF_INET/SOCK_STREAM)
+  // The kernel charges SO_SNDBUF per whole send (Winsock AFD, §1; or the AFD emulator). Only
+  // `automatic` reads it: false -> plain send, true -> robust. Set by ChunkedSender from the
+  // platform (net::kKernelChargesPerSend) and by the simulator from its AFD send buffer.
+  bool per_send_quota = false;
+  // The application lets the policy raise SO_SNDBUF (robust: recommended_sndbuf()).
+  bool allow_raise_sndbuf = false;
   friend bool operator==(const SocketParams&, const SocketParams&) = default;
 };
 
@@ -85,10 +116,40 @@ class ChunkPolicy {
   // The whole sequence of chunk sizes for one send of `len` bytes.
   std::vector<std::size_t> plan(std::size_t len) const;
 
+  // The policy in effect: `automatic` resolved by params.per_send_quota, others themselves.
+  PolicyKind effective() const noexcept { return effective_; }
+
+  // robust with SO_SNDBUF < 2 MSS: a send >= SO_SNDBUF goes whole and stop-and-wait; the caller
+  // sets TCP_NODELAY while it sends it (nodelay_for(len)) and restores it after its last byte
+  // is accepted (§8).
+  bool wants_nodelay() const noexcept { return nodelay_; }
+  bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
+  bool nodelay_for(std::size_t len) const noexcept {
+    return nodelay_ && (splits(len) || static_cast<std::int64_t>(len) >= params_.sndbuf);
+  }
+
+  // SO_SNDBUF the policy recommends for sends of `send_len` bytes: params().sndbuf unless the
+  // policy is robust, params().allow_raise_sndbuf and send_len >= sndbuf (then at least
+  // min(64 KiB, 16 MSS), none where that is below 2 MSS: KB823764's workaround, §1, §8). Never lowers it.
+  std::int64_t recommended_sndbuf(std::size_t send_len) const noexcept;
+
  private:
   PolicyKind kind_ = PolicyKind::none;
+  PolicyKind effective_ = PolicyKind::none;
+  bool nodelay_ = false;
+  bool seedlike_ = false;  // robust with 2M <= S < 5M: the seed's rules
   SocketParams params_{};
   std::int64_t base_ = 0;
 };
+
+// Cap of the SO_SNDBUF robust recommends from 16 MSS (Windows 10's default, §1).
+inline constexpr std::int64_t kRobustRaisedSndbuf = 65536;
+
+// One line when `kind` leaves a send of `send_len` bytes whole or cannot meet its goals for it,
+// and why (issue 10 point 6): MSS >= SO_SNDBUF (the seed switches off), send < SO_SNDBUF (nothing
+// to split), SO_SNDBUF < 2 MSS (pieces or the tail shorter than one MSS), pieces of exactly
+// SO_SNDBUF (cygwin), no per-send quota (auto), not a stream socket, unknown SO_SNDBUF.
+// nullopt when the policy acts as designed (and always for none, which never acts).
+std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& params, std::size_t send_len);
 
 }  // namespace ackstall::core

@@ -21,6 +21,13 @@
 //   more slices goes out in several OS calls (a full batch is not a short send); in nonblocking
 //   mode only the first batch is offered, which is again a legal short write.
 //
+// TCP_NODELAY (robust with SO_SNDBUF < 2 MSS, ChunkPolicy::wants_nodelay): set before the first
+//   piece of a send the policy splits, and cleared again (unless the application had set it)
+//   after the piece that ends a request; a nonblocking caller's later calls for the rest of the
+//   same data keep it while they are split. Costs no syscall where the policy does not ask.
+// Raised SO_SNDBUF (SenderOptions::allow_raise_sndbuf, robust): set through set_option() before
+//   the first send of a request larger than the policy's recommendation allows.
+//
 // SO_SNDBUF tracking (the seed's update_sndbuf, hooked in cygwin_setsockopt): set_option() is
 //   the setsockopt wrapper; setting send_buffer (or tcp_maxseg) marks the policy stale, and the
 //   next send() re-reads SO_SNDBUF (see path_probe.h for the Linux "doubled" rule: the policy
@@ -42,14 +49,22 @@
 #include "ackstall/core/io_cursor.h"
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/net_error.h"
+#include "ackstall/net/path_probe.h"  // kKernelChargesPerSend
 #include "ackstall/net/socket_ops.h"
 #include "ackstall/net/syscalls.h"
 
 namespace ackstall::net {
 
 struct SenderOptions {
-  core::PolicyKind policy = core::PolicyKind::seed;
+  // auto: a plain send where the kernel charges no per-send quota, robust where it does
+  // (core/chunk_policy.h, docs/STACKS.md §8).
+  core::PolicyKind policy = core::PolicyKind::automatic;
   std::int64_t mss = 0;  // > 0: use this MSS; 0: measure it (probe_mss)
+  // Whether sends are charged per whole send: kKernelChargesPerSend, or true over the Linux AFD
+  // emulator (afd_emulator.h). Read by `auto` only.
+  bool per_send_quota = kKernelChargesPerSend;
+  // robust may raise SO_SNDBUF before a send (ChunkPolicy::recommended_sndbuf, KB823764).
+  bool allow_raise_sndbuf = false;
 };
 
 class ChunkedSender {
@@ -72,6 +87,7 @@ class ChunkedSender {
 
  private:
   Result<void> refresh();
+  Result<void> set_nodelay(bool on);
 
   Syscalls calls_;
   NativeSocket socket_;
@@ -80,6 +96,8 @@ class ChunkedSender {
   std::optional<bool> stream_;       // read once: the socket type does not change
   std::optional<Error> deferred_; // error held back behind a partial count
   bool stale_ = true;
+  bool nodelay_set_ = false;         // in a split send that wants TCP_NODELAY
+  bool nodelay_restore_ = false;     // ... and we set it (the application had not)
   std::unique_ptr<std::array<core::ByteSlice, kMaxSlicesPerCall>> batch_;
 };
 

@@ -35,6 +35,15 @@
 
 namespace ackstall::net {
 
+// Whether this platform's kernel charges SO_SNDBUF per whole send: Winsock (AFD) does
+// (docs/STACKS.md §1); Linux/BSD/macOS free the socket buffer per ACKed byte. What the `auto`
+// policy reads (core::SocketParams::per_send_quota; ChunkedSender, SenderOptions).
+#ifdef _WIN32
+inline constexpr bool kKernelChargesPerSend = true;
+#else
+inline constexpr bool kKernelChargesPerSend = false;
+#endif
+
 enum class Provenance : std::uint8_t { measured, fallback };
 std::string_view to_string(Provenance p) noexcept;
 
@@ -64,7 +73,7 @@ struct PathReport {
   std::optional<std::int64_t> tcp_maxseg;
   std::optional<std::int64_t> sndbuf_reported;  // what getsockopt(SO_SNDBUF) returned
 
-  core::SocketParams params() const noexcept { return {sndbuf.value, mss.value, stream}; }
+  core::SocketParams params() const noexcept { return {sndbuf.value, mss.value, stream, kKernelChargesPerSend}; }
 };
 
 // Everything (one TCP_INFO, TCP_MAXSEG, SO_SNDBUF, SO_TYPE, interface lookup).

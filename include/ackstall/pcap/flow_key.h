@@ -1,12 +1,16 @@
-// ackstall/pcap/flow_key.h — TCP flows (both directions) and the --flow filter.
+// ackstall/pcap/flow_key.h — TCP flows (both directions, IPv4 or IPv6) and the --flow filter.
 //
 // FlowKey is canonical: `a` is the lower of the two (addr, port) pairs, so both directions of a
-// connection map to one key. FlowFilter matches a flow when every endpoint pattern it holds
-// matches one side of the flow (two patterns must match different sides).
-// Filter syntax (parse_flow_filter):  ADDR | ADDR:PORT | :PORT | PATTERN-PATTERN
-//   e.g. "10.0.0.2", "10.0.0.2:5001", ":5001", "10.0.0.1:40000-10.0.0.2:5001".
+// connection map to one key. IPv4 flows order before IPv6 flows; IPv4 addresses order as their
+// host-order integers. FlowFilter matches a flow when every endpoint pattern it holds matches one
+// side of the flow (two patterns must match different sides).
+// Filter syntax (parse_flow_filter):  ADDR | ADDR:PORT | :PORT | PATTERN-PATTERN, where an IPv6
+// ADDR is written in brackets when a port follows or as a pattern of a pair (RFC 3986 §3.2.2):
+//   e.g. "10.0.0.2", "10.0.0.2:5001", ":5001", "10.0.0.1:40000-10.0.0.2:5001",
+//        "fd00::2", "[fd00::2]:5001", "[fd00::1]:40000-[fd00::2]:5001".
 #pragma once
 
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -19,8 +23,24 @@
 
 namespace ackstall::pcap {
 
+// An IPv4 address (the first 4 bytes, network order) or an IPv6 address (16 bytes).
+struct IpAddr {
+  bool v6 = false;
+  std::array<std::uint8_t, 16> bytes{};
+
+  constexpr IpAddr() = default;
+  // IPv4 from a host-order integer (10.0.0.1 == 0x0a000001).
+  constexpr IpAddr(std::uint32_t v4)  // NOLINT(google-explicit-constructor): addresses read as values
+      : bytes{static_cast<std::uint8_t>(v4 >> 24), static_cast<std::uint8_t>(v4 >> 16),
+              static_cast<std::uint8_t>(v4 >> 8), static_cast<std::uint8_t>(v4)} {}
+  static IpAddr ipv6(const std::uint8_t* sixteen) noexcept;
+  friend auto operator<=>(const IpAddr&, const IpAddr&) = default;
+};
+
+std::string format_ip(const IpAddr& a);  // "10.0.0.1", "fd00::1" (RFC 5952)
+
 struct SocketAddr {
-  std::uint32_t addr = 0;
+  IpAddr addr;
   std::uint16_t port = 0;
   friend auto operator<=>(const SocketAddr&, const SocketAddr&) = default;
 };
@@ -30,13 +50,16 @@ struct FlowKey {
   friend auto operator<=>(const FlowKey&, const FlowKey&) = default;
 };
 
-FlowKey flow_key_of(const TcpPacket& p) noexcept;
-std::string format_socket_addr(SocketAddr s);  // "10.0.0.1:5001"
+inline FlowKey make_flow_key(const SocketAddr& s, const SocketAddr& d) noexcept {
+  return s <= d ? FlowKey{s, d} : FlowKey{d, s};
+}
+FlowKey flow_key_of(const TcpPacket& p) noexcept;  // IPv4: from the packet's endpoints
+std::string format_socket_addr(const SocketAddr& s);  // "10.0.0.1:5001", "[fd00::1]:5001"
 
 struct EndpointPattern {
-  std::optional<std::uint32_t> addr;
+  std::optional<IpAddr> addr;
   std::optional<std::uint16_t> port;
-  bool matches(SocketAddr s) const noexcept {
+  bool matches(const SocketAddr& s) const noexcept {
     return (!addr || *addr == s.addr) && (!port || *port == s.port);
   }
 };
@@ -49,5 +72,6 @@ struct FlowFilter {
 // Error message names the bad part, e.g. "bad port '70000' in flow filter '1.2.3.4:70000'".
 Result<FlowFilter> parse_flow_filter(std::string_view text);
 std::optional<std::uint32_t> parse_ipv4(std::string_view text) noexcept;
+std::optional<IpAddr> parse_ipv6(std::string_view text) noexcept;  // inet_pton(AF_INET6)
 
 }  // namespace ackstall::pcap

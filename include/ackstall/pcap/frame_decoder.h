@@ -2,11 +2,14 @@
 //
 // decode_frame() reads only `data` (the captured bytes; may be cut short by the snaplen) and
 // never throws or allocates. orig_len is the frame's length on the wire. Outcomes:
-//   * a DecodedFrame: an IPv4 TCP segment whose IPv4 header and fixed 20-byte TCP header were
-//     captured. payload_len comes from the IPv4 total length (or, when that is 0 as in TSO
-//     captures, from orig_len). Options cut by the snaplen are parsed as far as captured
+//   * a DecodedFrame: an IPv4 or IPv6 TCP segment whose IP header (IPv6: with its extension
+//     headers, RFC 8200 §4) and fixed 20-byte TCP header were captured. payload_len comes from the
+//     IPv4 total length / IPv6 payload length (or, when that is 0 as in TSO captures and IPv6
+//     jumbograms, from orig_len). The flow's addresses are in `src` / `dst` (packet.src.addr and
+//     packet.dst.addr are 0 for IPv6). Options cut by the snaplen are parsed as far as captured
 //     (options_truncated). MACs are filled for Ethernet (source only for SLL/SLL2).
-//   * a FrameSkip saying why not: unsupported (not IPv4, not TCP, a fragment), truncated (headers
+//   * a FrameSkip saying why not: unsupported (not IP, not TCP — the reason names what it is,
+//     e.g. "IPv6/UDP", "ARP" — a fragment, ESP), truncated (headers
 //     not all captured), malformed (IHL < 5, TCP data offset < 5 or past the datagram, IPv4 total
 //     length longer than the frame). `reason` is a static one-line string.
 //   Malformed options do not skip the segment: options_malformed is set and the options parsed
@@ -18,6 +21,7 @@
 #include <string_view>
 
 #include "ackstall/pcap/error.h"
+#include "ackstall/pcap/flow_key.h"
 #include "ackstall/pcap/link_type.h"
 #include "ackstall/pcap/tcp_packet.h"
 
@@ -25,6 +29,7 @@ namespace ackstall::pcap {
 
 struct DecodedFrame {
   TcpPacket packet;
+  SocketAddr src, dst;  // IPv4 or IPv6 with the ports
   std::uint32_t captured_payload = 0;  // payload bytes present in `data`
   bool options_truncated = false;
   bool options_malformed = false;

@@ -1,13 +1,19 @@
-// ackstall/pcap/scan_file.h — read + decode + scan a whole capture file (what `ackstall scan`
-// and the benchmark run).
+// ackstall/pcap/scan_file.h — read (libpcap: pcap, pcapng, stdin) + decode + scan one capture
+// (what `ackstall scan` and the benchmark run).
 //
-// Frames that are not IPv4/TCP, or whose headers were not captured, are counted by reason and
-// skipped; only file-level problems (not pcap, truncated record, bad record length) are errors.
+// Frames that are not TCP over IPv4/IPv6, or whose headers were not captured, are counted by
+// what they are ("IPv6/UDP", "ARP", ...) and skipped. A file cut short is analysed up to the cut
+// and `cut_short` names the record and offset. A corrupt record or block in the middle ends the
+// scan: the records before it are analysed and `error` holds the one-line message. Errors
+// (returned): the file cannot be opened (OS failure, Error::code = errno), is not a capture, has
+// an unsupported link type, or the BPF filter does not compile (content errors, code 0).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,14 +24,28 @@
 namespace ackstall::pcap {
 
 struct FileScan {
-  std::uint64_t records = 0;
-  std::int64_t first_ns = 0, last_ns = 0;  // record timestamps (0 when no record)
+  std::string name;
+  bool pcapng = false;
+  std::uint64_t records = 0;  // every record read (before --filter)
+  std::uint64_t matched = 0;  // records that passed the BPF filter
+  std::int64_t first_ns = 0, last_ns = 0;  // timestamps of the first and last record read
   std::uint64_t tcp_packets = 0;
-  std::map<std::string, std::uint64_t> skipped;  // reason -> count
+  std::map<std::string, std::uint64_t> skipped;  // what it was -> count
   std::vector<FlowReport> flows;                 // filtered
+  std::optional<std::string> cut_short;          // warning: the record and offset of the cut
+  std::optional<Error> error;                    // a corrupt record mid-file (records before it kept)
 };
 
-// `filters`: keep flows matching any of them (all flows when empty).
+struct ScanRequest {
+  ScanOptions options;
+  std::vector<FlowFilter> flows;  // keep flows matching any of them (all when empty)
+  std::string bpf;                // libpcap filter expression, empty for none
+};
+
+// `path` may be "-" for stdin.
+Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request);
+
+// Unchanged entry point (classic callers): `filters` as ScanRequest::flows.
 Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options = {},
                            const std::vector<FlowFilter>& filters = {});
 

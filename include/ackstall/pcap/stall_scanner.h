@@ -62,6 +62,11 @@ struct Stall {
   std::uint64_t seq = 0;          // relative sequence number of the first unacknowledged byte
   std::uint64_t outstanding = 0;  // bytes unacknowledged while idle
   std::uint32_t segments = 0;     // segments the releasing ACK newly acknowledged
+  // Frame numbers (1-based, Wireshark's frame.number; 0 when unknown): the segment that waited
+  // (the newest one the releasing ACK covers, else the sender's last before the idle period)
+  // and the releasing ACK (or retransmission).
+  std::uint64_t segment_frame = 0;
+  std::uint64_t release_frame = 0;
   StallKind kind = StallKind::delayed_ack;
   std::int64_t duration_ns() const noexcept { return end_ns - start_ns; }
 };
@@ -83,6 +88,20 @@ struct DirectionReport {
   std::optional<std::int64_t> delayed_ack_timeout_ns;
   std::uint64_t prompt_acks_one = 0, prompt_acks_two = 0, prompt_acks_more = 0;
   AckEvery ack_every = AckEvery::unknown;
+  // The sender's behaviour, for the diagnosis (diagnosis.h):
+  std::uint64_t max_in_flight = 0;       // most payload bytes unacknowledged at any time
+  std::uint64_t max_window_offered = 0;  // largest window the receiver advertised (scaled)
+  std::uint32_t max_segment = 0;         // largest payload seen (the MSS when none in the SYN)
+  std::uint64_t writes = 0;              // PSH-terminated runs of new data (write boundaries)
+  std::map<std::uint64_t, std::uint64_t> write_sizes;        // bytes per write -> count
+  std::map<std::uint32_t, std::uint64_t> segments_per_write;  // -> count
+  std::uint64_t nagle_holds = 0;  // sub-MSS segments sent only once all before them were ACKed
+  std::uint64_t nagle_hold_frame = 0;  // the first one's frame
+  std::optional<std::int64_t> handshake_rtt_ns;  // SYN -> SYN/ACK -> ACK as seen at the capture
+  std::optional<std::uint8_t> receiver_wscale;
+  // The shortest spacing of two consecutive full-size new-data segments (0: none seen): at the
+  // sender's side this is the link's serialisation time of one frame.
+  std::int64_t back_to_back_ns = 0;
 };
 
 struct FlowReport {
@@ -102,7 +121,11 @@ class StallScanner {
   StallScanner& operator=(StallScanner&&) noexcept;
   ~StallScanner();
 
+  // IPv4 packets: addresses from the packet, frame numbers counted from 1 by add().
   void add(const TcpPacket& packet);
+  // Any IP version: the flow's addresses and the frame number given by the caller.
+  void add(const TcpPacket& packet, const SocketAddr& src, const SocketAddr& dst,
+           std::uint64_t frame);
   std::vector<FlowReport> report() const;
   std::size_t flow_count() const noexcept { return flows_.size(); }
 
@@ -110,6 +133,7 @@ class StallScanner {
   struct Flow;
   ScanOptions options_;
   std::map<FlowKey, std::unique_ptr<Flow>> flows_;
+  std::uint64_t added_ = 0;
   Flow* last_ = nullptr;  // cache: consecutive packets usually belong to one flow
   FlowKey last_key_{};
 };

@@ -4,12 +4,16 @@
 // `--set receiver.ack.ack_on_push=true`) to a field of sim::ExperimentConfig, with its type.
 // The loader and `--set` both go through `set_field`, so they accept exactly the same keys.
 //
-// Value syntax by type:
-//   integer   a TOML integer ("--set x=8192")
+// Value syntax by kind (core/units.h is the one grammar of sizes, durations and rates):
+//   integer   a TOML integer ("--set x=300"): a count
+//   size      bytes: an integer, or a string with k, M or G (KiB, MiB, GiB): 8192, "8k"
 //   boolean   true / false
 //   duration  a string with a unit: "200ms", "50us", "1500ns", "3s", "42.7ms"
 //   rate      a string "100mbit", "1gbit", "64kbit" or an integer in bit/s
 //   enum      one of the names listed for the key (e.g. "classic", "openbsd", "seed")
+//
+// Besides these keys, a scenario may name a profile or preset first (profiles.h):
+// sender.profile, receiver.profile (TCP profiles) and link.preset; listed by profile_keys().
 #pragma once
 
 #include "ackstall/core/error.h"
@@ -28,14 +32,29 @@ namespace ackstall::scenario {
 // A scalar as written in a scenario: TOML integer, boolean, float or string.
 using Value = std::variant<std::int64_t, bool, double, std::string>;
 
+enum class FieldKind { integer, size, boolean, duration, rate, enumeration };
+
 struct FieldInfo {
-  std::string path;         // "receiver.ack.delack_timeout"
-  std::string type;         // "integer", "duration", "one of: off, classic, minshall", ...
-  std::string description;
+  std::string path;           // "receiver.ack.delack_timeout"
+  FieldKind kind = FieldKind::integer;
+  std::string type;           // "integer", "size", "duration", "one of: off, classic, minshall", ...
+  std::string description;    // what it is, with its unit where the grammar does not carry one
+  std::string default_value;  // the value in a default ExperimentConfig, in the key's grammar
 };
 
 // All keys of ExperimentConfig that a scenario may set (profile/preset keys excluded).
 std::span<const FieldInfo> fields();
+// The key PATH, or nullptr.
+const FieldInfo* find_field(std::string_view path);
+// The profile and preset keys (sender.profile, receiver.profile, link.preset): kind enumeration,
+// type "one of: <names>", no default (the defaults of config.h apply).
+std::span<const FieldInfo> profile_keys();
+
+// The grammar of a kind, one line ("bytes, or a number and k, M or G ...").
+std::string_view grammar(FieldKind kind);
+
+// The value of field PATH in CFG, in the key's grammar ("8k", "200ms", "100mbit", "classic").
+core::Result<std::string> get_field(const sim::ExperimentConfig& cfg, std::string_view path);
 
 // Sets one field. Fails with "<path>: <problem>" (unknown key, wrong type, bad name).
 // Range checks are sim::validate()'s job, after every key is set.

@@ -16,6 +16,8 @@
 //     ack.ack_on_push = true
 //     [app.transmitter]
 //     chunking = "seed"
+//     [sweep]                          # optional: the sweep `sim` runs on this file (a map)
+//     axes = ["sender.send_buffer.size=1k..256k:x2", "app.transmitter.chunking=none,seed"]
 //
 // Keys are listed in fields.h. Order of application: presets/profiles first (file, then --set),
 // then the file's other keys, then the --set overrides. Every key must be known, of the right
@@ -24,7 +26,9 @@
 // libFuzzer compiler, can build the loader for fuzz/scenario_fuzz.cc).
 #pragma once
 
+#include <map>
 #include <optional>
+#include <vector>
 #include <span>
 #include <string>
 #include <string_view>
@@ -41,7 +45,21 @@ struct Scenario {
   std::optional<double> seed_mib_s;    // the seed's figure for that row
   std::string calibration;             // "calibrated: ..." / "prediction" (VALIDATION.md)
   sim::ExperimentConfig config;
+  // Where each key's value came from, for keys not at their default: "file", "--set",
+  // "profile winxp", "preset ethernet-100baset" (a profile's keys unless the file or --set
+  // changed them afterwards).
+  std::map<std::string, std::string, std::less<>> origin;
+  std::map<std::string, std::string, std::less<>> profiles;  // "sender.profile" -> "winxp"
+  std::vector<std::string> overrides;  // the keys --set changed (the seed's row no longer holds)
+  // [sweep] axes = ["KEY=VALUES", ...]: the sweep this file describes (a map, sweep.h), in order.
+  std::vector<std::string> sweep_axes;
 };
+
+// Every key (fields.h) with its resolved value and origin ("default" when nothing set it).
+struct ResolvedKey {
+  std::string path, value, origin;
+};
+std::vector<ResolvedKey> resolve_keys(const Scenario& s);
 
 // `sets` are "key=value" strings (the CLI's --set); value is TOML-ish: true/false, an integer,
 // a float, or a string (quotes optional).

@@ -9,8 +9,11 @@
 //     a shorter segment sets ICSK_ACK_PUSHED (and PUSHED2 if PUSHED was already set). `linux`
 //     (current) also marks a PSH segment, which is what the lab saw (§7: "current kernels ACK a
 //     full-sized PSH segment ... as soon as the application drains the queue").
-//   * __tcp_ack_snd_check: ACK now if more than one rcv_mss is un-ACKed, or in quickack mode
-//     (quick > 0 and not pingpong); else tcp_send_delayed_ack.
+//   * __tcp_ack_snd_check (6.1): ACK now if more than one rcv_mss is un-ACKed AND the window
+//     __tcp_select_window would offer is >= the advertised tp->rcv_wnd (SegmentArrival::window_ok,
+//     computed by the endpoint from receive_window.h), or in quickack mode (quick > 0 and not
+//     pingpong); else tcp_send_delayed_ack. tcp_grow_window's "icsk_ack.quick |= 1" when
+//     rcv_ssthresh grows (window_grew) makes that segment a quickack unless in pingpong.
 //   * tcp_send_delayed_ack: ato capped by max_ato = (pingpong || PUSHED) ? TCP_DELACK_MAX : HZ/2,
 //     and by max(srtt, TCP_DELACK_MIN); if a timer is already due within ato/4, ACK now, else
 //     keep the earlier deadline.
@@ -21,8 +24,7 @@
 //   * tcp_event_data_sent: sending data within ato of the last receive enters pingpong.
 //   * linux_pingpong: the application re-sets TCP_QUICKACK=0 after every read, which re-enters
 //     pingpong (do_tcp_setsockopt -> inet_csk_enter_pingpong_mode), as in the §7 lab.
-// Not modelled: the "new window >= rcv_wnd" term of __tcp_ack_snd_check (assumed true: the
-// reader keeps up), SACK compression, GRO.
+// Not modelled: SACK compression, GRO, skb truesize (the window is computed from payload bytes).
 #pragma once
 
 #include "ackstall/sim/ack_policy.h"

@@ -36,6 +36,10 @@ struct SegmentArrival {
   std::int64_t advmss = 0;       // our MSS (t_maxseg)
   Nanos rto = Nanos::s(1);       // the connection's current RTO (Linux caps ATO by it)
   Nanos srtt = Nanos::zero();    // smoothed RTT (zero = no sample yet)
+  // Linux __tcp_ack_snd_check's second term: the window __tcp_select_window would offer now is
+  // not smaller than the one last advertised (tp->rcv_wnd). Always true for other receivers.
+  bool window_ok = true;
+  bool window_grew = false;      // Linux tcp_grow_window raised rcv_ssthresh: icsk_ack.quick |= 1
 };
 
 struct AppRead {

@@ -38,7 +38,7 @@ class ScpSink {
   // or select() returns at wake.at (after a select-teardown stall).
   RxRequest run(Nanos now, bool ready) noexcept;
   Nanos read_done(Nanos now, std::int64_t n) noexcept;  // never = blocked in read()
-  AppWake readable(Nanos now) noexcept;                 // the socket became readable
+  AppWake readable(Nanos now, Rng& rng) noexcept;                 // the socket became readable
 
   bool scheduled() const noexcept { return scheduled_; }
   std::uint64_t read_calls() const noexcept { return read_calls_; }

@@ -13,7 +13,9 @@
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
-//   after read_latency; each read that returned data costs read_cost of CPU, then reads again.
+//   after read_latency plus an exponential draw of mean read_jitter (the scheduler's wake-up
+//   latency: sk_data_ready -> the blocked reader runs); each read that returned data costs
+//   read_cost of CPU, then reads again.
 //
 // Protocol (the simulation's side):
 //   transmitter: connected(now) -> run at the returned time; run(now) -> TxRequest:
@@ -89,6 +91,9 @@ class TtcpTransmitter {
     return w;
   }
 
+  // TCP_NODELAY wanted now: the current write is split by a policy that asks for it
+  // (core ChunkPolicy::nodelay_for: robust with SO_SNDBUF < 2 MSS), until its last piece is sent.
+  bool nodelay() const noexcept { return split_nodelay_ && write_left_ > 0; }
   bool done() const noexcept { return state_ == State::done; }
   bool waiting() const noexcept { return state_ == State::wait_writable || state_ == State::wait_completion; }
   std::int64_t writes_started() const noexcept { return writes_done_; }
@@ -104,8 +109,13 @@ class TtcpTransmitter {
   State state_ = State::idle;
   std::int64_t writes_done_ = 0, write_left_ = 0, piece_left_ = 0;
   Nanos wait_since_ = Nanos::zero();
+  bool split_nodelay_ = false;  // this write is split and the policy wants TCP_NODELAY for it
   std::uint64_t send_calls_ = 0, would_block_ = 0;
 };
+
+// An exponential draw of the given mean from the run's RNG (zero mean: no draw, so runs without
+// jitter consume no random numbers and keep their results).
+Nanos exponential(Rng& rng, Nanos mean) noexcept;
 
 class TtcpReceiver {
  public:
@@ -123,11 +133,11 @@ class TtcpReceiver {
     scheduled_ = true;
     return now + cfg_.read_cost + Nanos(cpu_ps_per_byte_ * n / 1000);
   }
-  AppWake readable(Nanos now) noexcept {
+  AppWake readable(Nanos now, Rng& rng) noexcept {
     AppWake w;
     if (scheduled_) return w;
     scheduled_ = true;
-    w.at = now + cfg_.read_latency;
+    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter);
     return w;
   }
 

@@ -148,6 +148,12 @@ struct TcpProfile {
   // tcp_input + tcp_output). It sets the RTT on a crossover cable. [calibrated, with the
   // transmitter's wakeup_latency, on the seed's "patched, ttcp defaults" row (§6: 9.3 MiB/s)]
   Nanos stack_latency = Nanos::us(60);
+  // Host time per frame sent, serial with the NIC: the driver posts the next frame only after the
+  // previous one's send completion has been handled (NDIS NdisMSendComplete / the miniport's
+  // transmit-complete DPC, one per packet without interrupt moderation; docs/STACKS.md §1). Each
+  // frame from this host occupies the link for this long before its serialisation. 0 = none.
+  // [winxp: calibrated on the seed's "best raw winsock" row (§6: 11.1 MiB/s) only]
+  Nanos per_segment_cost = Nanos::zero();
 
   // Windows XP SP2 as in the seed (§1): no timestamps asked, accepted; classic Nagle; AFD 8192;
   // initial cwnd 2; restart after idle; 200 ms delayed ACK with TcpAckFrequency 2.
@@ -169,6 +175,10 @@ struct TtcpTransmitterConfig {
   bool nonblocking = true;                     // Cygwin makes every socket nonblocking (§1)
   core::PolicyKind chunking = core::PolicyKind::none;
   std::int32_t chunk_mss_guess = 0;            // MSS the chunker assumes; 0 = link MTU - 40 (seed)
+  // The application lets the chunk policy raise SO_SNDBUF (core SocketParams::allow_raise_sndbuf):
+  // with `robust` the sender's send_buffer.size becomes the policy's recommended_sndbuf(write_len)
+  // before the connection starts (KB823764's second workaround, docs/STACKS.md §8).
+  bool allow_raise_sndbuf = false;
   // From FD_WRITE to the retried send: WaitForMultipleObjects + thread wake-up. The seed blames
   // this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s [calibrated on that row, §6,
   // together with TcpProfile::stack_latency].
@@ -182,6 +192,10 @@ struct TtcpTransmitterConfig {
 struct TtcpReceiverConfig {
   std::int64_t read_len = 8192;
   Nanos read_latency = Nanos::us(15);  // wake-up of a blocked reader after data arrives
+  // Plus an exponentially distributed extra wake-up delay of this mean, drawn per wake-up from
+  // the run's RNG (0 = none): the reader as a scheduled process. Measured in the lab from a
+  // capture (docs/VALIDATION.md §4, bench/lab_vs_sim.sh), not fitted to goodput.
+  Nanos read_jitter = Nanos::zero();
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
 };
 
@@ -228,6 +242,10 @@ struct ExperimentConfig {
   Addressing addressing{};
   std::uint64_t seed = 1;                         // the run's only RNG
   Nanos time_limit = Nanos::s(86400);             // stop (completed = false) past this
+  // Waits longer than this count as stalls (Summary::stalls); shorter ones are totalled apart
+  // (Summary::short_waits). 20 ms, as `ackstall scan`: far above a 100BASE-T RTT, far below
+  // any delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
+  Nanos stall_threshold = Nanos::ms(20);
 };
 
 // The first problem found, as an Error whose message is "field.path: problem".

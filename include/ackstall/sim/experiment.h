@@ -55,7 +55,8 @@ struct Summary {
   double ceiling_mib_s = 0;           // rate * mss / wire bytes of a full frame / 2^20
   std::int32_t mss = 0;               // payload bytes of a full data segment (after options)
   bool timestamps = false;            // negotiated
-  StallTotals stalls{};
+  StallTotals stalls{};               // waits longer than cfg.stall_threshold, by kind
+  StallTotals short_waits{};          // waits up to the threshold (a healthy run's quota waits)
   std::uint64_t data_segments = 0;    // segments carrying payload (sender -> receiver)
   std::uint64_t pure_acks = 0;        // receiver -> sender segments without payload/SYN/FIN
   std::uint64_t window_updates = 0;   // subset of pure_acks sent because a read opened the window

@@ -32,6 +32,7 @@
 #pragma once
 
 #include "ackstall/sim/ack_policy.h"
+#include "ackstall/sim/receive_window.h"
 #include "ackstall/sim/congestion.h"
 #include "ackstall/sim/config.h"
 #include "ackstall/sim/trace.h"
@@ -93,6 +94,10 @@ class TcpEndpoint {
   void listen();                         // passive open
   SendOutcome send(Nanos now, std::int64_t len, bool nonblocking, Actions& a);
   void close(Nanos now, Actions& a);     // no more data: FIN after the last byte
+  // setsockopt(TCP_NODELAY) by the application: Nagle off while set (BSD tcp_output's
+  // TF_NODELAY test, nagle.h). Takes effect at the next output (the caller's send follows).
+  void set_nodelay(bool on) noexcept { nodelay_ = on; }
+  bool nodelay() const noexcept { return nodelay_; }
   std::int64_t read(Nanos now, std::int64_t max, Actions& a);
   void on_segment(Nanos now, const Segment& s, Actions& a);
   void on_timer(Nanos now, TimerKind k, Actions& a);
@@ -162,12 +167,16 @@ class TcpEndpoint {
   bool force_ = false;                   // persist probe
   Nanos persist_backoff_ = Nanos::zero();
   Nanos nagle_since_ = Nanos::never();
+  bool nodelay_ = false;                 // set_nodelay(): TCP_NODELAY overrides prof_.nagle
   bool rexmt_armed_ = false, persist_armed_ = false, delack_armed_ = false;
 
   // Receive side.
   std::int64_t rcv_nxt_ = 0, rcv_adv_ = 0, rcv_wup_ = 0;
   std::int64_t rcv_queue_ = 0;
   std::int64_t rcvbuf_;
+  // Linux receivers (receive_window.h): tp->rcv_ssthresh and tp->rcv_wnd (the last offer).
+  std::int64_t rcv_ssthresh_ = 0, rcv_wnd_last_ = 0;
+  WindowInput window_input() const noexcept;
   bool fin_received_ = false;
   std::uint32_t ts_recent_ = 0;
   bool ack_now_ = false;

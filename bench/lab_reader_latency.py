@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Reader wake-up latency of a Linux receiver, from a capture taken on the receiver's interface.
+
+Input: `tshark -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack` lines
+(relative sequence numbers) on stdin; argv[1] = the sender's address; argv[2] = the reader's base
+wake-up latency in us (the simulator's app.receiver.read_latency).
+
+Linux (6.1) ACKs the second un-ACKed full segment at once only if the window it would offer is
+not smaller than the one advertised (__tcp_ack_snd_check, tcp_input.c). With the first segment
+still unread it is smaller; the ACK then goes out when the reader reads (tcp_cleanup_rbuf: more
+than one rcv_mss un-ACKed) and covers what has arrived by then. An ACK that covers three or more
+segments (none of them past 20 ms: not the delayed-ACK timer) is therefore a read that came after
+the third segment's arrival: the reader, woken by the first, was later than t3 - t1.
+With the reader's latency L = base + Exp(mean) (the simulator's model), the fraction f of
+ACK-pairs so covered gives P(L > t3 - t1) = exp(-(t3 - t1 - base) / mean), so
+mean = (median(t3 - t1) - base) / ln(1 / f): `read_jitter_us`, the simulator's
+app.receiver.read_jitter. Also printed: the delay of every ACK after the arrival of the second
+segment it covers (kernel processing included), the segments per ACK, and the read-ACKs' delay
+after the segment that woke the reader. Prints one JSON object. Nothing here looks at goodput.
+"""
+import json
+import math
+import statistics
+import sys
+
+TIMER_S = 20e-3       # 20 ms and more: the delayed-ACK timer, not a read
+
+
+def main() -> int:
+    sender = sys.argv[1]
+    base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
+    data = []   # (t, end_seq) in arrival order
+    acks = []   # (t, ack)
+    for line in sys.stdin:
+        f = line.rstrip("\n").split("\t")
+        if len(f) < 5 or not f[0]:
+            continue
+        t, src = float(f[0]), f[1]
+        if src == sender:
+            ln = int(f[3] or 0)
+            if ln > 0:
+                data.append((t, int(f[2]) + ln))
+        elif f[4]:
+            acks.append((t, int(f[4])))
+    acked, i = 0, 0
+    pairs, late, timer = 0, [], 0
+    d2, t31 = [], []
+    per_ack = {}
+    for ta, ack in acks:
+        if ack <= acked:
+            continue
+        covered = []
+        while i < len(data) and data[i][1] <= ack:
+            if data[i][0] <= ta:
+                covered.append(data[i][0])
+            i += 1
+        acked = ack
+        per_ack[len(covered)] = per_ack.get(len(covered), 0) + 1
+        if not covered:
+            continue
+        if ta - covered[-1] >= TIMER_S:
+            timer += 1
+            continue
+        if len(covered) < 2:
+            continue
+        pairs += 1
+        d2.append(ta - covered[1])
+        if len(covered) >= 3:
+            late.append(ta - covered[0])
+            t31.append(covered[2] - covered[0])
+    out = {"acks": len(acks), "data_segments": len(data), "segments_per_ack": per_ack,
+           "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
+           "base_us": base_us}
+    if d2:
+        q = statistics.quantiles(d2, n=10) if len(d2) > 1 else [d2[0]] * 9
+        out["ack_after_2nd_us_p10_p50_p90"] = [round(q[0] * 1e6, 1), round(statistics.median(d2) * 1e6, 1),
+                                               round(q[8] * 1e6, 1)]
+    if late:
+        out["late_read_after_1st_us_median"] = round(statistics.median(late) * 1e6, 1)
+        f = len(late) / pairs
+        gap = statistics.median(t31) * 1e6
+        out["late_fraction"] = round(f, 6)
+        out["t3_minus_t1_us_median"] = round(gap, 1)
+        out["read_jitter_us"] = round(max(gap - base_us, 0.0) / math.log(1.0 / f), 1)
+    else:
+        out["read_jitter_us"] = 0
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

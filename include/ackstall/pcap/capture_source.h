@@ -1,0 +1,60 @@
+// ackstall/pcap/capture_source.h — capture records through libpcap (what tcpdump reads with):
+// classic pcap (microsecond and nanosecond), pcapng, "-" for stdin, and a BPF filter compiled by
+// libpcap exactly as tcpdump compiles it.
+//
+// Records come one at a time with their 1-based frame number as Wireshark's frame.number: the
+// BPF filter is applied here (pcap_offline_filter), after counting, so frame numbers do not
+// shift when a filter is given. A Record's `data` stays valid until the next call to next().
+//
+// A file cut short (its last record incomplete) ends with next() returning nullopt and
+// `cut_short()` holding one line naming the record and its byte offset, so callers analyse
+// everything before the cut (as tshark does). Any other error in the middle of a file (a corrupt
+// pcapng block, a link type that changes between interfaces) is an error naming the record and
+// offset; the records before it stay analysed by the caller.
+// Errors: a file that cannot be opened is an OS failure (Error::code = errno); a file that is not a
+// capture, an unsupported link type or a bad BPF expression is a content error (code 0).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ackstall/pcap/error.h"
+#include "ackstall/pcap/file_reader.h"
+#include "ackstall/pcap/link_type.h"
+
+namespace ackstall::pcap {
+
+class CaptureSource {
+ public:
+  // `name` is a path or "-" (stdin). `bpf` may be empty (no filter).
+  static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {});
+  CaptureSource(CaptureSource&&) noexcept;
+  CaptureSource& operator=(CaptureSource&&) noexcept;
+  ~CaptureSource();
+
+  const std::string& name() const noexcept { return name_; }
+  LinkType link() const noexcept { return link_; }
+  bool pcapng() const noexcept { return pcapng_; }
+  // The next record that passes the filter; nullopt at the end (or at a cut, see cut_short()).
+  Result<std::optional<Record>> next();
+  const std::optional<std::string>& cut_short() const noexcept { return cut_short_; }
+  std::uint64_t records_read() const noexcept { return frame_; }
+
+ private:
+  struct Impl;
+  explicit CaptureSource(std::unique_ptr<Impl> impl, std::string name, LinkType link, bool pcapng);
+  std::unique_ptr<Impl> impl_;
+  std::string name_;
+  LinkType link_ = LinkType::ethernet;
+  bool pcapng_ = false;
+  std::uint64_t frame_ = 0;
+  std::uint64_t offset_ = 0;  // byte offset of the next record (classic pcap; pcapng via ftell)
+  std::optional<std::string> cut_short_;
+};
+
+// Compiles `bpf` for an Ethernet link as a syntax check (tcpdump's grammar); the error names it.
+Result<void> check_bpf(const std::string& bpf);
+
+}  // namespace ackstall::pcap

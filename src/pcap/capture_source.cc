@@ -1,0 +1,129 @@
+#include "ackstall/pcap/capture_source.h"
+
+#include <fmt/format.h>
+#include <pcap/pcap.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace ackstall::pcap {
+
+struct CaptureSource::Impl {
+  pcap_t* handle = nullptr;
+  bpf_program program{};
+  bool have_program = false;
+  ~Impl() {
+    if (have_program) pcap_freecode(&program);
+    if (handle != nullptr) pcap_close(handle);
+  }
+};
+
+namespace {
+
+Result<bpf_program> compile(pcap_t* p, const std::string& bpf) {
+  bpf_program prog{};
+  // optimize=1, netmask unknown: tcpdump's defaults for a savefile.
+  if (pcap_compile(p, &prog, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
+    return make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(p)));
+  }
+  return prog;
+}
+
+bool is_truncation(const char* message) {
+  // libpcap's savefile readers (sf-pcap.c, sf-pcapng.c) say "truncated" for a short record.
+  return std::strstr(message, "truncated") != nullptr;
+}
+
+}  // namespace
+
+CaptureSource::CaptureSource(std::unique_ptr<Impl> impl, std::string name, LinkType link, bool pcapng)
+    : impl_(std::move(impl)), name_(std::move(name)), link_(link), pcapng_(pcapng) {}
+CaptureSource::CaptureSource(CaptureSource&&) noexcept = default;
+CaptureSource& CaptureSource::operator=(CaptureSource&&) noexcept = default;
+CaptureSource::~CaptureSource() = default;
+
+Result<CaptureSource> CaptureSource::open(const std::string& name, const std::string& bpf) {
+  std::FILE* file = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
+  if (file == nullptr) {
+    return core::os_failure("", errno, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
+  }
+  // Peek at the magic to tell pcapng from pcap (libpcap reads it again from the start).
+  char errbuf[PCAP_ERRBUF_SIZE] = {};
+  auto impl = std::make_unique<Impl>();
+  impl->handle = pcap_fopen_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  if (impl->handle == nullptr) {
+    if (file != stdin) std::fclose(file);
+    return make_error(fmt::format("{}: not a pcap or pcapng capture ({})", name, errbuf));
+  }
+  const int dlt = pcap_datalink(impl->handle);
+  const auto link = link_type_from_pcap(static_cast<std::uint32_t>(dlt));
+  if (!link) {
+    const char* dlt_name = pcap_datalink_val_to_name(dlt);
+    return make_error(fmt::format("{}: link type {} ({}) is not supported (Ethernet, Linux SLL/SLL2, "
+                                  "raw IP, null loopback)", name, dlt, dlt_name ? dlt_name : "?"));
+  }
+  if (!bpf.empty()) {
+    auto prog = compile(impl->handle, bpf);
+    if (!prog) return tl::unexpected(prog.error());
+    impl->program = *prog;
+    impl->have_program = true;
+  }
+  // pcap_major_version: 1 for a pcapng file read by libpcap >= 1.1 ("major version is 1" in
+  // sf-pcapng.c); the classic format's is 2.
+  const bool ng = pcap_major_version(impl->handle) == 1;
+  CaptureSource s(std::move(impl), name, *link, ng);
+  s.offset_ = ng ? 0 : 24;
+  return s;
+}
+
+Result<std::optional<Record>> CaptureSource::next() {
+  if (cut_short_) return std::optional<Record>{};
+  while (true) {
+    std::FILE* f = pcap_file(impl_->handle);
+    const long pos = (pcapng_ && f != nullptr && f != stdin) ? std::ftell(f) : -1;
+    const std::uint64_t offset = pos >= 0 ? static_cast<std::uint64_t>(pos) : offset_;
+    pcap_pkthdr* hdr = nullptr;
+    const u_char* data = nullptr;
+    const int rc = pcap_next_ex(impl_->handle, &hdr, &data);
+    if (rc == PCAP_ERROR_BREAK) return std::optional<Record>{};  // end of file
+    const std::uint64_t number = frame_ + 1;
+    const std::string where =
+        (pcapng_ && pos < 0) ? fmt::format("record {}", number)
+                             : fmt::format("record {} (offset {})", number, offset);
+    if (rc != 1) {
+      const char* msg = pcap_geterr(impl_->handle);
+      if (is_truncation(msg)) {
+        cut_short_ = fmt::format("{}: cut short at {}: {}; analysed the {} records before it", name_,
+                                 where, msg, frame_);
+        return std::optional<Record>{};
+      }
+      return make_error(fmt::format("{}: {}: {}", name_, where, msg));
+    }
+    ++frame_;
+    offset_ += 16 + hdr->caplen;
+    if (impl_->have_program && pcap_offline_filter(&impl_->program, hdr, data) == 0) continue;
+    Record r;
+    r.number = frame_;
+    r.time_ns = static_cast<std::int64_t>(hdr->ts.tv_sec) * 1'000'000'000 + hdr->ts.tv_usec;  // ns precision
+    r.orig_len = hdr->len;
+    r.data = {data, hdr->caplen};
+    return std::optional<Record>{r};
+  }
+}
+
+Result<void> check_bpf(const std::string& bpf) {
+  pcap_t* p = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 262144, PCAP_TSTAMP_PRECISION_NANO);
+  if (p == nullptr) return make_error("pcap_open_dead failed");
+  bpf_program prog{};
+  Result<void> out{};
+  if (pcap_compile(p, &prog, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
+    out = make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(p)));
+  } else {
+    pcap_freecode(&prog);
+  }
+  pcap_close(p);
+  return out;
+}
+
+}  // namespace ackstall::pcap

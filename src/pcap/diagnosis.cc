@@ -1,0 +1,170 @@
+#include "ackstall/pcap/diagnosis.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ackstall/core/chunk_policy.h"
+
+namespace ackstall::pcap {
+namespace {
+
+template <class Map>
+std::optional<typename Map::key_type> mode(const Map& m) {
+  if (m.empty()) return std::nullopt;
+  auto best = m.begin();
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    if (it->second > best->second) best = it;
+  }
+  return best->first;
+}
+
+std::string kb(std::uint64_t bytes) {
+  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KB", bytes / 1024);
+  return fmt::format("{} bytes", bytes);
+}
+
+std::string plan_text(const std::vector<std::size_t>& plan) {
+  std::string s;
+  for (std::size_t c : plan) s += fmt::format("{}{}", s.empty() ? "" : " + ", c);
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> timer_fits(std::int64_t timer_ns) {
+  struct Fit {
+    double ms;
+    const char* who;
+  };
+  // docs/STACKS.md: §1 Windows TcpDelAckTicks 2 = 200 ms; §3 OpenBSD tcp_delack_ticks 200 ms,
+  // FreeBSD tcp_delacktime 100 ms; §4 Linux TCP_ATO_MIN 40 ms (42.7 ms measured at HZ=250, §7).
+  static constexpr Fit kFits[] = {
+      {200, "Windows (TcpDelAckTicks 2 = 200 ms, STACKS §1)"},
+      {200, "OpenBSD/NetBSD (tcp_delack_ticks 200 ms, STACKS §3)"},
+      {100, "FreeBSD (net.inet.tcp.delacktime 100 ms, STACKS §3)"},
+      {40, "Linux (TCP_ATO_MIN 40 ms, STACKS §4)"},
+  };
+  const double ms = static_cast<double>(timer_ns) / 1e6;
+  std::vector<std::string> out;
+  for (const Fit& f : kFits) {
+    if (ms >= f.ms * 0.75 && ms <= f.ms * 1.25) out.emplace_back(f.who);
+  }
+  if (out.empty() && ms > 0 && ms < 200) {
+    out.emplace_back("pre-2001 BSD (global 200 ms tcp_fasttimo tick: 0-200 ms, STACKS §3)");
+  }
+  return out;
+}
+
+Diagnosis diagnose(const DirectionReport& d) {
+  Diagnosis g;
+  g.mss = d.mss ? *d.mss : d.max_segment;
+  std::uint64_t idle_max = 0;
+  for (const Stall& s : d.stalls) idle_max = std::max(idle_max, s.outstanding);
+  g.in_flight_limit = std::max(d.max_in_flight, idle_max);
+  g.window_offered = d.max_window_offered;
+  g.write_size = mode(d.write_sizes);
+  g.segments_per_write = mode(d.segments_per_write);
+  g.writes = d.writes;
+  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
+
+  // Evidence: the in-flight limit.
+  const bool sender_limited = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
+  g.evidence.push_back(fmt::format(
+      "in flight: never more than {} bytes {} while up to {} bytes were offered{}", g.in_flight_limit,
+      d.stalls.empty() ? "at once" : "when the sender went idle", g.window_offered,
+      sender_limited ? fmt::format(": a send buffer or per-send quota of about {}", kb(g.in_flight_limit))
+                     : ""));
+  // The send pattern.
+  if (g.write_size && g.segments_per_write) {
+    const bool odd = *g.segments_per_write % 2 == 1;
+    g.evidence.push_back(fmt::format(
+        "writes: {} PSH-ended writes, most of {} bytes in {} segment{} ({}){}", g.writes, *g.write_size,
+        *g.segments_per_write, *g.segments_per_write == 1 ? "" : "s", odd ? "odd" : "even",
+        odd ? ": one segment is left alone at the end of every write" : ""));
+  } else {
+    g.evidence.push_back("writes: no PSH seen, write boundaries unknown");
+  }
+  g.evidence.push_back(d.nagle_holds > 0
+                           ? fmt::format("Nagle: {} sub-MSS segments sent only once all before them were "
+                                         "ACKed (first: frame {})", d.nagle_holds, d.nagle_hold_frame)
+                           : std::string("Nagle: no segment held for an ACK"));
+  // The receiver.
+  std::string rule = "ACK rule unknown";
+  switch (d.ack_every) {
+    case AckEvery::every_second_segment: rule = "ACKs every second segment"; break;
+    case AckEvery::every_segment: rule = "ACKs every segment"; break;
+    case AckEvery::other: rule = "stretch ACKs (several segments each)"; break;
+    case AckEvery::unknown: break;
+  }
+  if (d.delayed_ack_timeout_ns) {
+    g.timer_fits = timer_fits(*d.delayed_ack_timeout_ns);
+    std::string fits;
+    for (const auto& f : g.timer_fits) fits += (fits.empty() ? "" : "; ") + f;
+    g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK timer ~{:.1f} ms (median of {}){}", rule,
+                                     static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6, delayed,
+                                     fits.empty() ? "" : ", fits " + fits));
+  } else {
+    g.evidence.push_back(fmt::format("receiver: {}; no delayed-ACK wait seen", rule));
+  }
+
+  // Verdict.
+  if (d.stalls.empty()) {
+    g.mechanism = "No stall at or above the threshold: the sender never waited on the receiver.";
+    return g;
+  }
+  const std::uint64_t n = d.stalls.size();
+  auto count = [&d](StallKind k) { return d.stall_counts[static_cast<std::size_t>(k)]; };
+  if (2 * delayed >= n) {
+    const std::uint64_t w = g.write_size.value_or(g.in_flight_limit);
+    g.mechanism = fmt::format(
+        "The sender stops with at most {} bytes in flight{} and the receiver holds the ACK of the "
+        "lone last segment for its ~{:.0f} ms delayed-ACK timer: {} of {} stalls are that wait.",
+        g.in_flight_limit,
+        g.write_size ? fmt::format(" (each {}-byte write in {} segments)", *g.write_size,
+                                   g.segments_per_write.value_or(0))
+                     : "",
+        static_cast<double>(d.delayed_ack_timeout_ns.value_or(0)) / 1e6, delayed, n);
+    if (d.nagle_holds > 0) {
+      g.fixes.push_back(fmt::format(
+          "disable Nagle on the sender (TCP_NODELAY): {} sub-MSS segments waited for an ACK", d.nagle_holds));
+    }
+    if (g.mss > 0 && g.in_flight_limit > g.mss) {
+      // The seed's policy (core/chunk_policy.h, STACKS §0) with the limit as SO_SNDBUF.
+      const core::ChunkPolicy policy(core::PolicyKind::seed,
+                                     {.sndbuf = static_cast<std::int64_t>(g.in_flight_limit),
+                                      .mss = static_cast<std::int64_t>(g.mss)});
+      g.chunk_plan = policy.plan(static_cast<std::size_t>(w));
+      g.fixes.push_back(fmt::format(
+          "chunk each send below the in-flight limit in whole MSS (the seed's policy, `--chunk seed`): "
+          "with MSS {} and a limit of {} bytes a {}-byte write goes as {}", g.mss, g.in_flight_limit, w,
+          g.chunk_plan.size() > 1 ? plan_text(g.chunk_plan) : fmt::format("{} (not split: below the limit)", w)));
+    }
+    g.fixes.push_back(fmt::format(
+        "raise SO_SNDBUF above the write size (> {} bytes; Winsock KB214397's rule, STACKS §1)", w));
+    g.fixes.push_back(
+        "ACK on PSH at the receiver (OpenBSD net.inet.tcp.ackonpush=1, NetBSD ack_on_push, STACKS §3; "
+        "Windows TcpAckFrequency=1, STACKS §1)");
+    if (d.nagle_holds == 0) {
+      g.would_not_help.push_back(
+          "TCP_NODELAY on the sender: the lone segment is the write's PSH tail, sent at once, not one "
+          "Nagle held");
+    }
+    g.would_not_help.push_back("a larger receive window: the sender never filled the one offered");
+  } else if (count(StallKind::retransmission) * 2 >= n) {
+    g.mechanism = "Most stalls end in a retransmission: segments or ACKs were lost and the sender waited "
+                  "for its retransmission timeout.";
+    g.fixes.push_back("find the loss (interface errors, queue drops); SACK and RACK shorten the recovery");
+  } else if (count(StallKind::zero_window) + count(StallKind::window_update) + count(StallKind::window_limited) >
+             n / 2) {
+    g.mechanism = "Most stalls wait on the receiver's window: the receiving application reads slowly or "
+                  "its buffer is small.";
+    g.fixes.push_back("raise the receiver's SO_RCVBUF / let it read faster; window scaling on both SYNs");
+  } else {
+    g.mechanism = "Most stalls end with an ACK of several segments arriving late: a long RTT, a busy "
+                  "receiver or lost ACKs, not the delayed-ACK timer.";
+  }
+  return g;
+}
+
+}  // namespace ackstall::pcap

@@ -1,0 +1,41 @@
+// `sim` explains the dominant stall in one sentence from the run's counters.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_runner.h"
+
+namespace ackstall::tools {
+namespace {
+
+std::string why(const std::string& scenario) {
+  const auto r = run_ackstall({"sim", std::string(ACKSTALL_SOURCE_DIR) + "/examples/" + scenario, "--set",
+                               "app.transmitter.writes=300", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out)["explanation"];
+}
+
+TEST(SimExplain, TheSeedsMechanism) {
+  const std::string s = why("seed/02-unpatched.toml");
+  for (const char* part : {"8192-byte send is 6 segments", "Nagle (classic) holds the 892-byte tail",
+                           "leaves segment 5 alone", "up to 200ms", "SO_SNDBUF 8192 charged per whole send"})
+    EXPECT_NE(s.find(part), std::string::npos) << part << " in: " << s;
+}
+
+TEST(SimExplain, OddSegmentCountAndLinuxTimer) {
+  const std::string s = why("lab/pingpong-l15928.toml");
+  EXPECT_NE(s.find("11 segments"), std::string::npos) << s;
+  EXPECT_NE(s.find("last segment is alone"), std::string::npos) << s;
+  EXPECT_NE(s.find("Linux"), std::string::npos) << s;
+}
+
+TEST(SimExplain, HealthyRunsAndShortWaits) {
+  EXPECT_NE(why("seed/04-patched-l7300.toml").find("the link is the limit"), std::string::npos);
+  const std::string scp = why("seed/09-scp-openbsd-to-cygwin-before.toml");
+  EXPECT_NE(scp.find("select() pipe thread"), std::string::npos) << scp;
+  EXPECT_NE(scp.find("short waits"), std::string::npos) << scp;
+}
+
+}  // namespace
+}  // namespace ackstall::tools

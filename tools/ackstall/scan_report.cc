@@ -1,0 +1,184 @@
+#include "scan_report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "ackstall/pcap/diagnosis.h"
+
+namespace ackstall::tools {
+namespace {
+
+double seconds(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
+double millis(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+
+std::string direction_name(const pcap::DirectionReport& d) {
+  return fmt::format("{} -> {}", pcap::format_socket_addr(d.sender), pcap::format_socket_addr(d.receiver));
+}
+
+nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
+  return {{"mss", g.mss},
+          {"in_flight_limit", g.in_flight_limit},
+          {"window_offered", g.window_offered},
+          {"writes", g.writes},
+          {"write_size", g.write_size ? nlohmann::json(*g.write_size) : nlohmann::json()},
+          {"segments_per_write", g.segments_per_write ? nlohmann::json(*g.segments_per_write) : nlohmann::json()},
+          {"timer_fits", g.timer_fits},
+          {"chunk_plan", g.chunk_plan},
+          {"evidence", g.evidence},
+          {"mechanism", g.mechanism},
+          {"fixes", g.fixes},
+          {"would_not_help", g.would_not_help}};
+}
+
+nlohmann::json to_json(const pcap::DirectionReport& d, std::int64_t t0) {
+  nlohmann::json kinds = nlohmann::json::object();
+  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
+    kinds[std::string(pcap::to_string(static_cast<pcap::StallKind>(k)))] = d.stall_counts[k];
+  }
+  nlohmann::json stalls = nlohmann::json::array();
+  for (const pcap::Stall& s : d.stalls) {
+    stalls.push_back({{"time_s", seconds(s.start_ns - t0)},
+                      {"duration_ms", millis(s.duration_ns())},
+                      {"ack_delay_ms", millis(s.ack_delay_ns)},
+                      {"seq", s.seq},
+                      {"outstanding", s.outstanding},
+                      {"segments", s.segments},
+                      {"segment_frame", s.segment_frame},
+                      {"release_frame", s.release_frame},
+                      {"kind", std::string(pcap::to_string(s.kind))}});
+  }
+  return {{"sender", pcap::format_socket_addr(d.sender)},
+          {"receiver", pcap::format_socket_addr(d.receiver)},
+          {"data_segments", d.data_segments},
+          {"retransmitted_segments", d.retransmitted_segments},
+          {"bytes_sent", d.bytes_sent},
+          {"bytes_acked", d.bytes_acked},
+          {"duration_s", seconds(d.last_ack_ns - d.first_data_ns)},
+          {"goodput_bytes_per_s", d.goodput_bytes_per_s},
+          {"mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
+          {"timestamps", d.timestamps},
+          {"handshake_rtt_ms", d.handshake_rtt_ns ? nlohmann::json(millis(*d.handshake_rtt_ns)) : nlohmann::json()},
+          {"stall_count", d.stalls.size()},
+          {"stalls_by_kind", kinds},
+          {"stalled_s", seconds(d.stalled_ns)},
+          {"delayed_ack_timeout_ms",
+           d.delayed_ack_timeout_ns ? nlohmann::json(millis(*d.delayed_ack_timeout_ns)) : nlohmann::json()},
+          {"ack_every", std::string(pcap::to_string(d.ack_every))},
+          {"prompt_acks", {{"one_segment", d.prompt_acks_one},
+                           {"two_segments", d.prompt_acks_two},
+                           {"more", d.prompt_acks_more}}},
+          {"diagnosis", diagnosis_json(pcap::diagnose(d))},
+          {"stalls", stalls}};
+}
+
+std::string ack_every_text(const pcap::DirectionReport& d) {
+  const std::uint64_t prompt = d.prompt_acks_one + d.prompt_acks_two + d.prompt_acks_more;
+  const std::string counts = fmt::format("{} of {} prompt ACKs cover 1 segment, {} cover 2, {} more",
+                                         d.prompt_acks_one, prompt, d.prompt_acks_two, d.prompt_acks_more);
+  switch (d.ack_every) {
+    case pcap::AckEvery::every_second_segment: return "ACKs every second segment (" + counts + ")";
+    case pcap::AckEvery::every_segment: return "ACKs every segment (" + counts + ")";
+    case pcap::AckEvery::other: return "ACKs stretch over several segments (" + counts + ")";
+    case pcap::AckEvery::unknown: break;
+  }
+  return "ACK pattern unknown (" + counts + ")";
+}
+
+void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap::DirectionReport& d,
+                     std::ostream& out) {
+  const std::int64_t span = d.last_ack_ns - d.first_data_ns;
+  fmt::print(out, "\nflow {}\n", direction_name(d));
+  fmt::print(out, "  data: {} bytes in {} segments ({} retransmitted), {} acked\n", d.bytes_sent,
+             d.data_segments, d.retransmitted_segments, d.bytes_acked);
+  fmt::print(out, "  goodput: {:.1f} KB/s ({:.3f} MiB/s) over {:.3f} s; MSS {}, timestamps {}{}\n",
+             d.goodput_bytes_per_s / 1e3, d.goodput_bytes_per_s / (1 << 20), seconds(span),
+             d.mss ? std::to_string(*d.mss) : "unknown", d.timestamps ? "on" : "off",
+             d.handshake_rtt_ns ? fmt::format(", handshake RTT {:.3f} ms", millis(*d.handshake_rtt_ns)) : "");
+  std::string kinds;
+  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
+    if (d.stall_counts[k] == 0) continue;
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", d.stall_counts[k],
+                         pcap::to_string(static_cast<pcap::StallKind>(k)));
+  }
+  fmt::print(out, "  stalls: {}{}, stalled {:.3f} s ({:.1f}% of the transfer)\n", d.stalls.size(),
+             kinds.empty() ? "" : " (" + kinds + ")", seconds(d.stalled_ns),
+             span > 0 ? 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(span) : 0.0);
+  fmt::print(out, "  receiver: {}; {}\n",
+             d.delayed_ack_timeout_ns ? fmt::format("delayed-ACK timeout ~{:.1f} ms (median of {})",
+                                                    millis(*d.delayed_ack_timeout_ns), d.stall_counts[0])
+                                      : std::string("no delayed-ACK stall"),
+             ack_every_text(d));
+  const std::size_t shown = std::min(d.stalls.size(), o.max_stalls);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const pcap::Stall& s = d.stalls[i];
+    fmt::print(out,
+               "    #{:<4} t={:.6f} s  seq={:<10} {:9.3f} ms  {:<14} ({} segment{}, {} bytes outstanding; "
+               "frame {} waited, frame {} released)\n",
+               i + 1, seconds(s.start_ns - scan.first_ns), s.seq, millis(s.duration_ns()),
+               pcap::to_string(s.kind), s.segments, s.segments == 1 ? "" : "s", s.outstanding,
+               s.segment_frame, s.release_frame);
+  }
+  if (shown < d.stalls.size()) {
+    fmt::print(out, "    ... {} more (--max-stalls, or --json for all)\n", d.stalls.size() - shown);
+  }
+  const pcap::Diagnosis g = pcap::diagnose(d);
+  fmt::print(out, "  diagnosis:\n");
+  for (const auto& e : g.evidence) fmt::print(out, "    - {}\n", e);
+  fmt::print(out, "  verdict: {}\n", g.mechanism);
+  for (std::size_t i = 0; i < g.fixes.size(); ++i) fmt::print(out, "    fix {}: {}\n", i + 1, g.fixes[i]);
+  for (const auto& w : g.would_not_help) fmt::print(out, "    would not help: {}\n", w);
+}
+
+}  // namespace
+
+std::string skipped_summary(const pcap::FileScan& scan) {
+  std::vector<std::pair<std::uint64_t, std::string>> v;
+  for (const auto& [reason, n] : scan.skipped) v.emplace_back(n, reason);
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::string s;
+  for (const auto& [n, reason] : v) s += fmt::format("{}{} {}", s.empty() ? "" : ", ", n, reason);
+  return s;
+}
+
+nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
+  nlohmann::json flows = nlohmann::json::array();
+  for (const pcap::FlowReport& f : scan.flows) {
+    nlohmann::json dirs = nlohmann::json::array();
+    for (const auto& d : f.directions) dirs.push_back(to_json(d, scan.first_ns));
+    flows.push_back({{"a", pcap::format_socket_addr(f.key.a)},
+                     {"b", pcap::format_socket_addr(f.key.b)},
+                     {"packets", f.packets},
+                     {"directions", dirs}});
+  }
+  return {{"file", scan.name},
+          {"format", scan.pcapng ? "pcapng" : "pcap"},
+          {"threshold_ms", o.threshold_ms},
+          {"records", scan.records},
+          {"matched_records", scan.matched},
+          {"tcp_packets", scan.tcp_packets},
+          {"skipped", scan.skipped},
+          {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
+          {"flows", flows}};
+}
+
+void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {
+  fmt::print(out, "{}: {} records, {} TCP segments{}, {} flows; stall threshold {} ms\n", scan.name,
+             scan.records, scan.tcp_packets, o.flow_filtered ? " in matching flows" : "", scan.flows.size(),
+             o.threshold_ms);
+  std::uint64_t skipped = 0;
+  for (const auto& [reason, n] : scan.skipped) skipped += n;
+  if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, skipped_summary(scan));
+  for (const pcap::FlowReport& f : scan.flows) {
+    if (f.directions.empty()) {
+      fmt::print(out, "\nflow {} <-> {}: {} packets, no data\n", pcap::format_socket_addr(f.key.a),
+                 pcap::format_socket_addr(f.key.b), f.packets);
+    }
+    for (const pcap::DirectionReport& d : f.directions) print_direction(o, scan, d, out);
+  }
+}
+
+}  // namespace ackstall::tools

@@ -1,0 +1,25 @@
+// ackstall scan's output: one capture's report as text or JSON (flows, stalls with frame
+// numbers, the diagnosis and verdict of pcap/diagnosis.h).
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+#include "ackstall/pcap/scan_file.h"
+
+namespace ackstall::tools {
+
+struct ScanPrint {
+  double threshold_ms = 20;
+  bool flow_filtered = false;
+  std::size_t max_stalls = 20;
+};
+
+void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out);
+nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan);
+// "206 IPv6/UDP frames, 3 ARP" — what a capture held instead of TCP.
+std::string skipped_summary(const pcap::FileScan& scan);
+
+}  // namespace ackstall::tools

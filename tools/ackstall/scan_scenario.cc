@@ -1,0 +1,100 @@
+#include "scan_scenario.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+
+#include "ackstall/pcap/diagnosis.h"
+
+namespace ackstall::tools {
+namespace {
+
+const pcap::DirectionReport* first_data_direction(const pcap::FileScan& scan) {
+  const pcap::DirectionReport* best = nullptr;
+  for (const auto& f : scan.flows) {
+    for (const auto& d : f.directions) {
+      if (best == nullptr || d.bytes_sent > best->bytes_sent) best = &d;
+    }
+  }
+  return best;
+}
+
+// The receiver profile whose delayed-ACK timer and ACK rule fit (src/scenario/profiles.cc;
+// docs/STACKS.md §1 Windows, §3 OpenBSD/FreeBSD, §4 Linux).
+std::string receiver_profile(const pcap::DirectionReport& d) {
+  if (!d.delayed_ack_timeout_ns) return "openbsd-3.9";
+  const double ms = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
+  if (ms < 70) return "linux";
+  if (ms < 150) return "freebsd-6";
+  return "openbsd-3.9";
+}
+
+}  // namespace
+
+pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
+  const pcap::DirectionReport* dp = first_data_direction(scan);
+  if (dp == nullptr) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
+  const pcap::DirectionReport& d = *dp;
+  const pcap::Diagnosis g = pcap::diagnose(d);
+  const std::uint32_t mss = std::max<std::uint32_t>(g.mss, 88);
+  const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
+  const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
+  const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);
+  // Link rate from the closest full-size pair: one frame (payload + 40 IP/TCP + 12 timestamps
+  // option + 38 Ethernet framing, core/link_framing.h) per spacing; 100 Mbit/s when unseen.
+  std::string rate = "100mbit";
+  if (d.back_to_back_ns > 0) {
+    const double frame = static_cast<double>(d.max_segment) + 40 + (d.timestamps ? 12 : 0) + 38;
+    const double bps = frame * 8 * 1e9 / static_cast<double>(d.back_to_back_ns);
+    rate = fmt::format("{}kbit", std::max<std::int64_t>(64, std::llround(bps / 1e3)));
+  }
+  // One-way delay: half the handshake's RTT (as the capture saw it), at least the default.
+  const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
+  const std::string profile = receiver_profile(d);
+  std::string t;
+  t += "# Emitted by `ackstall scan --emit-scenario` from the capture's own figures:\n";
+  t += fmt::format("#   {} flow {} -> {}\n", scan.name, pcap::format_socket_addr(d.sender),
+                   pcap::format_socket_addr(d.receiver));
+  t += fmt::format("#   capture goodput {:.0f} bytes/s; in-flight limit {} bytes; write {} bytes x {}\n",
+                   d.goodput_bytes_per_s, g.in_flight_limit, write, writes);
+  t += "# Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed\n";
+  t += "[scenario]\n";
+  t += fmt::format("name = \"from capture {}\"\n", pcap::format_socket_addr(d.sender));
+  t += "calibration = \"prediction\"\n\n";
+  t += "[link]\n";
+  t += fmt::format("rate = \"{}\"\n", rate);
+  t += fmt::format("prop_delay = \"{}ns\"\n\n", prop_ns);
+  t += "[sender]\nprofile = \"winxp\"\n";
+  t += fmt::format("mss = {}\n", mss);
+  t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
+  t += "[sender.send_buffer]\nkind = \"afd\"\n";  // the limit as a per-send quota (STACKS §1)
+  t += fmt::format("size = {}\n\n", quota);
+  t += fmt::format("[receiver]\nprofile = \"{}\"\n", profile);
+  t += fmt::format("mss = {}\n", mss);
+  t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
+  if (d.delayed_ack_timeout_ns && profile != "linux") {
+    t += fmt::format("[receiver.ack]\ndelack_timeout = \"{}us\"\n",
+                     std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000));
+  }
+  t += "\n[app.transmitter]\nchunking = \"none\"\n";
+  t += fmt::format("write_len = {}\n", write);
+  t += fmt::format("writes = {}\n", writes);
+  return t;
+}
+
+pcap::Result<std::string> write_scan_scenario(const pcap::FileScan& scan, const std::filesystem::path& path) {
+  auto text = scan_scenario_toml(scan);
+  if (!text) return tl::unexpected(text.error());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return core::os_failure("", errno, fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
+  out << *text;
+  out.close();
+  if (!out) return core::os_failure("", errno, fmt::format("{}: write failed", path.string()));
+  return fmt::format("{} bytes", text->size());
+}
+
+}  // namespace ackstall::tools

@@ -1,0 +1,20 @@
+// ackstall scan --emit-scenario: a simulator scenario (TOML, the keys of `ackstall sim
+// --list-keys`) built from one capture's own figures: MSS, timestamps, RTT from the handshake,
+// link rate from back-to-back spacing, the in-flight limit as Winsock's per-send quota, the write
+// size and count, and a receiver profile whose delayed-ACK timer and ACK rule fit the capture.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "ackstall/pcap/error.h"
+#include "ackstall/pcap/scan_file.h"
+
+namespace ackstall::tools {
+
+// The scenario text for the first direction that carried data; an error when none did.
+pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan);
+// Writes it; returns a one-phrase summary ("flow A -> B, receiver openbsd-3.9").
+pcap::Result<std::string> write_scan_scenario(const pcap::FileScan& scan, const std::filesystem::path& path);
+
+}  // namespace ackstall::tools
