@@ -73,21 +73,23 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       const std::int64_t s = params.sndbuf, m = params.mss;
       // S >= 5M: whole MSS, about a quarter of the quota, so that >= 3 chunks are queued when
       // the quota releases one (a late wake-up still finds the link busy; STACKS.md §8).
-      // 2M <= S < 5M: the seed's chunks (largest whole MSS below S, shrink rule for the tail):
+      // M < S < 5M: the seed's chunks (largest whole MSS below S, shrink rule for the tail):
       // with so few segments of quota the bytes in flight (two chunks) matter more than the
-      // number of chunks queued (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
-      seedlike_ = s >= 2 * m && s < 5 * m;
+      // number of chunks queued; for M < S < 2M that is one-MSS chunks, two in flight, which a
+      // BSD or Windows receiver ACKs at once where a whole send waits for its delayed-ACK timer
+      // (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
+      seedlike_ = s > m && s < 5 * m;
       base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
-      // S < 2M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
+      // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
       // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one
       // full-sized segment unACKed, §4) and BSD (tcp_output: a window update of two MSS, §3) as
       // surely as the whole send (measured: ttcp on loopback, docs/STACKS.md §8). So robust does
-      // not split (base 0) and asks for TCP_NODELAY for the span of each send >= S, so that
-      // Nagle (RFC 896; KB214397, §1) does not also hold its short last segment. Chunk sizes
-      // alone cannot avoid this stall: robust recommends a larger SO_SNDBUF (KB823764) and
-      // policy_notice() says so.
+      // not split (base 0). For S < 2M it asks for TCP_NODELAY for the span of each send >= S,
+      // so that Nagle (RFC 896; KB214397, §1) does not hold a short last segment while the quota
+      // stops the next send. Chunk sizes alone cannot avoid the stall where S <= M: robust
+      // recommends a larger SO_SNDBUF (KB823764) and policy_notice() says so.
       nodelay_ = s < 2 * m;
-      if (nodelay_) base_ = 0;
+      if (s <= m) base_ = 0;
       break;
     }
     case PolicyKind::seed:
@@ -110,7 +112,7 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
       // tail shorter than one MSS when S >= 2M).
       const auto sndbuf = static_cast<std::size_t>(params_.sndbuf);
       const auto mss = static_cast<std::size_t>(params_.mss);
-      if (seedlike_) {  // 2M <= S < 5M: the seed's get_chunk (its four goals hold, §0)
+      if (seedlike_) {  // M < S < 5M: the seed's get_chunk (§0)
         if (remaining < sndbuf) return remaining;
         if (remaining - base < mss && base > mss) return base - mss;
         return base;
@@ -190,13 +192,16 @@ std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& p,
       if (const auto rec = policy.recommended_sndbuf(send_len); rec > s)
         raise = format("; SO_SNDBUF {} -> {} recommended (KB823764)", s, rec);
       if (len < s) return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
-      if (s < 2 * m) {
-        const std::string why = m >= s ? format("MSS {} >= SO_SNDBUF {}", m, s)
-                                       : format("SO_SNDBUF {} < 2 MSS ({})", s, 2 * m);
-        return format("{}: {}: no whole-MSS piece fits below the quota; the send goes whole with "
-                      "TCP_NODELAY for its span; a delayed-ACK stall can remain (KB823764){}", eff_name, why,
-                      raise.empty() ? std::string("; allow raising SO_SNDBUF (KB823764) to avoid it") : raise);
-      }
+      const std::string advice =
+          raise.empty() ? std::string("; allow raising SO_SNDBUF (KB823764) to avoid it") : raise;
+      if (m >= s)
+        return format("{}: MSS {} >= SO_SNDBUF {}: no whole-MSS piece fits below the quota; the send goes "
+                      "whole with TCP_NODELAY for its span; a delayed-ACK stall can remain (KB823764){}",
+                      eff_name, m, s, advice);
+      if (s < 2 * m)
+        return format("{}: SO_SNDBUF {} < 2 MSS ({}): one-MSS chunks with TCP_NODELAY for the send's span, "
+                      "two in flight at most; throughput stays below a larger buffer's{}",
+                      eff_name, s, 2 * m, advice);
       if (!raise.empty()) return eff_name + ":" + raise.substr(1);
       return std::nullopt;
     }

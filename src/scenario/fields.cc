@@ -265,6 +265,9 @@ std::vector<Field> build_fields() {
                                     join(core::policy_names())));
   add(f, t + "chunk_mss_guess", "MSS the chunker assumes; 0 = MTU - 40",
       size<std::int32_t>([](C& c) -> auto& { return c.app.transmitter.chunk_mss_guess; }));
+  add(f, t + "allow_raise_sndbuf",
+      "let the robust policy raise SO_SNDBUF for sends >= SO_SNDBUF (KB823764)",
+      boolean([](C& c) -> auto& { return c.app.transmitter.allow_raise_sndbuf; }));
   add(f, t + "wakeup_latency", "FD_WRITE to the retried send",
       duration([](C& c) -> auto& { return c.app.transmitter.wakeup_latency; }));
   add(f, t + "wakeup_jitter", "extra uniform wake-up delay",

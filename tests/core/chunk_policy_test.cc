@@ -213,20 +213,25 @@ TEST(ChunkPolicy, RobustWorkedExamples) {
   // 64 KiB quota: base 11 MSS = 16060.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 1460, true}).plan(65536),
             (Plan{16060, 16060, 16060, 17356}));
-  // sndbuf < 2 mss (loopback, jumbo frames, small buffers): no split, TCP_NODELAY for the span
-  // of each send >= SO_SNDBUF.
+  // mss < sndbuf < 2 mss: the seed's one-MSS chunks (two in flight: BSD and Windows receivers
+  // ACK the pair at once, STACKS.md §8) and TCP_NODELAY for the span of each send >= SO_SNDBUF.
   const ChunkPolicy mid(PolicyKind::robust, {2000, 1460, true});
-  EXPECT_EQ(mid.base_chunk(), 0);
-  EXPECT_EQ(mid.plan(4000), (Plan{4000}));
+  EXPECT_EQ(mid.base_chunk(), 1460);
+  EXPECT_EQ(mid.plan(4000), (Plan{1460, 1460, 1080}));
+  EXPECT_EQ(mid.plan(4000), ChunkPolicy(PolicyKind::seed, {2000, 1460, true}).plan(4000));
   EXPECT_TRUE(mid.wants_nodelay());
   EXPECT_TRUE(mid.nodelay_for(4000));
   EXPECT_TRUE(mid.nodelay_for(2000));
   EXPECT_FALSE(mid.nodelay_for(1999));  // below the quota: Nagle untouched
-  // The loopback case -b 98304 with MSS 65483.
-  const ChunkPolicy lb(PolicyKind::robust, {98304, 65483, true});
-  EXPECT_EQ(lb.plan(98304), (Plan{98304}));
-  EXPECT_TRUE(lb.nodelay_for(98304));
+  // sndbuf <= mss (loopback, jumbo frames, small buffers): no split, TCP_NODELAY as above.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {1024, 1460, true}).plan(3000), (Plan{3000}));
+  const ChunkPolicy jumbo(PolicyKind::robust, {8192, 8960, true});
+  EXPECT_EQ(jumbo.plan(20000), (Plan{20000}));
+  EXPECT_TRUE(jumbo.nodelay_for(20000));
+  // The loopback case -b 98304 with MSS 65483 (M < S < 2M): one MSS, then the rest.
+  const ChunkPolicy lb(PolicyKind::robust, {98304, 65483, true});
+  EXPECT_EQ(lb.plan(98304), (Plan{65483, 32821}));
+  EXPECT_TRUE(lb.nodelay_for(98304));
   // 2M <= S < 5M: the seed's chunks (loopback MSS 32741, -b 98304).
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {98304, 32741, true}).plan(98304),
             ChunkPolicy(PolicyKind::seed, {98304, 32741, true}).plan(98304));
@@ -255,7 +260,10 @@ TEST(ChunkPolicy, RobustPropertiesEveryMss) {
           ASSERT_LE(n, remaining);
           const bool is_last = n == remaining;
           // (1) Never a piece >= SO_SNDBUF unless the whole send is below it (KB823764).
-          if (sndbuf < 2 * mss) { ASSERT_EQ(n, len) << "S < 2M: robust does not split"; }
+          if (sndbuf <= mss) { ASSERT_EQ(n, len) << "S <= M: robust does not split"; }
+          if (sndbuf > mss && sndbuf < 2 * mss) {  // the seed's one-MSS chunks
+            ASSERT_EQ(n, ChunkPolicy(PolicyKind::seed, {sndbuf, mss, true}).next_chunk(remaining));
+          }
           if (len >= S && sndbuf >= 2 * mss) { ASSERT_LT(n, S) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len; }
           if (sndbuf >= 2 * mss) {
             // (2)+(3): whole MSS but the last; every piece >= MSS once the send is.

@@ -39,6 +39,9 @@ TEST(Fields, SetsEachType) {
   EXPECT_EQ(c.app.transmitter.chunking, core::PolicyKind::seed);
   EXPECT_TRUE(set_field(c, "receiver.ack.kind", Value{std::string("linux-pingpong")}));
   EXPECT_EQ(c.receiver.ack.kind, sim::AckPolicyKind::linux_pingpong);
+  EXPECT_FALSE(c.app.transmitter.allow_raise_sndbuf);
+  EXPECT_TRUE(set_field(c, "app.transmitter.allow_raise_sndbuf", Value{true}));
+  EXPECT_TRUE(c.app.transmitter.allow_raise_sndbuf);
 }
 
 TEST(Fields, ErrorsNameKeyAndProblem) {

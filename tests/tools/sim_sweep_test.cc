@@ -108,17 +108,19 @@ TEST(SimSweep, JsonLinesNameTheKeys) {
 TEST(SimSweep, MapsAreDrawnInTheFormatOfTheExtension) {
   if (!have("gnuplot")) GTEST_SKIP() << "SKIP: gnuplot not installed (Debian gnuplot-nox)";
   const TempDir dir;
-  for (const char* name : {"line.svg", "heat.png", "multi.pdf"}) {
+  // One key: a line; two with a short second: a line per value; two: a heatmap; three: panels.
+  for (const char* name : {"line.svg", "series.png", "heat.png", "multi.pdf"}) {
+    const std::string n = name;
     std::vector<std::string> args = {"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=10",
                                      "--sweep", "app.transmitter.write_len=4k,8k,16k"};
-    if (std::string(name) != "line.svg") args = with(args, {"--sweep", "sender.send_buffer.size=4k,8k"});
-    if (std::string(name) == "multi.pdf") args = with(args, {"--sweep", "app.transmitter.chunking=none,seed"});
+    if (n == "series.png") args = with(args, {"--sweep", "app.transmitter.chunking=none,seed,robust"});
+    if (n == "heat.png") args = with(args, {"--sweep", "sender.send_buffer.size=1k..64k:x2"});
+    if (n == "multi.pdf")
+      args = with(args, {"--sweep", "sender.send_buffer.size=4k,8k", "--sweep", "app.transmitter.chunking=none,seed"});
     const auto r = run_ackstall(with(args, {"--plot", (dir / name).string()}));
     ASSERT_EQ(r.code, 0) << name << ": " << r.err;
     const std::string head = slurp(dir / name).substr(0, 8);
-    const std::string expected = std::string(name) == "line.svg"   ? "<?xml"
-                                 : std::string(name) == "heat.png" ? "\x89PNG"
-                                                                   : "%PDF";
+    const std::string expected = n == "line.svg" ? "<?xml" : n == "multi.pdf" ? "%PDF" : "\x89PNG";
     EXPECT_EQ(head.substr(0, expected.size()), expected) << name;
   }
 }

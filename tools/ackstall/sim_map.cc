@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <utility>
+#include <vector>
 #include <cmath>
 
 namespace ackstall::tools {
@@ -71,6 +74,44 @@ void MapData::script_line(std::ostream& gp) const {
      << " title 'stalled (a wait > threshold)'\n";
 }
 
+// Cells arrive in any order; a line needs its points in x order, one data block per series
+// (`index i`). At most kMaxSeries x the first axis' values: small.
+core::Result<void> MapData::write_series() const {
+  std::ifstream in(dir_ / "cells.dat");
+  std::vector<std::array<std::string, 6>> rows;
+  for (std::array<std::string, 6> r; in >> r[0] >> r[1] >> r[2] >> r[3] >> r[4] >> r[5];) rows.push_back(r);
+  std::ranges::sort(rows, {}, [](const auto& r) { return std::pair(std::stoul(r[1]), std::stoul(r[0])); });
+  std::ofstream out(dir_ / "series.dat");
+  std::string series = rows.empty() ? "" : rows.front()[1];
+  for (const auto& r : rows) {
+    if (r[1] != series) out << "\n\n";  // a new gnuplot data block
+    series = r[1];
+    out << fmt::format("{} {} {} {} {} {}\n", r[0], r[1], r[2], r[3], r[4], r[5]);
+  }
+  out.close();
+  if (!out) return core::fail("cannot write " + (dir_ / "series.dat").string());
+  return {};
+}
+
+void MapData::script_series(std::ostream& gp) const {
+  const auto& x = sweep_.axes()[0];
+  const auto& series = sweep_.axes()[1];
+  const std::string file = gp_quote((dir_ / "series.dat").string());
+  gp << "set title " << gp_quote(gp_title_ + "  (x marks a stalled cell)") << " noenhanced\n";
+  gp << "set xlabel " << gp_quote(x.key) << " noenhanced\n" << tics("x", x);
+  gp << fmt::format("set xrange [-0.5:{}]\n", static_cast<double>(x.values.size()) - 0.5);
+  gp << "set ylabel 'goodput (MiB/s), log scale'\nset logscale y\nset grid\n";
+  gp << "set key outside right top noenhanced title " << gp_quote(short_key(series.key)) << "\n";
+  gp << "set xtics rotate by 45 right\n";
+  gp << "plot " << file << " using 1:5 with lines dt 2 lc rgb '#7f7f7f' title 'link ceiling'";
+  for (std::size_t i = 0; i < series.values.size(); ++i)
+    gp << ", \\\n     " << file
+       << fmt::format(" index {} using 1:4 with linespoints pt 7 ps 0.6 lw 1.5 lc {} title {}", i, i + 1,
+                      gp_quote(series.values[i]));
+  gp << ", \\\n     " << file
+     << " using ($6 > 0 ? $1 : 1/0):4 with points pt 2 ps 1.6 lw 2 lc rgb '#d62728' title 'stalled'\n";
+}
+
 void MapData::script_heatmap(std::ostream& gp) const {
   const auto& x = sweep_.axes()[0];
   const auto& y = sweep_.axes()[1];
@@ -115,6 +156,9 @@ core::Result<void> MapData::render(const std::string& title) {
     gp << "set title " << gp_quote(title) << " noenhanced\n";
     if (sweep_.axes().empty()) return core::fail("no swept key to draw");
     script_line(gp);
+  } else if (sweep_.axes().size() == 2 && sweep_.axes()[1].values.size() <= kMaxSeries) {
+    if (auto sorted = write_series(); !sorted) return sorted;
+    script_series(gp);
   } else {
     script_heatmap(gp);
   }

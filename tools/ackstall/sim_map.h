@@ -1,6 +1,7 @@
-// Maps of a sweep (`sim --sweep ... --plot FILE`): a line chart of goodput for one swept key, a
-// heatmap for two (log colour scale, stalled cells marked), small multiples of heatmaps for a
-// third (one panel per value of the third key). Drawn by gnuplot in the format of FILE's
+// Maps of a sweep (`sim --sweep ... --plot FILE`): a line chart of goodput for one swept key; for
+// two, one line per value of the second key when it has at most kMaxSeries values (e.g. a latency
+// x policy), else a heatmap (log colour scale, stalled cells marked); small multiples of heatmaps
+// for a third (one panel per value of the third key). Drawn by gnuplot in the format of FILE's
 // extension. Cells are written to a scratch file as they arrive, so memory stays flat.
 #pragma once
 
@@ -14,6 +15,9 @@
 
 namespace ackstall::tools {
 
+// Two swept keys whose second has at most this many values are drawn as lines, not a heatmap.
+inline constexpr std::size_t kMaxSeries = 6;
+
 class MapData {
  public:
   // Fails on more than three swept keys or a bad plot path.
@@ -24,6 +28,8 @@ class MapData {
  private:
   MapData(const scenario::Sweep& sweep, std::string path, std::string terminal, ScratchDir dir);
   void script_line(std::ostream& gp) const;
+  core::Result<void> write_series() const;
+  void script_series(std::ostream& gp) const;
   void script_heatmap(std::ostream& gp) const;
 
   const scenario::Sweep& sweep_;

@@ -43,14 +43,17 @@
 //              the quota releases one chunk >= 3 are still queued, so a late wake-up of the
 //              sender does not idle the link); chunk = r if r < base + M (the tail rides along
 //              with the last chunk: no piece shorter than M), else base. Every piece < S.
-//            * 2M <= S < 5M: the seed's get_chunk (so few segments of quota that the bytes in
-//              flight, two large chunks, matter more than the number queued; measured on the
-//              map, tests/sim/robust_map_test.cc).
-//            * S < 2M (no whole-MSS piece fits below the quota; the seed's goals break, §0):
+//            * M < S < 5M: the seed's get_chunk (so few segments of quota that the bytes in
+//              flight, two large chunks, matter more than the number queued; for M < S < 2M
+//              one-MSS chunks, which BSD and Windows receivers ACK in pairs at once where a
+//              whole send waits for the delayed ACK: measured on the map,
+//              tests/sim/robust_map_test.cc, docs/STACKS.md §8).
+//            * S <= M (no whole-MSS piece fits below the quota; the seed's goals break, §0):
 //              no split (smaller pieces meet Linux's and BSD's delayed-ACK rules as surely as the
-//              whole send, §3, §4, measured in §8), but TCP_NODELAY for the span of each send
-//              >= S (wants_nodelay(), nodelay_for(len); the seed did not) so that Nagle (RFC 896;
-//              KB214397, §1) does not hold its short last segment while the quota stops the next.
+//              whole send, §3, §4, measured in §8).
+//            * S < 2M: TCP_NODELAY for the span of each send >= S (wants_nodelay(),
+//              nodelay_for(len); the seed did not) so that Nagle (RFC 896; KB214397, §1) does
+//              not hold its short last segment while the quota stops the next.
 //            With allow_raise_sndbuf, a send >= S makes robust recommend SO_SNDBUF >=
 //            min(64 KiB, 16M) unless that is below 2M (KB823764's workaround: a larger SO_SNDBUF, §1; 2M: the
 //            seed's condition, §0; 64 KiB: Windows 10's default, §1), which the caller applies
@@ -119,8 +122,8 @@ class ChunkPolicy {
   // The policy in effect: `automatic` resolved by params.per_send_quota, others themselves.
   PolicyKind effective() const noexcept { return effective_; }
 
-  // robust with SO_SNDBUF < 2 MSS: a send >= SO_SNDBUF goes whole and stop-and-wait; the caller
-  // sets TCP_NODELAY while it sends it (nodelay_for(len)) and restores it after its last byte
+  // robust with SO_SNDBUF < 2 MSS: a send >= SO_SNDBUF goes in one-MSS chunks (or whole where
+  // SO_SNDBUF <= MSS) and stop-and-wait; the caller sets TCP_NODELAY while it sends it (nodelay_for(len)) and restores it after its last byte
   // is accepted (§8).
   bool wants_nodelay() const noexcept { return nodelay_; }
   bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
