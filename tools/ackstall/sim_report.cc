@@ -61,7 +61,10 @@ std::string stall_brief(const sim::StallTotals& t) {
 
 void print_summary(std::ostream& out, const SimRun& r) {
   const sim::Summary& s = r.summary;
-  fmt::print(out, "scenario   {} ({})\n", title(r), r.source);
+  if (title(r) == r.source)
+    fmt::print(out, "scenario   {}\n", r.source);
+  else
+    fmt::print(out, "scenario   {} ({})\n", title(r), r.source);
   fmt::print(out, "goodput    {:.4f} MiB/s   link ceiling {:.2f} MiB/s", s.goodput_mib_s,
              s.ceiling_mib_s);
   if (r.scenario.seed_mib_s && r.scenario.overrides.empty())
