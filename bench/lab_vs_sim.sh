@@ -2,7 +2,7 @@
 # The lab (real Linux kernels in two namespaces) next to the simulator's prediction.
 #
 #   bench/lab_vs_sim.sh [ACKSTALL] [RUNS] [SECONDS]      # root; defaults build/release/..., 5, 1
-#   (env: LENGTHS=a,b,c the write sizes; CAP_SECS the capture length (2); SIM_BIN another binary
+#   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases; CAP_SECS the capture length (2); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab and simulates again against its measurements)
 #
@@ -11,7 +11,8 @@
 #    how late, the reader's read (tcp_cleanup_rbuf) sends the ACK that the second segment could
 #    not (docs/STACKS.md §4). Its exponential tail's mean becomes the simulator's
 #    app.receiver.read_jitter for that size. Nothing is fitted to goodput.
-# 2. `ackstall lab matrix` for the classic and default receivers, unpatched and seed-chunked, at
+# 2. `ackstall lab matrix` for the classic and default receivers, unpatched, seed-chunked and
+#    robust (env CASES, e.g. CASES="unpatched chunked"), at
 #    -l 2920 7300 8192 15928 16384 32768 (median of RUNS runs of SECONDS s, SCHED_FIFO threads).
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, and the
 #    table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
@@ -64,7 +65,7 @@ echo "}" >>"$work/lat.json"
 # 2. the lab
 for mode in classic default; do
   "$bin" lab matrix --ack-mode "$mode" --runs "$runs" --time "$secs" --lengths ${lengths//,/ } \
-    --cases unpatched chunked --json "$work/lab-$mode.json" >"$work/lab-$mode.txt"
+    --cases ${CASES:-unpatched chunked robust} --json "$work/lab-$mode.json" >"$work/lab-$mode.txt"
 done
 
 else
@@ -89,7 +90,7 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         L, case = row["len"], row["case"]
         jitter = lat[str(L)]["read_jitter_us"]
         sets = ["--set", f"app.transmitter.write_len={L}",
-                "--set", f"app.transmitter.chunking={'seed' if case == 'chunked' else 'none'}",
+                "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
                 "--set", f"receiver.profile={prof}",
                 "--set", f"app.receiver.read_latency={base}us",
                 "--set", f"app.receiver.read_jitter={jitter}us"]

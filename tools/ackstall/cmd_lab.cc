@@ -184,7 +184,9 @@ int run_matrix(const MatrixOptions& o, Io io) {
         tx.buflen = len;
         tx.seconds = o.seconds;
         tx.afd_quota = o.quota;
-        tx.chunk = kase == "chunked" ? core::PolicyKind::seed : core::PolicyKind::none;
+        tx.chunk = kase == "chunked"  ? core::PolicyKind::seed
+                   : kase == "robust" ? core::PolicyKind::robust
+                                      : core::PolicyKind::none;
         tx.nodelay = kase == "nodelay";
         tx.port = port++;
         if (port > 5900) port = 5101;
@@ -280,16 +282,16 @@ void add_lab_command(CLI::App& parent, Action& selected) {
 
   auto mx = std::make_shared<MatrixOptions>();
   CLI::App* c_mx = cmd->add_subcommand(
-      "matrix", "unpatched / chunked (seed) / NODELAY over write sizes, emulated AFD quota, median "
+      "matrix", "unpatched / chunked (seed) / robust / NODELAY over write sizes, emulated AFD quota, median "
                 "of N runs; brings up its own lab and removes it (also on Ctrl-C or SIGTERM: exit "
                 "130/143)");
   add_up_options(*c_mx, mx->up);
   c_mx->add_option("--lengths", mx->lengths, "write sizes (default 2920,7300,8192,15928,16384)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{16} << 20));
-  c_mx->add_option("--cases", mx->cases, "cases (default unpatched,chunked,nodelay)")
+  c_mx->add_option("--cases", mx->cases, "cases: unpatched, chunked (seed), robust, nodelay (default unpatched,chunked,nodelay)")
       ->delimiter(',')
-      ->check(CLI::IsMember(std::vector<std::string>{"unpatched", "chunked", "nodelay"}));
+      ->check(CLI::IsMember(std::vector<std::string>{"unpatched", "chunked", "robust", "nodelay"}));
   c_mx->add_option("--runs", mx->runs, "runs per cell, the median is reported (default 3)")
       ->check(CLI::Range(1, 101));
   c_mx->add_option("--time", mx->seconds, "seconds per run (default 1)")->check(CLI::Range(0.05, 600.0));
