@@ -45,7 +45,7 @@ TEST_F(SenderTest, BlockingSendsChunkAfterChunkAsTheSeedPlans) {
   EXPECT_EQ(ops.received, data);
   const auto policy = sender.policy();
   ASSERT_TRUE(policy);
-  EXPECT_EQ(policy->params(), (core::SocketParams{8192, 1448, true}));
+  EXPECT_EQ(policy->params(), (core::SocketParams{8192, 1448, true, kKernelChargesPerSend}));
 }
 
 TEST_F(SenderTest, ExplicitMssOverridesTheProbe) {
@@ -253,7 +253,12 @@ TEST_F(SenderTest, ChunksAcrossSlicesMatchThePlan) {
 // ---- auto and robust (core/chunk_policy.h, docs/STACKS.md §8) --------------------------------
 
 TEST_F(SenderTest, AutoIsAPlainSendWithoutAPerSendQuota) {
-  ChunkedSender sender(ops, 3);  // the library's default: auto
+  // The library's default is auto, told by the platform whether the kernel charges per send.
+  EXPECT_EQ(SenderOptions{}.policy, core::PolicyKind::automatic);
+  EXPECT_EQ(SenderOptions{}.per_send_quota, kKernelChargesPerSend);
+  SenderOptions plain;  // Linux, BSD, macOS: SO_SNDBUF freed per ACKed byte
+  plain.per_send_quota = false;
+  ChunkedSender sender(ops, 3, plain);
   ASSERT_TRUE(sender.send({&one, 1}));
   EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{8192}));
   EXPECT_TRUE(ops.options_set.empty());  // no TCP_NODELAY, no SO_SNDBUF
