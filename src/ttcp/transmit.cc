@@ -59,7 +59,11 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     afd = std::move(*a);
     ops = afd.get();
   }
-  net::ChunkedSender sender(*ops, sock->native(), {cfg.chunk, 0});
+  // Over the emulated quota sends are charged whole, as on Windows: what `auto` reads.
+  net::SenderOptions options;
+  options.policy = cfg.chunk;
+  options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
+  net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());
     if (events.nodelay) events.nodelay();
@@ -87,7 +91,8 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   if (events.sending) {
     events.sending({policy->kind(), cfg.isb, policy->params().mss, policy->params().sndbuf,
                     policy->base_chunk(),
-                    afd ? std::optional<std::int64_t>(afd->quota().quota()) : std::nullopt, res.isb});
+                    afd ? std::optional<std::int64_t>(afd->quota().quota()) : std::nullopt, res.isb,
+                    core::policy_notice(policy->kind(), policy->params(), static_cast<std::size_t>(cfg.buflen))});
   }
 
   std::vector<std::byte> buf(static_cast<std::size_t>(cfg.buflen));
@@ -106,9 +111,10 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   const bool by_time = cfg.seconds > 0;
   const auto t0 = Clock::now();
   const auto stop_at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.seconds));
-  detail::IntervalClock iv{cfg.interval, t0, &events.interval};
+  detail::IntervalClock iv{cfg.interval, t0, &events.interval, cfg.stall_ms};
   std::uint64_t sent = 0;
   for (std::int64_t n = 0;; ++n) {
+    if ((res.interrupted = detail::interrupted(cfg.interrupt)) != 0) break;
     // -n bounds a -s run (default 2048) and, only when given, a run from input.
     if ((!by_time || cfg.nbuf_set) && (cfg.source_sink || cfg.nbuf_set) && n >= cfg.nbuf) break;
     if (by_time && Clock::now() >= stop_at) break;
@@ -119,6 +125,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
       break;  // end of input
     }
     std::size_t off = 0;
+    const auto began = Clock::now();
     while (off < len) {
       const core::ByteSlice slice{buf.data() + off, len - off};
       auto r = sender.send(std::span(&slice, 1));
@@ -127,16 +134,26 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
       sent += r->bytes;
     }
     ++res.calls;
-    iv.tick(Clock::now(), sent);
+    iv.call(began, Clock::now(), sent);
   }
-  if (afd) {
+  // Interrupted, the transfer ends here: what was sent so far, timed to now.
+  if (afd && !res.interrupted) {
     if (auto r = afd->wait_all_acked(60000); !r) return lost(sent, r.error());
   }
   // Half-close and wait for the receiver's close: the clock stops when it has read everything.
   if (auto r = net::shutdown_send(*sock); !r) return tl::unexpected(r.error());
-  for (;;) {
-    auto ready = net::wait_readable(*sock, 60000);
-    if (!ready || !*ready) return core::fail(fmt::format("{} did not close the connection within 60 s", where));
+  for (auto waited = std::chrono::milliseconds(0); !res.interrupted;) {
+    constexpr auto kSlice = std::chrono::milliseconds(100);
+    if (waited >= std::chrono::seconds(60)) {
+      return core::fail(fmt::format("{} did not close the connection within 60 s", where));
+    }
+    auto ready = net::wait_readable(*sock, static_cast<int>(kSlice.count()));
+    if (!ready) return lost(sent, ready.error());
+    if (!*ready) {
+      waited += kSlice;
+      res.interrupted = detail::interrupted(cfg.interrupt);
+      continue;
+    }
     std::byte sink[512];
     auto r = net::recv_some(*sock, sink);
     if (!r) return lost(sent, r.error());
@@ -146,7 +163,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   res.bytes = sent;
   res.seconds = detail::since(t0, t1);
   iv.finish(res.seconds, sent);
-  res.intervals = std::move(iv.done);
+  iv.fill(res);
   res.local = net::local_address(*sock).value_or("?");
   res.remote = where;
   if (afd) res.afd = afd->stats();

@@ -1,14 +1,22 @@
 // ackstall probe against a loopback listener (in-process through run()).
 #include <gtest/gtest.h>
 
+#if defined(__linux__)
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#endif
+
 #include <algorithm>
 #include <initializer_list>
 #include <numeric>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
 #include "app.h"
 #include "cli_runner.h"
@@ -104,9 +112,9 @@ TEST_F(ProbeTest, PolicyCygwinChunksAtTheSendBuffer) {
 }
 
 TEST(Probe, BadTargetIsAUsageError) {
-  for (const char* bad : {"localhost", "localhost:0", "localhost:99999", ":80", "::1:80"}) {
+  for (const char* bad : {"localhost:0", "localhost:99999", ":80", "[::1]:8x", "a b", "host:1:2x"}) {
     SCOPED_TRACE(bad);
-    expect_one_line_error(run_ackstall({"probe", bad}), kExitUsage, "HOST:PORT");
+    expect_one_line_error(run_ackstall({"probe", bad}), kExitUsage, "HOST[:PORT]");
   }
   expect_one_line_error(run_ackstall({"probe"}), kExitUsage, "target");
   expect_one_line_error(run_ackstall({"probe", "127.0.0.1:1", "--policy", "fast"}), kExitUsage,
@@ -115,6 +123,48 @@ TEST(Probe, BadTargetIsAUsageError) {
   expect_one_line_error(run_ackstall({"probe", "127.0.0.1:1", "--sndbuf", "0"}), kExitUsage,
                         "--sndbuf");
 }
+
+TEST(Probe, PortDefaultsToTtcps5001) {
+  // Whatever listens on 5001 here (nothing, usually), the target named is port 5001.
+  for (const char* target : {"127.0.0.1", "[127.0.0.1]"}) {
+    const auto r = run_ackstall({"probe", target, "--timeout-ms", "500"});
+    EXPECT_NE((r.out + r.err).find("127.0.0.1:5001"), std::string::npos) << r.out << r.err;
+  }
+}
+
+#if defined(__linux__)
+// A classic receiver (TCP_QUICKACK=0 after each read) delays a lone segment's ACK by Linux's
+// 40 ms minimum ATO: --ack-test sees it from the sender's side and names Linux.
+TEST(Probe, AckTestSeesALoneSegmentsDelayedAck) {
+  auto l = net::listen_tcp({"127.0.0.1", 0});
+  ASSERT_TRUE(l) << l.error();
+  // An Ethernet-sized MSS, announced in the SYN-ACK: with loopback's 64 KB segments one read
+  // opens the window enough for an ACK on read (STACKS §4), and which write waits is chance.
+  const int mss = 1460;
+  ASSERT_EQ(::setsockopt(l->socket.native(), IPPROTO_TCP, TCP_MAXSEG, &mss, sizeof mss), 0);
+  std::thread reader([&] {
+    auto c = net::accept_tcp(l->socket);
+    if (!c) return;
+    std::vector<std::byte> buf(8192);  // ttcp -r's reads
+    for (;;) {
+      auto r = net::recv_some(*c, buf);
+      if (!r || r->eof) return;
+      (void)net::set_quickack(*c, false);
+    }
+  });
+  const auto r = run_ackstall({"probe", "127.0.0.1:" + std::to_string(l->port), "--ack-test", "--rounds", "3", "--json"});
+  reader.join();
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)["ack_test"];
+  ASSERT_EQ(j["writes"].size(), 3u);
+  // The odd counts' last segment waits (which ones, the reader's timing decides: STACKS §4).
+  EXPECT_GE(std::max(j["writes"][0]["median_ms"].get<double>(), j["writes"][2]["median_ms"].get<double>()), 20.0)
+      << j.dump();
+  EXPECT_GE(j["delayed_ack_ms"].get<double>(), 30.0) << j.dump();
+  EXPECT_NE(j["timer_fits"].dump().find("Linux"), std::string::npos) << j.dump();
+  EXPECT_NE(j["verdict"].get<std::string>().find("delays"), std::string::npos) << j.dump();
+}
+#endif
 
 TEST(Probe, RefusedConnectionIsARuntimeFailure) {
   std::uint16_t port = 0;

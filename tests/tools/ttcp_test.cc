@@ -232,6 +232,82 @@ TEST(Ttcp, ChunkIsbReportsTheIdealSendBacklogReading) {
   EXPECT_FALSE(isb["source"].get<std::string>().empty());
 }
 
+TEST(Ttcp, SizesTakeTheOneGrammar) {
+  auto [t, r] = transfer({"-l", "8k"}, {"-n", "10", "-l", "8k", "-b", "64k"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(t.out.find("buflen=8192,"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("81920 bytes in"), std::string::npos) << t.out;
+  expect_one_line_error(run_cli({"-t", "-s", "-b", "3G", "h"}), kExitUsage, "-b");
+  expect_one_line_error(run_cli({"-t", "-s", "-l", "8q", "h"}), kExitUsage, "-l");
+  expect_one_line_error(run_cli({"-t", "-s", "--emulate-afd=8x", "h"}), kExitUsage, "--emulate-afd=8x");
+}
+
+#if defined(__linux__)
+TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
+  // --emulate-afd takes its quota only after '=': the address that follows is the host.
+  const std::string port = std::to_string(free_port());
+  CliResult r{};
+  std::thread receiver([&] { r = run_cli({"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"}); });
+  const auto t = run_cli({"-t", "-s", "-n", "20", "-p", port, "--emulate-afd", "127.0.0.1"});
+  receiver.join();
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("emulated AFD quota 8192"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("-> 127.0.0.1"), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, ChunkSaysWhenThePolicyDoesNotAct) {
+  // Loopback's MSS is far above an 8 KiB quota: the seed policy switches off, and says so.
+  auto [t, r] = transfer({}, {"-n", "20", "-l", "16k", "--chunk", "seed", "--emulate-afd=8k"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("ttcp-t: note: seed: MSS "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(">= SO_SNDBUF 8192: the seed policy does not chunk"), std::string::npos) << t.out;
+}
+#endif
+
+TEST(Ttcp, ReceiverBindsIpv6LiteralsWithOrWithoutBrackets) {
+  if (!net::listen_tcp({"::1", 0})) GTEST_SKIP() << "no IPv6 loopback here";
+  for (const std::string bind : {"::1", "[::1]"}) {
+    SCOPED_TRACE(bind);
+    const std::string port = std::to_string(free_port());
+    CliResult r{};
+    std::thread receiver([&] {
+      r = run_cli({"-r", "-s", "-p", port, "--bind", bind, "--accept-timeout-ms", "10000", "--json"});
+    });
+    CliResult t{};
+    for (int attempt = 0; attempt < 50; ++attempt) {  // until the receiver listens
+      t = run_cli({"-t", "-s", "-n", "10", "-p", port, "::1", "--connect-timeout-ms", "5000"});
+      if (t.code == 0) break;
+    }
+    receiver.join();
+    ASSERT_EQ(t.code, 0) << t.err;
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["start"]["connected"][0]["local"], "[::1]:" + port);
+    EXPECT_EQ(j["end"]["sum_received"]["bytes"], 81920);
+    EXPECT_EQ(j["end"]["interrupted"], nullptr);
+  }
+}
+
+TEST(Ttcp, IntervalsCarryStallCountsAndTheLastPartialOne) {
+  auto [t, r] = transfer({}, {"--time", "0.25", "--interval", "0.1", "--json"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  const auto j = nlohmann::json::parse(t.out);
+  const auto& iv = j["intervals"];
+  ASSERT_GE(iv.size(), 3u);  // 0.1, 0.2 and the partial end
+  std::uint64_t bytes = 0;
+  for (const auto& i : iv) {
+    EXPECT_TRUE(i["sum"]["stalls"].is_number_unsigned()) << i.dump();
+    bytes += i["sum"]["bytes"].get<std::uint64_t>();
+  }
+  EXPECT_EQ(bytes, j["end"]["sum_sent"]["bytes"].get<std::uint64_t>());
+  EXPECT_EQ(j["end"]["stalls"]["threshold_ms"], 20.0);
+}
+
+TEST(Ttcp, ForeverIsAReceiverOption) {
+  expect_one_line_error(run_cli({"-t", "-s", "--forever", "h"}), kExitUsage, "--forever is a receiver");
+}
+
 TEST(Ttcp, VerifyNeedsThePattern) {
   expect_one_line_error(run_cli({"-t", "--verify", "h"}), kExitUsage, "--verify checks the -s pattern");
 }

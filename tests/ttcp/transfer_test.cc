@@ -1,12 +1,15 @@
 // ttcp::transmit / ttcp::receive over loopback, both ends in threads of this process.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include "ackstall/net/socket_ops.h"
 #include "ackstall/net/tcp_socket.h"
 #include "ackstall/ttcp/transfer.h"
 
@@ -190,6 +193,175 @@ TEST(TtcpTransfer, BadBindAddressIsAnError) {
   const auto r = receive(rx);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message().rfind("listen on ", 0), 0u) << r.error();
+}
+
+}  // namespace
+}  // namespace ackstall::ttcp
+
+namespace ackstall::ttcp {
+namespace {
+
+// A receiver in a thread, on its own port: `bind` as given (empty: dual stack).
+struct Receiver {
+  Config cfg;
+  std::promise<std::uint16_t> port;
+  std::thread thread;
+  core::Result<TransferResult> result = core::fail("not run");
+  std::uint16_t start(Events events = {}) {
+    auto listening = port.get_future();
+    events.listening = [this](std::uint16_t p) { port.set_value(p); };
+    cfg.port = 0;
+    if (cfg.accept_timeout_ms < 0) cfg.accept_timeout_ms = 10000;
+    thread = std::thread([this, events] { result = receive(cfg, events); });
+    return listening.get();
+  }
+  ~Receiver() {
+    if (thread.joinable()) thread.join();
+  }
+};
+
+core::Result<TransferResult> send_to(const std::string& host, std::uint16_t port, std::int64_t nbuf = 10) {
+  Config tx = sized(nbuf, 8192);
+  tx.transmit = true;
+  tx.host = host;
+  tx.port = port;
+  return transmit(tx);
+}
+
+bool ipv6_loopback_works() {
+  return static_cast<bool>(net::listen_tcp({"::1", 0}));
+}
+
+TEST(TtcpTransfer, DefaultReceiverTakesIpv4AndIpv6AndReportsItsRealAddress) {
+  if (!ipv6_loopback_works()) GTEST_SKIP() << "no IPv6 loopback here";
+  for (const std::string host : {"127.0.0.1", "::1"}) {
+    SCOPED_TRACE(host);
+    Receiver rx;  // bind empty: every address, one dual-stack socket
+    const auto port = rx.start();
+    const auto t = send_to(host, port);
+    ASSERT_TRUE(t) << t.error();
+    rx.thread.join();
+    ASSERT_TRUE(rx.result) << rx.result.error();
+    const std::string want = host == "::1" ? "[::1]:" + std::to_string(port) : host + ":" + std::to_string(port);
+    EXPECT_EQ(rx.result->local, want);  // the connection's address, not the wildcard
+    EXPECT_EQ(rx.result->bytes, 81920u);
+    EXPECT_EQ(t->local.rfind(host == "::1" ? "[::1]:" : "127.0.0.1:", 0), 0u) << t->local;
+  }
+}
+
+TEST(TtcpTransfer, ReceiverIgnoresAConnectionThatSendsNothing) {
+  Receiver rx;
+  rx.cfg.bind = "127.0.0.1";
+  int empties = 0;
+  Events ev;
+  ev.empty = [&](const std::string&) { ++empties; };
+  const auto port = rx.start(ev);
+  {
+    auto probe = net::connect_tcp({"127.0.0.1", port}, std::chrono::milliseconds(2000));
+    ASSERT_TRUE(probe) << probe.error();
+  }  // closed without a byte, as `ackstall probe` does
+  const auto t = send_to("127.0.0.1", port);
+  ASSERT_TRUE(t) << t.error();
+  rx.thread.join();
+  ASSERT_TRUE(rx.result) << rx.result.error();
+  EXPECT_EQ(empties, 1);
+  EXPECT_EQ(rx.result->bytes, 81920u);
+}
+
+TEST(TtcpTransfer, ReceiverCountsAWaitForDataAsAStall) {
+  Receiver rx;
+  rx.cfg.bind = "127.0.0.1";
+  rx.cfg.stall_ms = 20;
+  const auto port = rx.start();
+  {
+    auto s = net::connect_tcp({"127.0.0.1", port}, std::chrono::milliseconds(2000));
+    ASSERT_TRUE(s) << s.error();
+    const std::byte data[100] = {};
+    const core::ByteSlice slice{data, sizeof data};
+    for (int i = 0; i < 3; ++i) {
+      const auto sent = net::system_socket_ops().send(s->native(), std::span(&slice, 1), net::SendFlags::none);
+      ASSERT_TRUE(sent && *sent == sizeof data);
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    }
+  }
+  rx.thread.join();
+  ASSERT_TRUE(rx.result) << rx.result.error();
+  EXPECT_EQ(rx.result->bytes, 300u);
+  // Three reads: the first waits for the sender to start (not a stall), the next two 60 ms each.
+  EXPECT_EQ(rx.result->stalls, 2u);
+  EXPECT_GE(rx.result->longest_call_ms, 40.0);
+}
+
+TEST(TtcpTransfer, InterruptedTransmitterReturnsWhatItSentSoFar) {
+  std::atomic<int> stop{0};
+  Config tx, rx;
+  tx.seconds = 30;  // would run 30 s
+  tx.interval = 0.05;
+  tx.interrupt = &stop;
+  int events = 0;
+  Events te;
+  te.interval = [&](const Interval&) { ++events; };
+  std::thread signaller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop.store(2);
+  });
+  const auto [t, r] = transfer(tx, rx, te);
+  signaller.join();
+  ASSERT_TRUE(t) << t.error();
+  EXPECT_EQ(t->interrupted, 2);
+  EXPECT_GT(t->bytes, 0u);
+  EXPECT_LT(t->seconds, 10.0);
+  // Every interval was reported, the last partial one too, and they cover the bytes sent.
+  EXPECT_EQ(static_cast<std::size_t>(events), t->intervals.size());
+  std::uint64_t sum = 0;
+  for (const auto& i : t->intervals) sum += i.bytes;
+  EXPECT_EQ(sum, t->bytes);
+  ASSERT_TRUE(r) << r.error();  // the receiver saw a transmitter that closed: a complete transfer
+  EXPECT_EQ(r->bytes, t->bytes);
+}
+
+TEST(TtcpTransfer, InterruptedReceiverStopsWaiting) {
+  std::atomic<int> stop{0};
+  Receiver rx;
+  rx.cfg.bind = "127.0.0.1";
+  rx.cfg.accept_timeout_ms = 60000;
+  rx.cfg.interrupt = &stop;
+  rx.start();
+  const auto t0 = std::chrono::steady_clock::now();
+  stop.store(15);
+  rx.thread.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  ASSERT_TRUE(rx.result) << rx.result.error();
+  EXPECT_EQ(rx.result->interrupted, 15);
+  EXPECT_EQ(rx.result->bytes, 0u);
+}
+
+TEST(TtcpTransfer, ServeTakesOneTransferAfterAnother) {
+  std::atomic<int> stop{0};
+  Config rx;
+  rx.bind = "127.0.0.1";
+  rx.port = 0;
+  rx.interrupt = &stop;
+  std::promise<std::uint16_t> port;
+  Events ev;
+  ev.listening = [&](std::uint16_t p) { port.set_value(p); };
+  std::vector<std::uint64_t> served;
+  core::Result<void> done = core::fail("not run");
+  auto listening = port.get_future();
+  std::thread server([&] {
+    done = serve(rx, ev, [&](const core::Result<TransferResult>& r) {
+      served.push_back(r ? r->bytes : 0);
+    });
+  });
+  const auto p = listening.get();
+  for (std::int64_t n : {3, 5}) {
+    const auto t = send_to("127.0.0.1", p, n);
+    ASSERT_TRUE(t) << t.error();
+  }
+  stop.store(2);
+  server.join();
+  ASSERT_TRUE(done) << done.error();
+  EXPECT_EQ(served, (std::vector<std::uint64_t>{3 * 8192, 5 * 8192}));
 }
 
 }  // namespace

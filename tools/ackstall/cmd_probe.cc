@@ -1,8 +1,11 @@
-// ackstall probe HOST:PORT: connect, report what the OS knows about the path (with provenance:
-// measured or which fallback), and the chunk plan the policy would use for one send of --len.
+// ackstall probe HOST[:PORT]: connect, report what the OS knows about the path (with provenance:
+// measured or which fallback), and the chunk plan the policy would use for one send of --len;
+// with --ack-test, how the receiver ACKs (ack_test.h). Without --ack-test no data is sent, and a
+// ttcp receiver ignores the empty connection.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -18,8 +21,10 @@
 #include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
+#include "ack_test.h"
 #include "app.h"
 #include "finding_json.h"
+#include "size_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -31,7 +36,26 @@ struct ProbeOptions {
   std::optional<int> sndbuf;
   int timeout_ms = 5000;
   bool json = false;
+  bool ack_test = false;
+  int rounds = 5;
 };
+
+// The port when the target names none: ttcp's.
+constexpr std::uint16_t kDefaultPort = 5001;
+
+// HOST:PORT, [V6]:PORT, or a HOST / V6 address / [V6] alone (port 5001).
+core::Result<net::Endpoint> parse_target(const std::string& text) {
+  if (auto e = net::parse_endpoint(text)) return e;
+  std::string host = text;
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const bool bare_v6 = std::count(host.begin(), host.end(), ':') >= 2 &&
+                       host.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
+  if (host.empty() || host.find_first_of("[]/ ") != std::string::npos ||
+      (!bare_v6 && host.find(':') != std::string::npos)) {
+    return core::fail(net::parse_endpoint(text).error().message());
+  }
+  return net::Endpoint{host, kDefaultPort};
+}
 
 nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -43,7 +67,7 @@ void print_finding(std::ostream& out, std::string_view name, const std::string& 
 }
 
 int run_probe(const ProbeOptions& opt, Io io) {
-  const net::Endpoint target = *net::parse_endpoint(opt.target);  // validated at parse time
+  const net::Endpoint target = *parse_target(opt.target);  // validated at parse time
   const std::string where = net::to_string(target);
   auto sock = net::connect_tcp(target, std::chrono::milliseconds(opt.timeout_ms));
   if (!sock) return fail(io, "probe " + where + ": " + sock.error().message());
@@ -73,6 +97,13 @@ int run_probe(const ProbeOptions& opt, Io io) {
   const auto chunks = policy->plan(static_cast<std::size_t>(opt.len));
   const std::string local = net::local_address(*sock).value_or("?");
   const std::string peer = net::peer_address(*sock).value_or(where);
+  const auto notice = core::policy_notice(policy->kind(), policy->params(), static_cast<std::size_t>(opt.len));
+  std::optional<AckTestResult> acks;
+  if (opt.ack_test) {
+    auto r = run_ack_test(net::system_socket_ops(), sock->native(), report.mss.value, opt.rounds);
+    if (!r) return fail(io, "probe " + where + ": " + r.error().message());
+    acks = std::move(*r);
+  }
 
   if (opt.json) {
     nlohmann::json j = {
@@ -96,7 +127,9 @@ int run_probe(const ProbeOptions& opt, Io io) {
           {"sndbuf", policy->params().sndbuf},
           {"len", opt.len},
           {"base_chunk", policy->base_chunk()},
-          {"chunks", chunks}}}};
+          {"chunks", chunks},
+          {"notice", notice ? nlohmann::json(*notice) : nlohmann::json(nullptr)}}}};
+    if (acks) j["ack_test"] = to_json(*acks);
     io.out << j.dump(2) << '\n';
     return kExitOk;
   }
@@ -118,6 +151,16 @@ int run_probe(const ProbeOptions& opt, Io io) {
              net::to_string(net_policy), policy->params().mss, policy->params().sndbuf,
              policy->base_chunk(), opt.len, chunks.size(), chunks.size() == 1 ? "" : "s");
   for (std::size_t c : chunks) fmt::print(io.out, "  {}\n", c);
+  if (notice) fmt::print(io.out, "note        {}\n", *notice);
+  if (acks) {
+    for (std::size_t k = 0; k < acks->median_ms.size(); ++k) {
+      std::string each;
+      for (double v : acks->ms[k]) each += fmt::format(" {:.2f}", v);
+      fmt::print(io.out, "ack {} seg   {:>8.2f} ms median  (each:{})\n", k + 1, acks->median_ms[k], each);
+    }
+    fmt::print(io.out, "acks        {}\n", acks->verdict);
+    for (const auto& f : acks->fits) fmt::print(io.out, "            fits {}\n", f);
+  }
   return kExitOk;
 }
 
@@ -130,24 +173,27 @@ void add_probe_command(CLI::App& parent, Action& selected) {
                "fallback) and the chunk plan for one send");
   const CLI::Validator endpoint(
       [](std::string& text) -> std::string {
-        auto e = net::parse_endpoint(text);
-        return e ? std::string() : "bad HOST:PORT '" + text + "': " + e.error().message();
+        auto e = parse_target(text);
+        return e ? std::string() : "bad HOST[:PORT] '" + text + "': " + e.error().message();
       },
-      "HOST:PORT");
-  cmd->add_option("target", opt->target, "where to connect: HOST:PORT or [IPv6]:PORT")
+      "HOST[:PORT]");
+  cmd->add_option("target", opt->target, "where to connect: HOST[:PORT] or [IPv6][:PORT] (port 5001, ttcp's, by default)")
       ->required()
       ->check(endpoint);
-  cmd->add_option("--len", opt->len, "bytes in the application's send to plan (default 65536)")
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 30));
+  add_size_option(*cmd, "--len", opt->len, "bytes in the application's send to plan (default 65536)", 0,
+                  std::uint64_t{1} << 30);
   cmd->add_option("--policy", opt->policy,
                   "chunking policy: seed (default), cygwin, none, or isb (seed under SO_SNDBUF = "
                   "Windows' ideal send backlog)")
       ->check(CLI::IsMember(net::net_policy_names()));
-  cmd->add_option("--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first (bytes)")
-      ->check(CLI::Range(1, 1 << 30));
+  add_size_option(*cmd, "--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first", 1, kMaxSocketBuffer);
   cmd->add_option("--timeout-ms", opt->timeout_ms, "connect timeout (default 5000)")
       ->check(CLI::Range(1, 600000));
   cmd->add_flag("--json", opt->json, "print JSON");
+  cmd->add_flag("--ack-test", opt->ack_test,
+                "measure the receiver's ACKs: writes of 1, 2 and 3 segments, the time until each is ACKed "
+                "(sends data: a ttcp receiver reports a short transfer)");
+  cmd->add_option("--rounds", opt->rounds, "--ack-test: writes of each size (default 5)")->check(CLI::Range(1, 100));
   cmd->callback([opt, &selected] {
     selected = [opt](Io io) { return run_probe(*opt, io); };
   });

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "app.h"
+#include "interrupt.h"
 #include "ttcp_cli.h"
 #include "ttcp_run.h"
 
@@ -22,6 +23,9 @@ void add_ttcp_command(CLI::App& parent, Action& selected) {
         cfg.data_in = io.in;
         cfg.data_out = &io.out;
       }
+      // Ctrl-C / SIGTERM: the partial report, then 130 / 143 (interrupt.h).
+      const InterruptFlag interrupt;
+      cfg.interrupt = &interrupt.flag();
       return run_ttcp(cfg, io);
     };
   });

@@ -5,6 +5,7 @@
 
 #include "ackstall/net/endpoint.h"
 #include "ackstall/net/ideal_send_backlog.h"
+#include "size_option.h"
 
 namespace ackstall::tools {
 
@@ -22,10 +23,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_option("-n", cfg.nbuf, "number of buffers to transmit (default 2048)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40))
       ->each([this](const std::string&) { cfg.nbuf_set = true; });
-  cmd.add_option("-l", cfg.buflen, "length of each buffer = one application send (default 8192)")
-      ->check(CLI::Range(std::int64_t{1}, std::int64_t{64} << 20));
-  cmd.add_option("-b", cfg.sockbuf, "SO_SNDBUF (-t; the quota with --emulate-afd) / SO_RCVBUF (-r)")
-      ->check(CLI::Range(1, 1 << 30));
+  add_size_option(cmd, "-l", cfg.buflen, "length of each buffer = one application send (default 8192)", 1,
+                  std::uint64_t{64} << 20);
+  add_size_option(cmd, "-b", sockbuf, "SO_SNDBUF (-t; the quota with --emulate-afd) / SO_RCVBUF (-r)", 1,
+                  kMaxSocketBuffer);
   cmd.add_option("-p", cfg.port, "port (default 5001)")->check(CLI::Range(0, 65535));
   cmd.add_flag("-D", cfg.nodelay, "TCP_NODELAY on the transmitter");
   cmd.add_flag("-v", cfg.verbose, "more detail");
@@ -34,12 +35,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
                  "split each send: none (default), seed, cygwin, or isb (seed under SO_SNDBUF = "
                  "Windows' ideal send backlog; elsewhere plain seed)")
       ->check(CLI::IsMember(net::net_policy_names()));
-  cmd.add_option("--emulate-afd", afd_flag,
-                 "charge each send whole against a Winsock quota (default 8192, or -b); write "
-                 "--emulate-afd=QUOTA")
-      ->expected(0, 1)
-      ->default_str("0")
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
+  // A flag whose value comes only after '=': it never takes the HOST that follows it.
+  cmd.add_flag("--emulate-afd{default}", afd_text,
+               "charge each send whole against a Winsock quota (default 8192, or -b); a quota is "
+               "written --emulate-afd=QUOTA (bytes, or k/M/G: 8k)");
   cmd.add_option("--time", cfg.seconds, "transmit for this many seconds (instead of -n)")
       ->check(CLI::Range(0.001, 86400.0));
   cmd.add_option("--interval", cfg.interval, "report every this many seconds")
@@ -51,7 +50,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
       ->check(CLI::IsMember(ack_mode_names()));
   cmd.add_option("--stall-ms", cfg.stall_ms, "a completion wait longer than this is a stall (default 20)")
       ->check(CLI::Range(0.0, 60000.0));
-  cmd.add_option("--bind", cfg.bind, "-r: numeric address to listen on (default 0.0.0.0)");
+  cmd.add_option("--bind", cfg.bind,
+                 "-r: address to listen on: an IPv4/IPv6 literal ([::1] or ::1) or a name (default: "
+                 "every address, IPv6 and IPv4)");
+  cmd.add_flag("--forever", cfg.forever, "-r: serve one transfer after another (a report each) until interrupted");
   cmd.add_option("--connect-timeout-ms", cfg.connect_timeout_ms,
                  "-t: keep retrying a refused connect this long (default 5000)")
       ->check(CLI::Range(1, 600000));
@@ -61,6 +63,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
 }
 
 core::Result<void> TtcpCli::finish(bool host_required) {
+  if (sockbuf) cfg.sockbuf = static_cast<int>(*sockbuf);
   if (cfg.transmit == receive) return core::fail("ttcp: give exactly one of -t (transmit) and -r (receive)");
   cfg.source_sink = source_sink;
   if (!source_sink && cfg.verify) {
@@ -74,6 +77,17 @@ core::Result<void> TtcpCli::finish(bool host_required) {
     if (host_required && cfg.host.empty()) return core::fail("ttcp -t: missing HOST");
     if (cfg.port == 0) return core::fail("ttcp -t: -p must be 1..65535");
     if (cfg.ack_mode != ttcp::AckMode::normal) return core::fail("ttcp: --ack-mode is a receiver (-r) option");
+    std::optional<std::int64_t> afd_flag;  // 0: the default quota
+    if (afd_text == "default") {
+      afd_flag = 0;
+    } else if (!afd_text.empty()) {
+      const auto q = core::parse_size(afd_text);
+      if (!q || *q < 1 || *q > static_cast<std::uint64_t>(kMaxSocketBuffer)) {
+        return core::fail("ttcp: --emulate-afd=" + afd_text + ": expected a quota of 1.." +
+                          std::to_string(kMaxSocketBuffer) + " bytes (or k/M/G: 8k)");
+      }
+      afd_flag = static_cast<std::int64_t>(*q);
+    }
     if (afd_flag) {
 #if !defined(__linux__)
       return core::fail("ttcp: --emulate-afd needs Linux (SO_TIMESTAMPING TX_ACK completions); on "
@@ -86,12 +100,18 @@ core::Result<void> TtcpCli::finish(bool host_required) {
     }
   } else {
     if (!cfg.host.empty()) return core::fail("ttcp -r: unexpected HOST '" + cfg.host + "' (the receiver listens)");
-    if (afd_flag) return core::fail("ttcp: --emulate-afd is a transmitter (-t) option");
+    if (!afd_text.empty()) return core::fail("ttcp: --emulate-afd is a transmitter (-t) option");
     if (chunk != "none") return core::fail("ttcp: --chunk is a transmitter (-t) option");
     if (cfg.nodelay) return core::fail("ttcp: -D is a transmitter (-t) option");
     if (cfg.seconds > 0) return core::fail("ttcp: --time is a transmitter (-t) option");
-    if (!net::parse_endpoint(cfg.bind + ":1")) return core::fail("ttcp -r: bad --bind '" + cfg.bind + "'");
+    if (cfg.bind.size() >= 2 && cfg.bind.front() == '[' && cfg.bind.back() == ']') {
+      cfg.bind = cfg.bind.substr(1, cfg.bind.size() - 2);  // [::1] as in a URL
+    }
+    if (cfg.bind.find_first_of("[]/ ") != std::string::npos) {
+      return core::fail("ttcp -r: bad --bind '" + cfg.bind + "': expected an address or a host name");
+    }
   }
+  if (cfg.forever && cfg.transmit) return core::fail("ttcp: --forever is a receiver (-r) option");
   return {};
 }
 

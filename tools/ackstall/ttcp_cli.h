@@ -25,7 +25,8 @@ struct TtcpCli {
   TtcpConfig cfg;
   bool receive = false;
   bool source_sink = false;
-  std::optional<std::int64_t> afd_flag;  // --emulate-afd given (0 = default quota)
+  std::string afd_text;                   // --emulate-afd: "" absent, "default", or =QUOTA
+  std::optional<std::int64_t> sockbuf;    // -b, checked against kMaxSocketBuffer
   std::string chunk = "none";
   std::string ack_mode = "default";
   void add_to(CLI::App& cmd);

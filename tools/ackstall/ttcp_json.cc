@@ -4,6 +4,7 @@
 #include <string>
 
 #include "finding_json.h"
+#include "interrupt.h"
 
 namespace ackstall::tools {
 namespace {
@@ -20,7 +21,11 @@ nlohmann::json sum_json(double seconds, std::uint64_t bytes, double start = 0) {
 
 nlohmann::json ttcp_result_json(const TtcpConfig& cfg, const ttcp::TransferResult& r) {
   nlohmann::json intervals = nlohmann::json::array();
-  for (const auto& i : r.intervals) intervals.push_back({{"sum", sum_json(i.end - i.start, i.bytes, i.start)}});
+  for (const auto& i : r.intervals) {
+    auto sum = sum_json(i.end - i.start, i.bytes, i.start);
+    sum["stalls"] = i.stalls;
+    intervals.push_back({{"sum", sum}});
+  }
   nlohmann::json j = {
       {"start",
        {{"version", "ackstall ttcp"},
@@ -39,7 +44,11 @@ nlohmann::json ttcp_result_json(const TtcpConfig& cfg, const ttcp::TransferResul
           {"verify", cfg.verify}}}}},
       {"intervals", intervals},
       {"end", {{cfg.transmit ? "sum_sent" : "sum_received", sum_json(r.seconds, r.bytes)},
-               {"io_calls", r.calls}}}};
+               {"io_calls", r.calls},
+               {"stalls", {{"count", r.stalls},
+                           {"threshold_ms", cfg.stall_ms},
+                           {"longest_call_ms", r.longest_call_ms}}},
+               {"interrupted", r.interrupted ? nlohmann::json(signal_name(r.interrupted)) : nlohmann::json(nullptr)}}}};
   if (cfg.transmit) {  // null where the OS does not report them (tcp_info_error says why)
     j["end"]["tcp_mss"] = r.mss ? nlohmann::json(*r.mss) : nlohmann::json(nullptr);
     j["end"]["timestamps"] = r.mss ? nlohmann::json(r.timestamps) : nlohmann::json(nullptr);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ackstall/ttcp/transfer.h"
+#include "interrupt.h"
 #include "ttcp_json.h"
 
 namespace ackstall::tools {
@@ -16,8 +17,8 @@ namespace {
 
 void print_interval(std::ostream& out, const char* who, const ttcp::Interval& i) {
   const double s = i.end - i.start;
-  fmt::print(out, "{}: {:7.2f}-{:<7.2f} sec {:>12} bytes {:9.3f} MB/s\n", who, i.start, i.end,
-             i.bytes, s > 0 ? static_cast<double>(i.bytes) / s / 1e6 : 0.0);
+  fmt::print(out, "{}: {:7.2f}-{:<7.2f} sec {:>12} bytes {:9.3f} MB/s {:5} stall{}\n", who, i.start, i.end,
+             i.bytes, s > 0 ? static_cast<double>(i.bytes) / s / 1e6 : 0.0, i.stalls, i.stalls == 1 ? "" : "s");
 }
 
 void print_summary(std::ostream& out, const char* who, const ttcp::TransferResult& r) {
@@ -28,6 +29,12 @@ void print_summary(std::ostream& out, const char* who, const ttcp::TransferResul
   fmt::print(out, "{}: {} I/O calls, msec/call = {:.2f}, calls/sec = {:.2f}\n", who, r.calls,
              r.calls ? r.seconds * 1000.0 / static_cast<double>(r.calls) : 0.0,
              r.seconds > 0 ? static_cast<double>(r.calls) / r.seconds : 0.0);
+}
+
+// The stall line: calls that waited longer than --stall-ms.
+void print_stalls(std::ostream& out, const TtcpConfig& cfg, const char* who, const ttcp::TransferResult& r) {
+  fmt::print(out, "{}: {} stall{} > {} ms ({} that waited; longest {:.1f} ms)\n", who, r.stalls,
+             r.stalls == 1 ? "" : "s", cfg.stall_ms, cfg.transmit ? "sends" : "reads", r.longest_call_ms);
 }
 
 // The "chunk=..." line: how the transmitter splits its sends.
@@ -66,6 +73,10 @@ ttcp::Events text_events(const TtcpConfig& cfg, Io io, const char* who,
   ev.nodelay = [io, who] { fmt::print(io.out, "{}: nodelay\n", who); };
   ev.sending = [&cfg, io, who](const ttcp::SenderSetup& s) {
     if (cfg.verbose || cfg.chunk != core::PolicyKind::none || s.afd_quota) print_setup(io.out, who, s);
+    if (s.notice) fmt::print(io.out, "{}: note: {}\n", who, *s.notice);
+  };
+  ev.empty = [io, who](const std::string& peer) {
+    fmt::print(io.out, "{}: ignored a connection from {} that sent nothing (a probe?); waiting\n", who, peer);
   };
   ev.interval = [io, who](const ttcp::Interval& i) { print_interval(io.out, who, i); };
   return ev;
@@ -89,6 +100,26 @@ void print_transmitter_report(const TtcpConfig& cfg, std::ostream& out, const ch
   }
 }
 
+// One transfer's report (text or --json); the exit code it stands for.
+int report_result(const TtcpConfig& cfg, Io report, const char* who, const ttcp::TransferResult& res) {
+  if (cfg.json) {
+    report.out << ttcp_result_json(cfg, res).dump(2) << '\n';
+  } else {
+    if (res.interrupted) {
+      fmt::print(report.out, "{}: interrupted by {}: the transfer so far\n", who, signal_name(res.interrupted));
+    }
+    if (cfg.transmit) {
+      print_transmitter_report(cfg, report.out, who, res);
+    } else if (cfg.verify) {
+      fmt::print(report.out, "{}: --verify: {} bytes match the pattern\n", who, res.bytes);
+    }
+    print_stalls(report.out, cfg, who, res);
+    print_summary(report.out, who, res);
+  }
+  report.out.flush();
+  return res.interrupted ? InterruptFlag::exit_code(res.interrupted) : kExitOk;
+}
+
 }  // namespace
 
 int run_ttcp(const TtcpConfig& cfg, Io io, const std::function<void(std::uint16_t)>& on_listening,
@@ -100,21 +131,27 @@ int run_ttcp(const TtcpConfig& cfg, Io io, const std::function<void(std::uint16_
     fmt::print(report.out, "{}: buflen={}, nbuf={}, align=16384/0, port={}  tcp  -> {}\n", who,
                cfg.buflen, cfg.nbuf, cfg.port, cfg.host);
     fmt::print(report.out, "{}: socket\n", who);
+    report.out.flush();  // a Ctrl-C'd run with stdout in a file still shows what it was doing
   }
-  auto res = ttcp::run(cfg, text_events(cfg, report, who, on_listening));
+  const ttcp::Events events = text_events(cfg, report, who, on_listening);
+  if (cfg.forever && !cfg.transmit) {
+    int code = kExitOk;
+    auto served = ttcp::serve(cfg, events, [&](const core::Result<ttcp::TransferResult>& res) {
+      if (!res) {
+        fail(report, res.error(), kExitFailure, std::string(who) + ": ");
+        return;
+      }
+      if (result) *result = *res;
+      code = report_result(cfg, report, who, *res);
+    });
+    if (!served) return fail(report, served.error(), kExitFailure, std::string(who) + ": ");
+    if (cfg.interrupt && cfg.interrupt->load() != 0) return InterruptFlag::exit_code(cfg.interrupt->load());
+    return code;
+  }
+  auto res = ttcp::run(cfg, events);
   if (!res) return fail(report, res.error(), kExitFailure, std::string(who) + ": ");
   if (result) *result = *res;
-  if (cfg.json) {
-    report.out << ttcp_result_json(cfg, *res).dump(2) << '\n';
-    return kExitOk;
-  }
-  if (cfg.transmit) {
-    print_transmitter_report(cfg, report.out, who, *res);
-  } else if (cfg.verify) {
-    fmt::print(report.out, "{}: --verify: {} bytes match the pattern\n", who, res->bytes);
-  }
-  print_summary(report.out, who, *res);
-  return kExitOk;
+  return report_result(cfg, report, who, *res);
 }
 
 }  // namespace ackstall::tools

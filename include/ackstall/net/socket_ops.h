@@ -76,6 +76,9 @@ std::string_view to_string(SocketOption opt) noexcept;
 struct TcpInfo {
   std::int64_t snd_mss = 0;  // tcpi_snd_mss: current sending MSS in bytes
   bool timestamps = false;   // tcpi_options & TCPI_OPT_TIMESTAMPS
+  // Data sent and not yet ACKed: segments (Linux tcpi_unacked) or bytes (Windows BytesInFlight);
+  // 0 once everything sent is ACKed; -1 where the OS does not say.
+  std::int64_t in_flight = -1;
 };
 
 struct InterfaceMtu {

@@ -45,7 +45,9 @@ struct Listener {
   TcpSocket socket;
   std::uint16_t port = 0;  // the bound port (useful after binding port 0)
 };
-// Binds a numeric address (e.g. "127.0.0.1", "::1"); port 0 picks a free one.
+// Binds an address (a literal such as "127.0.0.1" or "::1", or a name: its first address); an
+// empty host binds every address, IPv6 and IPv4 on one dual-stack socket (IPv4 alone where the
+// host has no IPv6). Port 0 picks a free one.
 Result<Listener> listen_tcp(const Endpoint& at, int backlog = 16);
 Result<TcpSocket> accept_tcp(const TcpSocket& listener);
 

@@ -45,7 +45,4 @@ struct Diagnosis {
 
 Diagnosis diagnose(const DirectionReport& d);
 
-// Stacks whose delayed-ACK timer fits `timer_ns` (within +-25 %), with the STACKS.md section.
-std::vector<std::string> timer_fits(std::int64_t timer_ns);
-
 }  // namespace ackstall::pcap

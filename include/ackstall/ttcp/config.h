@@ -6,6 +6,7 @@
 // until end of input or nbuf buffers) and the receiver writes what it receives to `data_out`.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -26,7 +27,10 @@ std::optional<AckMode> parse_ack_mode(std::string_view s) noexcept;
 struct Config {
   bool transmit = false;           // -t (else -r)
   std::string host;                // -t: where to connect
-  std::string bind = "0.0.0.0";    // -r: numeric address to listen on
+  // -r: the address to listen on (a v4/v6 literal or a name); empty: every address, IPv6 and
+  // IPv4 (one dual-stack socket; IPv4 alone where the host has no IPv6).
+  std::string bind;
+  bool forever = false;            // -r --forever: serve connections one after another (serve())
   std::uint16_t port = 5001;       // -p (ttcp's default); -r with 0 picks a free port
   std::int64_t nbuf = 2048;        // -n
   bool nbuf_set = false;           // -n given: -t stops after n buffers, -r expects n*l bytes
@@ -46,6 +50,10 @@ struct Config {
   double stall_ms = 20;            // --stall-ms: a completion wait longer than this is a stall
   int connect_timeout_ms = 5000;   // -t: retry refused connects this long (receiver starting)
   int accept_timeout_ms = -1;      // -r: give up waiting for the transmitter (< 0: never)
+  // Set (by a signal handler) to a signal number to stop early: the transfer ends at its next
+  // send or read (within 100 ms while it waits) and returns what it measured so far, with
+  // TransferResult::interrupted set. Null: never interrupted.
+  const std::atomic<int>* interrupt = nullptr;
 };
 
 }  // namespace ackstall::ttcp

@@ -15,6 +15,7 @@ namespace ackstall::ttcp {
 struct Interval {
   double start = 0, end = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t stalls = 0;  // calls in it that waited longer than Config::stall_ms
 };
 
 struct TransferResult {
@@ -22,6 +23,12 @@ struct TransferResult {
   double seconds = 0;
   std::uint64_t calls = 0;                 // application sends / reads
   std::vector<Interval> intervals;
+  // Stalls: application sends (-t) or reads (-r) that took longer than Config::stall_ms — on
+  // the transmitter a send held by the send buffer or the emulated quota, on the receiver a wait
+  // for data. The longest such call, in ms, stalled or not.
+  std::uint64_t stalls = 0;
+  double longest_call_ms = 0;
+  int interrupted = 0;                     // the signal that stopped the transfer early (0: none)
   std::string local, remote;               // the connection's addresses ("10.77.0.1:40000")
   std::optional<net::AfdStats> afd;        // -t with afd_quota: the emulated quota's counters
   // -t: the connection's MSS and timestamps from TCP_INFO (Linux) / SIO_TCP_INFO (Windows 10

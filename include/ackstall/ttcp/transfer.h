@@ -8,7 +8,10 @@
 // last byte is ACKed), so the rate is delivered goodput.
 // Receiver: listens, accepts one connection, reads buflen-byte buffers until EOF (checking the
 // pattern with verify, applying ack_mode after every read); with nbuf_set, a byte count other
-// than nbuf * buflen is an error.
+// than nbuf * buflen is an error. A connection that closes before sending a byte (`ackstall
+// probe`, a port scanner) is not a transfer: it is reported (Events::empty) and the receiver
+// goes on waiting. serve() is the receiver of --forever: one connection after another.
+// Interrupted (Config::interrupt), either end returns the partial result, `interrupted` set.
 //
 // Errors: core::Error, one line without the role ("connect to 10.77.0.2:5001: Connection
 // refused", "connection from ... lost after N bytes: ..."); a peer's reset or early close is an
@@ -36,6 +39,8 @@ struct SenderSetup {
   std::int64_t mss = 0, sndbuf = 0, base_chunk = 0;  // what the policy computed from
   std::optional<std::int64_t> afd_quota;             // the emulated quota in effect
   std::optional<net::Finding<std::int64_t>> isb_reading;  // isb: the first reading
+  // core::policy_notice for a -l send: why the policy leaves it whole or cannot meet its goals.
+  std::optional<std::string> notice;
 };
 
 struct Events {
@@ -43,11 +48,19 @@ struct Events {
   std::function<void(const std::string& peer)> connected;  // -t: connected; -r: accepted
   std::function<void()> nodelay;                           // -t: TCP_NODELAY is set
   std::function<void(const SenderSetup&)> sending;         // -t: before the first send
-  std::function<void(const Interval&)> interval;           // an --interval closed
+  std::function<void(const Interval&)> interval;           // an --interval closed (and the
+                                                           // last, partial one at the end)
+  std::function<void(const std::string& peer)> empty;      // -r: a connection sent nothing
 };
 
 core::Result<TransferResult> transmit(const Config& cfg, const Events& events = {});
 core::Result<TransferResult> receive(const Config& cfg, const Events& events = {});
+// The --forever receiver: listens once, then receives one connection after another, handing each
+// one's result (or the error that ended it: the next connection is served all the same) to
+// `served`. Returns when interrupted, after handing over the partial result of a connection in
+// progress; an error only when it cannot listen.
+core::Result<void> serve(const Config& cfg, const Events& events,
+                         const std::function<void(const core::Result<TransferResult>&)>& served);
 // transmit() or receive(), by cfg.transmit.
 core::Result<TransferResult> run(const Config& cfg, const Events& events = {});
 

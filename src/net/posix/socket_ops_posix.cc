@@ -179,7 +179,8 @@ class PosixSocketOps final : public SocketOps {
       return os_error("getsockopt(TCP_INFO)");
     }
     return TcpInfo{static_cast<std::int64_t>(info.tcpi_snd_mss),
-                   (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0};
+                   (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0,
+                   static_cast<std::int64_t>(info.tcpi_unacked)};
 #else
     (void)s;
     return os_error("getsockopt(TCP_INFO)", ENOPROTOOPT);

@@ -207,7 +207,8 @@ class WinSocketOps final : public SocketOps {
     if (bytes < sizeof info) {
       return core::os_failure("WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0");
     }
-    return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0};
+    return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0,
+                   static_cast<std::int64_t>(info.BytesInFlight)};
   }
 
   // The adapter (GetAdaptersAddresses) with a unicast address equal to the socket's local

@@ -22,6 +22,10 @@ Result<std::string> format_address(const sockaddr_storage& a) {
   }
   if (a.ss_family == AF_INET6) {
     const auto& in6 = reinterpret_cast<const sockaddr_in6&>(a);
+    if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {  // IPv4 on a dual-stack socket: shown as IPv4
+      ::inet_ntop(AF_INET, &in6.sin6_addr.s6_addr[12], host, sizeof host);
+      return std::string(host) + ":" + std::to_string(ntohs(in6.sin6_port));
+    }
     ::inet_ntop(AF_INET6, &in6.sin6_addr, host, sizeof host);
     return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6.sin6_port));
   }
@@ -36,7 +40,7 @@ Result<AddrInfoPtr> resolve(const Endpoint& e, bool passive) {
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_protocol = IPPROTO_TCP;
-  hints.ai_flags = passive ? (AI_PASSIVE | AI_NUMERICHOST) : AI_ADDRCONFIG;
+  hints.ai_flags = passive ? AI_PASSIVE : AI_ADDRCONFIG;
   addrinfo* list = nullptr;
   const std::string port = std::to_string(e.port);
   const int rc = ::getaddrinfo(e.host.c_str(), port.c_str(), &hints, &list);
@@ -122,6 +126,13 @@ Result<TcpSocket> connect_tcp(const Endpoint& to, std::chrono::milliseconds time
 }
 
 Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
+  // No host: every address, through one IPv6 socket that takes IPv4 too (IPV6_V6ONLY off);
+  // IPv4 alone where the host has no IPv6.
+  if (at.host.empty()) {
+    auto dual = listen_tcp({"::", at.port}, backlog);
+    if (dual || dual.error().code != EAFNOSUPPORT) return dual;
+    return listen_tcp({"0.0.0.0", at.port}, backlog);
+  }
   auto list = resolve(at, true);
   if (!list) return tl::unexpected(list.error());
   const addrinfo& ai = *list->get();
@@ -132,6 +143,11 @@ Result<Listener> listen_tcp(const Endpoint& at, int backlog) {
   if (::setsockopt(sock->native(), SOL_SOCKET, SO_EXCLUSIVEADDRUSE,
                    reinterpret_cast<const char*>(&one), sizeof one) != 0) {
     return os_error("setsockopt(SO_EXCLUSIVEADDRUSE)");
+  }
+  const DWORD off = 0;  // "::" takes IPv4 too (Windows' default is IPv6 only)
+  if (ai.ai_family == AF_INET6 && ::setsockopt(sock->native(), IPPROTO_IPV6, IPV6_V6ONLY,
+                                               reinterpret_cast<const char*>(&off), sizeof off) != 0) {
+    return os_error("setsockopt(IPV6_V6ONLY)");
   }
   if (::bind(sock->native(), ai.ai_addr, static_cast<int>(ai.ai_addrlen)) != 0) {
     return os_error("bind");

@@ -1,0 +1,29 @@
+// Ctrl-C and SIGTERM for commands that report what they measured so far (ttcp).
+//
+// While an InterruptFlag lives, SIGINT and SIGTERM set its flag (to the signal's number) instead
+// of ending the process; the command looks at flag() and stops, prints its partial report and
+// exits with exit_code() (128 + the signal: 130, 143, as a shell reports a killed process).
+// A second signal ends the process at once with that code (the partial report is not coming:
+// the user insists). The previous handlers are restored on destruction. One at a time.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+namespace ackstall::tools {
+
+class InterruptFlag {
+ public:
+  InterruptFlag();
+  InterruptFlag(const InterruptFlag&) = delete;
+  InterruptFlag& operator=(const InterruptFlag&) = delete;
+  ~InterruptFlag();
+
+  const std::atomic<int>& flag() const noexcept;
+  static int exit_code(int signal) noexcept { return 128 + signal; }
+};
+
+// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
+
+}  // namespace ackstall::tools
