@@ -100,6 +100,18 @@ TEST_F(Lab, UpRunDownAndStaleCleanup) {
   EXPECT_NE(orphan.err.find("no lab is up"), std::string::npos) << orphan.err;
 }
 
+TEST_F(Lab, Ipv6TransferOverTheLab) {
+  auto up = run_cli({"up", "--ack-mode", "classic"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  auto run = run_cli({"run", "--ipv6", "--realtime", "off", "--", "-n", "200", "-l", "8192", "--verify", "--json"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["receiver"]["end"]["sum_received"]["bytes"], 200 * 8192);
+  EXPECT_EQ(j["receiver"]["start"]["connected"][0]["local"].get<std::string>().rfind("[fd77::2]:", 0), 0u) << j.dump();
+  EXPECT_EQ(j["transmitter"]["start"]["connected"][0]["local"].get<std::string>().rfind("[fd77::1]:", 0), 0u) << j.dump();
+  EXPECT_EQ(j["transmitter"]["end"]["tcp_mss"], 1428);  // 1500 - 40 (IPv6) - 20 (TCP) - 12 (timestamps)
+}
+
 TEST_F(Lab, TinyQueueDropsFixedSizesStillByteExact) {
   ASSERT_EQ(run_cli({"up", "--queue-bytes", "4000", "--rate", "20mbit"}).code, 0);
   for (const char* len : {"1", "1447", "7300", "65537"}) {

@@ -102,6 +102,7 @@ TtcpConfig receiver_for(const TtcpConfig& tx, ttcp::AckMode mode) {
 
 struct RunOptions {
   std::string ack_mode;
+  bool ipv6 = false;
   std::string realtime = "on";
   std::vector<std::string> ttcp;
 };
@@ -116,7 +117,7 @@ int run_run(const RunOptions& o, Io io) {
   if (!*state) return fail(io, "lab run: no lab is up (run `ackstall lab up` first)");
   const ttcp::AckMode mode = o.ack_mode.empty() ? (*state)->ack_mode : *ttcp::parse_ack_mode(o.ack_mode);
   lab::InterruptGuard interrupt("lab run");  // Ctrl-C: the lab is removed, exit 130 (143)
-  const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on");
+  const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on", o.ipv6);
   if (tx.json) {
     nlohmann::json j;
     j["transmitter"] = out.tx_code == 0 ? nlohmann::json::parse(out.tx_out) : nlohmann::json(nullptr);
@@ -277,6 +278,7 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       "and the receiver's reads are not delayed by other work on the machine; off: ordinary threads";
   c_run->add_option("--realtime", run->realtime, realtime_help)
       ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
+  c_run->add_flag("--ipv6", run->ipv6, "over the lab's IPv6 addresses (fd77::1 -> fd77::2)");
   c_run->add_option("ttcp", run->ttcp, "ttcp transmitter flags, after --");
   c_run->callback([run, &selected] { selected = [run](Io io) { return run_run(*run, io); }; });
 

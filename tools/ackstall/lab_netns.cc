@@ -81,6 +81,8 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
       {"ip", "link", "add", kVethA, "netns", kNsA, "type", "veth", "peer", "name", kVethB, "netns", kNsB},
       {"ip", "-n", kNsA, "addr", "add", std::string(kAddrA) + "/24", "dev", kVethA},
       {"ip", "-n", kNsB, "addr", "add", std::string(kAddrB) + "/24", "dev", kVethB},
+      {"ip", "-n", kNsA, "-6", "addr", "add", std::string(kAddr6A) + "/64", "dev", kVethA, "nodad"},
+      {"ip", "-n", kNsB, "-6", "addr", "add", std::string(kAddr6B) + "/64", "dev", kVethB, "nodad"},
       {"ip", "-n", kNsA, "link", "set", "dev", "lo", "up"},
       {"ip", "-n", kNsB, "link", "set", "dev", "lo", "up"},
       // §7: charge the Ethernet overhead per wire frame, not per GSO super-packet.

@@ -31,6 +31,9 @@ inline constexpr const char* kVethA = "ackstall-va";
 inline constexpr const char* kVethB = "ackstall-vb";
 inline constexpr const char* kAddrA = "10.77.0.1";
 inline constexpr const char* kAddrB = "10.77.0.2";
+// IPv6 (unique local, RFC 4193), added without duplicate address detection so it is usable at once.
+inline constexpr const char* kAddr6A = "fd77::1";
+inline constexpr const char* kAddr6B = "fd77::2";
 inline constexpr const char* kStateFile = "/run/ackstall-lab.conf";
 
 using Log = std::function<void(const std::string&)>;

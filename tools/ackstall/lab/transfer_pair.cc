@@ -31,12 +31,12 @@ core::Result<void> prepare_thread(const char* ns, bool realtime) {
 
 }  // namespace
 
-PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime) {
+PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime, bool ipv6) {
   PairOutcome o;
   tx.transmit = true;
-  tx.host = kAddrB;
+  tx.host = ipv6 ? kAddr6B : kAddrB;
   rx.transmit = false;
-  rx.bind = kAddrB;
+  rx.bind = tx.host;
   rx.port = tx.port;
   if (rx.accept_timeout_ms < 0) rx.accept_timeout_ms = 15000;
   std::promise<bool> listening;

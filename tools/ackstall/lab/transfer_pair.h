@@ -24,6 +24,7 @@ struct PairOutcome {
   std::string tx_out, tx_err, rx_out, rx_err;
   ttcp::TransferResult tx, rx;
 };
-PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime = true);
+// ipv6: over the lab's IPv6 addresses (kAddr6A/B) instead of IPv4.
+PairOutcome run_pair(TtcpConfig tx, TtcpConfig rx, bool realtime = true, bool ipv6 = false);
 
 }  // namespace ackstall::tools::lab
