@@ -35,7 +35,7 @@ std::string plan_text(const std::vector<std::size_t>& plan) {
 
 Diagnosis diagnose(const DirectionReport& d) {
   Diagnosis g;
-  g.mss = d.mss ? *d.mss : d.max_segment;
+  g.mss = d.effective_mss ? *d.effective_mss : d.max_segment;
   std::uint64_t idle_max = 0;
   for (const Stall& s : d.stalls) idle_max = std::max(idle_max, s.outstanding);
   g.in_flight_limit = std::max(d.max_in_flight, idle_max);

@@ -112,7 +112,11 @@ void HalfFlow::note_write(const TcpPacket& p, std::int64_t new_bytes) {
   // Nagle (RFC 896; BSD tcp_output, docs/STACKS.md §0): a segment shorter than the MSS waits
   // while data is unacknowledged. Its trace: a sub-MSS segment in the middle of a write (the one
   // before it had no PSH) that left only once nothing was outstanding.
-  const std::uint32_t mss = report_.mss ? *report_.mss : max_payload_;
+  // The full-segment payload: the announced MSS less the timestamps option (a full 1448-byte
+  // segment under a 1460 MSS is not short).
+  const std::optional<std::uint16_t> announced = receiver_mss_ ? receiver_mss_ : report_.mss;
+  const bool ts = report_.timestamps && (!receiver_syn_ || receiver_timestamps_);
+  const std::uint32_t mss = announced ? *announced - (ts ? 12u : 0u) : max_payload_;
   if (report_.data_segments > 0 && !last_data_psh_ && p.payload_len < mss && snd_una_ >= snd_max_) {
     if (report_.nagle_holds++ == 0) report_.nagle_hold_frame = last_tx_frame_ + 1;
   }
@@ -142,6 +146,8 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
   if (p.has(tcp_flag::syn)) {
     receiver_syn_ = true;
     receiver_wscale_ = p.options.wscale;
+    receiver_mss_ = p.options.mss;
+    receiver_timestamps_ = p.options.timestamps.has_value();
   }
   if (!p.has(tcp_flag::ack) || p.has(tcp_flag::rst) || !have_base_) {
     window_raw_ = p.window;
@@ -220,6 +226,13 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
 DirectionReport HalfFlow::report() const {
   DirectionReport r = report_;
   r.max_segment = max_payload_;
+  // The sender's segments are bounded by the MSS the receiver announced (RFC 9293 3.7.1), and
+  // carry the timestamps option (12 bytes of each) only when both SYNs offered it (RFC 7323 3.2).
+  if (receiver_syn_) {
+    if (receiver_mss_) r.mss = receiver_mss_;
+    r.timestamps = r.timestamps && receiver_timestamps_;
+  }
+  if (r.mss) r.effective_mss = *r.mss - (r.timestamps ? 12u : 0u);
   r.receiver_wscale = receiver_wscale_;
   const std::int64_t span = r.last_ack_ns - r.first_data_ns;
   r.goodput_bytes_per_s = span > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(span) : 0.0;

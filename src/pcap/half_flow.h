@@ -53,6 +53,8 @@ class HalfFlow {
   std::uint16_t window_raw_ = 0;
   bool sender_syn_ = false, receiver_syn_ = false;
   std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
+  std::optional<std::uint16_t> receiver_mss_;  // the MSS option of the receiver's SYN
+  bool receiver_timestamps_ = false;           // its SYN carried the timestamps option
   std::vector<std::int64_t> delayed_ack_delays_;
   std::uint64_t last_tx_frame_ = 0;
   // The current write (new data since the last PSH) and the handshake's times.

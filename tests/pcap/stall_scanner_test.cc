@@ -69,6 +69,8 @@ TEST(StallScanner, OddSendsStallOnTheDelayedAckEverySend) {
   EXPECT_EQ(d.ack_every, AckEvery::every_second_segment);
   EXPECT_EQ(d.mss, 1460);
   EXPECT_TRUE(d.timestamps);
+  EXPECT_EQ(d.effective_mss, 1448u);  // one MSS: the payload of a full segment (announced less 12)
+  EXPECT_EQ(d.nagle_holds, 0u);       // full 1448-byte segments are not short ones
   // ~159 KB in ~2 s: the seed's tens of KB/s, not 11 MB/s.
   EXPECT_GT(d.goodput_bytes_per_s, 70e3);
   EXPECT_LT(d.goodput_bytes_per_s, 90e3);

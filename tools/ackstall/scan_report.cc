@@ -59,7 +59,8 @@ nlohmann::json to_json(const pcap::DirectionReport& d, std::int64_t t0) {
           {"bytes_acked", d.bytes_acked},
           {"duration_s", seconds(d.last_ack_ns - d.first_data_ns)},
           {"goodput_bytes_per_s", d.goodput_bytes_per_s},
-          {"mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
+          {"mss", d.effective_mss ? nlohmann::json(*d.effective_mss) : nlohmann::json()},
+          {"announced_mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
           {"timestamps", d.timestamps},
           {"handshake_rtt_ms", d.handshake_rtt_ns ? nlohmann::json(millis(*d.handshake_rtt_ns)) : nlohmann::json()},
           {"stall_count", d.stalls.size()},
@@ -96,7 +97,8 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
              d.data_segments, d.retransmitted_segments, d.bytes_acked);
   fmt::print(out, "  goodput: {:.1f} KB/s ({:.3f} MiB/s) over {:.3f} s; MSS {}, timestamps {}{}\n",
              d.goodput_bytes_per_s / 1e3, d.goodput_bytes_per_s / (1 << 20), seconds(span),
-             d.mss ? std::to_string(*d.mss) : "unknown", d.timestamps ? "on" : "off",
+             d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
+             d.timestamps ? "on" : "off",
              d.handshake_rtt_ns ? fmt::format(", handshake RTT {:.3f} ms", millis(*d.handshake_rtt_ns)) : "");
   std::string kinds;
   for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {

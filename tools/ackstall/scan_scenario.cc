@@ -40,7 +40,8 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   if (dp == nullptr) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
   const pcap::DirectionReport& d = *dp;
   const pcap::Diagnosis g = pcap::diagnose(d);
-  const std::uint32_t mss = std::max<std::uint32_t>(g.mss, 88);
+  // The simulator's mss keys are the announced option (it takes the timestamps off itself).
+  const std::uint32_t mss = std::max<std::uint32_t>(d.mss ? *d.mss : g.mss + (d.timestamps ? 12 : 0), 88);
   const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
   const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
   const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);

@@ -29,7 +29,7 @@
 namespace ackstall::pcap {
 
 struct Diagnosis {
-  std::uint32_t mss = 0;                 // from the SYN, else the largest segment
+  std::uint32_t mss = 0;                 // effective (payload per full segment), else the largest segment
   std::uint64_t in_flight_limit = 0;     // bytes (max outstanding at stalls, else overall)
   std::uint64_t window_offered = 0;      // bytes
   std::optional<std::uint64_t> write_size;     // most common write, bytes

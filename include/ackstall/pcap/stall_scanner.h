@@ -80,8 +80,12 @@ struct DirectionReport {
   std::int64_t first_data_ns = 0;
   std::int64_t last_ack_ns = 0;
   double goodput_bytes_per_s = 0;  // bytes_acked / (last_ack_ns - first_data_ns)
-  std::optional<std::uint16_t> mss;  // from the sender's SYN
-  bool timestamps = false;
+  // The MSS option announced for this direction's segments: the receiver's SYN, else (no
+  // receiver SYN in the capture) the sender's. effective_mss: the payload of a full segment,
+  // the announced MSS minus the timestamps option (12 bytes) when it was negotiated.
+  std::optional<std::uint16_t> mss;
+  std::optional<std::uint32_t> effective_mss;
+  bool timestamps = false;  // negotiated: in both SYNs (or in the sender's when only it was seen)
   std::vector<Stall> stalls;
   std::array<std::uint64_t, kStallKindCount> stall_counts{};
   std::int64_t stalled_ns = 0;
