@@ -47,12 +47,13 @@ struct Config {
   double interval = 0;             // --interval (0: none)
   bool verify = false;             // --verify: the receiver checks the pattern byte for byte
   AckMode ack_mode = AckMode::normal;  // --ack-mode (-r)
-  double stall_ms = 20;            // --stall-ms: a completion wait longer than this is a stall
+  double stall_ms = 20;            // --stall-ms: a send or read (or an emulated quota's completion
+                                   // wait) longer than this is a stall
   int connect_timeout_ms = 5000;   // -t: retry refused connects this long (receiver starting)
   int accept_timeout_ms = -1;      // -r: give up waiting for the transmitter (< 0: never)
   // Set (by a signal handler) to a signal number to stop early: the transfer ends at its next
-  // send or read (within 100 ms while it waits) and returns what it measured so far, with
-  // TransferResult::interrupted set. Null: never interrupted.
+  // send or read (within 100 ms while it waits; on Windows a blocked read sees it when it returns)
+  // and returns what it measured so far, with TransferResult::interrupted set. Null: never.
   const std::atomic<int>* interrupt = nullptr;
 };
 
