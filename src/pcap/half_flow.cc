@@ -5,8 +5,8 @@
 
 namespace ackstall::pcap::detail {
 
-HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, std::int64_t threshold_ns)
-    : threshold_ns_(threshold_ns) {
+HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
+    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -30,6 +30,7 @@ void HalfFlow::record_stall(Stall s) {
   report_.stall_counts[static_cast<std::size_t>(s.kind)]++;
   report_.stalled_ns += s.duration_ns();
   report_.stalls.push_back(s);
+  if (on_stall_) on_stall_(report_.sender, report_.receiver, s);
 }
 
 void HalfFlow::note_handshake(const TcpPacket& p, bool from_sender) {

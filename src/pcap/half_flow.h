@@ -17,7 +17,7 @@ namespace ackstall::pcap::detail {
 
 class HalfFlow {
  public:
-  HalfFlow(SocketAddr sender, SocketAddr receiver, std::int64_t threshold_ns);
+  HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options);
 
   void on_sender(const TcpPacket& p, std::uint64_t frame);    // a segment from the sender
   void on_receiver(const TcpPacket& p, std::uint64_t frame);  // from the receiver (its ACK field)
@@ -40,6 +40,7 @@ class HalfFlow {
   void note_write(const TcpPacket& p, std::int64_t new_bytes);
 
   std::int64_t threshold_ns_;
+  std::function<void(const SocketAddr&, const SocketAddr&, const Stall&)> on_stall_;
   DirectionReport report_;
   bool have_base_ = false;
   std::int64_t base_ = 0;  // unwrapped sequence number of relative 0

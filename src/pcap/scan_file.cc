@@ -1,6 +1,7 @@
 #include "ackstall/pcap/scan_file.h"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "ackstall/pcap/capture_source.h"
@@ -8,22 +9,22 @@
 
 namespace ackstall::pcap {
 
-Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request) {
-  auto source = CaptureSource::open(path, request.bpf);
-  if (!source) return tl::unexpected(source.error());
-  FileScan scan;
-  scan.name = path;
-  scan.pcapng = source->pcapng();
-  StallScanner scanner(request.options);
-  const LinkType link = source->link();
+namespace {
+
+// Reads records from `source` into `scan` until the source has none (a file's end or cut, a
+// live capture's quiet poll) or `keep_going` says stop; false on a mid-file error (kept in scan).
+template <class KeepGoing>
+bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& scanner, FileScan& scan,
+             KeepGoing&& keep_going) {
+  const LinkType link = source.link();
   const auto& filters = request.flows;
-  while (true) {
-    auto rec = source->next();
+  while (keep_going()) {
+    auto rec = source.next();
     if (!rec) {
       scan.error = rec.error();
-      break;
+      return false;
     }
-    if (!*rec) break;
+    if (!*rec) return true;
     const Record& r = **rec;
     if (scan.matched++ == 0) scan.first_ns = r.time_ns;
     scan.last_ns = r.time_ns;
@@ -42,8 +43,43 @@ Result<FileScan> scan_capture(const std::string& path, const ScanRequest& reques
     scan.tcp_packets++;
     scanner.add(frame->packet, frame->src, frame->dst, r.number);
   }
+  return true;
+}
+
+}  // namespace
+
+Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request) {
+  auto source = CaptureSource::open(path, request.bpf);
+  if (!source) return tl::unexpected(source.error());
+  FileScan scan;
+  scan.name = path;
+  scan.pcapng = source->pcapng();
+  StallScanner scanner(request.options);
+  consume(*source, request, scanner, scan, [] { return true; });
   scan.records = source->records_read();
   scan.cut_short = source->cut_short();
+  scan.flows = scanner.report();
+  return scan;
+}
+
+Result<FileScan> scan_live(const LiveRequest& request) {
+  auto source = CaptureSource::open_live(request.iface, request.scan.bpf);
+  if (!source) return tl::unexpected(source.error());
+  if (request.on_start) request.on_start();
+  FileScan scan;
+  scan.name = request.iface;
+  StallScanner scanner(request.scan.options);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto keep_going = [&] {
+    if (request.stop && request.stop->load() != 0) return false;
+    return request.duration_s <= 0 ||
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < request.duration_s;
+  };
+  while (keep_going()) {
+    if (!consume(*source, request.scan, scanner, scan, keep_going)) break;
+  }
+  scan.records = source->records_read();
+  scan.stats = source->stats();
   scan.flows = scanner.report();
   return scan;
 }

@@ -5,8 +5,8 @@
 namespace ackstall::pcap {
 
 struct StallScanner::Flow {
-  Flow(const FlowKey& key, std::int64_t threshold_ns)
-      : a_to_b(key.a, key.b, threshold_ns), b_to_a(key.b, key.a, threshold_ns) {}
+  Flow(const FlowKey& key, const ScanOptions& options)
+      : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options) {}
   std::uint64_t packets = 0;
   detail::HalfFlow a_to_b, b_to_a;
 };
@@ -48,7 +48,7 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   const FlowKey key = make_flow_key(src, dst);
   if (last_ == nullptr || key != last_key_) {
     auto& slot = flows_[key];
-    if (!slot) slot = std::make_unique<Flow>(key, options_.threshold_ns);
+    if (!slot) slot = std::make_unique<Flow>(key, options_);
     last_ = slot.get();
     last_key_ = key;
   }

@@ -76,6 +76,24 @@ TEST(StallScanner, OddSendsStallOnTheDelayedAckEverySend) {
   EXPECT_LT(d.goodput_bytes_per_s, 90e3);
 }
 
+TEST(StallScanner, EachStallIsReportedAsItIsFound) {
+  std::vector<Stall> seen;
+  std::vector<std::uint16_t> ports;
+  ScanOptions o;
+  o.on_stall = [&](const SocketAddr& sender, const SocketAddr&, const Stall& st) {
+    seen.push_back(st);
+    ports.push_back(sender.port);
+  };
+  const auto flows = scan(stop_and_wait(10, 11, 200 * kMs), o);
+  const auto& d = flows.at(0).directions.at(0);
+  ASSERT_EQ(seen.size(), d.stalls.size());
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].release_frame, d.stalls[i].release_frame);
+    EXPECT_EQ(seen[i].kind, d.stalls[i].kind);
+    EXPECT_EQ(ports[i], d.sender.port);
+  }
+}
+
 TEST(StallScanner, EvenSendsDoNotStall) {
   const auto flows = scan(stop_and_wait(10, 10, 200 * kMs));
   const DirectionReport& d = flows.at(0).directions.at(0);
@@ -88,7 +106,7 @@ TEST(StallScanner, EvenSendsDoNotStall) {
 TEST(StallScanner, ThresholdIsConfigurable) {
   const auto packets = stop_and_wait(5, 3, 40 * kMs);  // a Linux-pingpong-like 40 ms timer
   EXPECT_EQ(scan(packets).at(0).directions.at(0).stalls.size(), 5u);
-  EXPECT_EQ(scan(packets, {50 * kMs}).at(0).directions.at(0).stalls.size(), 0u);
+  EXPECT_EQ(scan(packets, {.threshold_ns = 50 * kMs, .on_stall = {}}).at(0).directions.at(0).stalls.size(), 0u);
 }
 
 TEST(StallScanner, SequenceWrapAndNoHandshake) {

@@ -322,6 +322,47 @@ TEST_F(Lab, InterruptedMatrixRemovesTheLab) {
   }
 }
 
+// scan -i inside the receiver's namespace while the lab transfers: it sees the stalls the sender
+// counts, and Ctrl-C ends it with the full report (and libpcap's drop counters).
+TEST_F(Lab, LiveScanSeesTheStallsTheSenderCounts) {
+  const std::string exe = ackstall_exe();
+  if (exe.empty()) GTEST_SKIP() << "the ackstall binary is not built next to lab_test; skipped";
+  auto up = run_cli({"up", "--ack-mode", "classic"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  const TempDir dir;
+  const std::string out_path = (dir / "live.json").string();
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<std::string> args = {"ip", "netns", "exec", "ackstall-b", exe, "scan", "-i", "ackstall-vb",
+                                   "--filter", "tcp port 5001", "--json"};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  ASSERT_EQ(::posix_spawnp(&pid, "ip", &fa, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&fa);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // the capture is running
+  // The seed's row: 15928-byte writes over an 8 KiB quota stall once per write.
+  auto run = run_cli({"run", "--realtime", "off", "--", "-l", "15928", "-n", "20", "--emulate-afd", "--json"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(::kill(pid, SIGINT), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_EQ(run.code, 0) << run.err;
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  std::ifstream in(out_path);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["format"], "live");
+  EXPECT_EQ(j["capture_stats"]["dropped"], 0);
+  ASSERT_EQ(j["flows"].size(), 1u) << j.dump();
+  const auto& d = j["flows"][0]["directions"][0];
+  const auto sender_stalls = nlohmann::json::parse(run.out)["transmitter"]["end"]["afd"]["stalls"].get<int>();
+  EXPECT_GE(sender_stalls, 15);
+  EXPECT_NEAR(static_cast<int>(d["stalls"].size()), sender_stalls, 2) << d.dump();
+}
+
 TEST_F(Lab, MatrixSmallIsMedianTableJsonCsvAndCleansUp) {
   const TempDir dir;
   const std::string json = (dir / "lab_matrix.json").string();

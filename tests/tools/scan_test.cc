@@ -93,6 +93,19 @@ TEST(Scan, BadFilesExitOneOrTwoAndCutShortIsAnalysed) {
   EXPECT_NE(r.out.find("stalls: 2 (2 delayed_ack)"), std::string::npos) << r.out;
 }
 
+TEST(Scan, LiveCaptureErrorsAreOneLine) {
+  // No such interface (or, without root, no permission): one line naming it, exit 1.
+  const auto r = run_ackstall({"scan", "-i", "nosuch0", "--duration", "1"});
+  expect_one_line_error(r, kExitFailure, "scan -i nosuch0: ");
+  EXPECT_TRUE(r.err.find("no such interface") != std::string::npos ||
+              r.err.find("no permission to capture") != std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "");  // nothing claimed to be capturing
+  expect_one_line_error(run_ackstall({"scan"}), kExitUsage, "capture files or -i INTERFACE");
+  expect_one_line_error(run_ackstall({"scan", "x.pcap", "-i", "lo"}), kExitUsage, "not both");
+  expect_one_line_error(run_ackstall({"scan", "x.pcap", "--duration", "3"}), kExitUsage, "live capture");
+}
+
 TEST(Scan, NoTcpIsNotSuccessAndFramesAreNamed) {
   const TempDir dir;
   const auto path = stalled_capture(dir);

@@ -5,7 +5,9 @@
 // (nothing to analyse is not success); 2 bad usage or bad input (not a capture, a corrupt record
 // or block mid-file — after the report of the records before it —, a bad --filter or --flow).
 // A capture cut short is analysed up to the cut and warned about on stderr (exit 0, as tshark).
+// Live (-i): 1 when the capture cannot start (no such interface, no permission: one line).
 #include <fmt/format.h>
+#include <fmt/ostream.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
+#include "interrupt.h"
 #include "scan_report.h"
 #include "scan_scenario.h"
 
@@ -25,6 +28,8 @@ namespace {
 
 struct ScanCli {
   std::vector<std::string> files;
+  std::string iface;      // -i: a live capture
+  double duration_s = 0;  // --duration (0: until Ctrl-C)
   double threshold_ms = 20;
   std::vector<std::string> flows;
   std::string bpf;
@@ -34,6 +39,10 @@ struct ScanCli {
 };
 
 int run_scan(const ScanCli& o, Io io) {
+  if (o.files.empty() == o.iface.empty()) {
+    return fail(io, "scan: give capture files or -i INTERFACE (a live capture), not both", kExitUsage);
+  }
+  if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
   pcap::ScanRequest req;
   req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
@@ -44,13 +53,34 @@ int run_scan(const ScanCli& o, Io io) {
   std::string first_error;
   const pcap::FileScan* emitted_from = nullptr;
   std::vector<pcap::FileScan> scans;
-  scans.reserve(o.files.size());
-  for (const std::string& file : o.files) {
-    auto scan = pcap::scan_capture(file, req);
+  const std::vector<std::string> sources = o.iface.empty() ? o.files : std::vector<std::string>{o.iface};
+  scans.reserve(sources.size());
+  for (const std::string& file : sources) {
+    pcap::Result<pcap::FileScan> scan = pcap::make_error("not run");
+    if (o.iface.empty()) {
+      scan = pcap::scan_capture(file, req);
+    } else {
+      // Live: each stall as it is found (text), the report at the end of --duration or on
+      // Ctrl-C / SIGTERM (interrupt.h), which end a live capture normally.
+      const InterruptFlag interrupt;
+      pcap::LiveRequest live{.scan = req, .iface = o.iface, .duration_s = o.duration_s, .stop = &interrupt.flag(), .on_start = {}};
+      if (!o.json) live.scan.options.on_stall = [&io](const pcap::SocketAddr& s, const pcap::SocketAddr& r,
+                                                      const pcap::Stall& st) { print_live_stall(s, r, st, io.out); };
+      if (!o.json) {
+        live.on_start = [&] {
+          fmt::print(io.out, "capturing on {}{} ({}); stalls as they are found:\n", o.iface,
+                     o.bpf.empty() ? "" : " with filter '" + o.bpf + "'",
+                     o.duration_s > 0 ? fmt::format("for {} s, or until Ctrl-C", o.duration_s) : "until Ctrl-C");
+          io.out.flush();
+        };
+      }
+      scan = pcap::scan_live(live);
+      if (scan && !o.json) io.out << '\n';
+    }
     if (!scan) {
       // A file that cannot be opened is a runtime failure; one that is not a capture, or a bad
       // --filter, is bad input.
-      return fail(io, scan.error(), scan.error().code != 0 ? kExitFailure : kExitUsage);
+      return fail(io, scan.error(), scan.error().code != 0 || !o.iface.empty() ? kExitFailure : kExitUsage);
     }
     scans.push_back(std::move(*scan));
     const pcap::FileScan& s = scans.back();
@@ -93,8 +123,12 @@ void add_scan_command(CLI::App& parent, Action& selected) {
       "scan", "Find delayed-ACK stalls in captures: per flow, each stall with its frames, a diagnosis and the fix");
   cmd->add_option("files", opt->files,
                   "capture files (pcap or pcapng, through libpcap; '-' for stdin; each reported on its "
-                  "own). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6")
-      ->required();
+                  "own). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6");
+  cmd->add_option("-i,--interface", opt->iface,
+                  "capture live on this interface (root or CAP_NET_RAW): each stall printed as it is found, "
+                  "the report at the end of --duration or on Ctrl-C, with libpcap's drop counters");
+  cmd->add_option("--duration", opt->duration_s, "-i: capture this many seconds (default: until Ctrl-C)")
+      ->check(CLI::Range(0.001, 86400.0 * 365));
   cmd->add_option("--threshold-ms", opt->threshold_ms,
                   "an idle sender waiting this long for an ACK is a stall (default 20)")
       ->check(CLI::Range(0.001, 3.6e6));

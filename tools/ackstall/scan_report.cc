@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <ctime>
 #include <cstdint>
 #include <vector>
 
@@ -156,8 +157,8 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
                      {"packets", f.packets},
                      {"directions", dirs}});
   }
-  return {{"file", scan.name},
-          {"format", scan.pcapng ? "pcapng" : "pcap"},
+  nlohmann::json j = {{"file", scan.name},
+          {"format", scan.stats ? "live" : scan.pcapng ? "pcapng" : "pcap"},
           {"threshold_ms", o.threshold_ms},
           {"records", scan.records},
           {"matched_records", scan.matched},
@@ -165,6 +166,12 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"skipped", scan.skipped},
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
           {"flows", flows}};
+  if (scan.stats) {
+    j["capture_stats"] = {{"received", scan.stats->received},
+                          {"dropped", scan.stats->dropped},
+                          {"if_dropped", scan.stats->if_dropped}};
+  }
+  return j;
 }
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {
@@ -181,6 +188,22 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
     }
     for (const pcap::DirectionReport& d : f.directions) print_direction(o, scan, d, out);
   }
+  if (scan.stats) {
+    fmt::print(out, "\ncapture on {}: {} packets passed the filter, {} dropped by libpcap/the kernel, {} by the "
+               "interface\n", scan.name, scan.stats->received, scan.stats->dropped, scan.stats->if_dropped);
+  }
+}
+
+void print_live_stall(const pcap::SocketAddr& sender, const pcap::SocketAddr& receiver, const pcap::Stall& s,
+                      std::ostream& out) {
+  const std::time_t secs = static_cast<std::time_t>(s.start_ns / 1'000'000'000);
+  std::tm tm{};
+  ::gmtime_r(&secs, &tm);
+  fmt::print(out, "stall {:02}:{:02}:{:02}.{:06} UTC  {} -> {}  {:.1f} ms  {}  frames {} -> {}\n", tm.tm_hour,
+             tm.tm_min, tm.tm_sec, (s.start_ns % 1'000'000'000) / 1000, pcap::format_socket_addr(sender),
+             pcap::format_socket_addr(receiver), static_cast<double>(s.duration_ns()) / 1e6, pcap::to_string(s.kind),
+             s.segment_frame, s.release_frame);
+  out.flush();
 }
 
 }  // namespace ackstall::tools

@@ -26,10 +26,21 @@
 
 namespace ackstall::pcap {
 
+// libpcap's counters of a live capture (pcap_stats): packets the filter passed, dropped for
+// want of buffer space in libpcap/the kernel, dropped by the interface or its driver.
+struct CaptureStats {
+  std::uint64_t received = 0, dropped = 0, if_dropped = 0;
+};
+
 class CaptureSource {
  public:
   // `name` is a path or "-" (stdin). `bpf` may be empty (no filter).
   static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {});
+  // A live capture on interface `iface` (headers only: 256 bytes a packet, immediate delivery,
+  // the filter in the kernel). Errors name the interface and what is missing: no such
+  // interface, or no permission (root or CAP_NET_RAW). next() returns nullopt when no packet
+  // came within `poll_ms` (then check ended()/your clock and call again).
+  static Result<CaptureSource> open_live(const std::string& iface, const std::string& bpf = {}, int poll_ms = 100);
   CaptureSource(CaptureSource&&) noexcept;
   CaptureSource& operator=(CaptureSource&&) noexcept;
   ~CaptureSource();
@@ -41,6 +52,9 @@ class CaptureSource {
   Result<std::optional<Record>> next();
   const std::optional<std::string>& cut_short() const noexcept { return cut_short_; }
   std::uint64_t records_read() const noexcept { return frame_; }
+  bool live() const noexcept { return live_; }
+  bool ended() const noexcept { return ended_; }  // a file's end (or cut); never for a live capture
+  std::optional<CaptureStats> stats() const;      // live only
 
  private:
   struct Impl;
@@ -52,6 +66,9 @@ class CaptureSource {
   std::uint64_t frame_ = 0;
   std::uint64_t offset_ = 0;  // byte offset of the next record (classic pcap; pcapng via ftell)
   std::optional<std::string> cut_short_;
+  bool live_ = false, ended_ = false;
+  bool nano_ = true;
+  int poll_ms_ = 100;  // timestamps in ns (else us: a live capture without nanosecond support)
 };
 
 // Compiles `bpf` for an Ethernet link as a syntax check (tcpdump's grammar); the error names it.

@@ -9,6 +9,7 @@
 // an unsupported link type, or the BPF filter does not compile (content errors, code 0).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/error.h"
 #include "ackstall/pcap/flow_key.h"
 #include "ackstall/pcap/stall_scanner.h"
@@ -34,6 +36,7 @@ struct FileScan {
   std::vector<FlowReport> flows;                 // filtered
   std::optional<std::string> cut_short;          // warning: the record and offset of the cut
   std::optional<Error> error;                    // a corrupt record mid-file (records before it kept)
+  std::optional<CaptureStats> stats;             // live capture: libpcap's counters at the end
 };
 
 struct ScanRequest {
@@ -44,6 +47,17 @@ struct ScanRequest {
 
 // `path` may be "-" for stdin.
 Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request);
+
+// A live capture on `iface` until `duration_s` seconds have passed (0: no limit) or `*stop` is
+// set (Ctrl-C); request.options.on_stall sees each stall as it is found.
+struct LiveRequest {
+  ScanRequest scan;
+  std::string iface;
+  double duration_s = 0;
+  const std::atomic<int>* stop = nullptr;
+  std::function<void()> on_start;  // the capture is running (after the interface opened)
+};
+Result<FileScan> scan_live(const LiveRequest& request);
 
 // Unchanged entry point (classic callers): `filters` as ScanRequest::flows.
 Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options = {},

@@ -30,6 +30,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -116,6 +117,8 @@ struct FlowReport {
 
 struct ScanOptions {
   std::int64_t threshold_ns = 20'000'000;
+  // Called as each stall is found (live capture prints them), with the direction's ends.
+  std::function<void(const SocketAddr& sender, const SocketAddr& receiver, const Stall&)> on_stall;
 };
 
 class StallScanner {
