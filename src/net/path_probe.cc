@@ -39,14 +39,30 @@ Finding<bool> timestamps_from(const Result<TcpInfo>& info) {
   return {false, Provenance::fallback, "fallback: assumed off (" + info.error().message() + ")"};
 }
 
-// TCP_INFO, then TCP_MAXSEG, then the seed's MTU - 40 (less timestamps when known to be on).
-// `mtu` is called only when both measurements failed.
+}  // namespace
+
+Finding<std::int64_t> full_segment_mss(const TcpInfo& info) {
+  // Linux bounds its sending MSS by half the largest window the peer has offered
+  // (tcp_bound_to_half_wnd, net/ipv4/tcp_output.c) and lifts it as that window grows: on
+  // loopback tcpi_snd_mss reads 32741 at connect and 65483 once data flowed (measured). When
+  // the current value sits at that bound, the full segment is this end's own advmss (the same
+  // path and stack on both ends announce the same MSS).
+  if (info.snd_wnd > 0 && info.advmss > info.snd_mss && info.snd_mss >= info.snd_wnd / 2 - 1) {
+    return {info.advmss, Provenance::measured,
+            "TCP_INFO tcpi_advmss (tcpi_snd_mss " + std::to_string(info.snd_mss) +
+                " is Linux's half-window bound, tcp_bound_to_half_wnd)"};
+  }
+  return {info.snd_mss, Provenance::measured, std::string(kTcpInfoMss)};
+}
+
+namespace {
+
+// TCP_INFO (full_segment_mss), then TCP_MAXSEG, then the seed's MTU - 40 (less timestamps when
+// known to be on). `mtu` is called only when both measurements failed.
 template <class MtuFn>
 Finding<std::int64_t> mss_from(const Result<TcpInfo>& info, const Result<int>& maxseg,
                                MtuFn&& mtu) {
-  if (info && info->snd_mss > 0) {
-    return {info->snd_mss, Provenance::measured, std::string(kTcpInfoMss)};
-  }
+  if (info && info->snd_mss > 0) return full_segment_mss(*info);
   if (maxseg && *maxseg > 0) return {*maxseg, Provenance::measured, "getsockopt(TCP_MAXSEG)"};
   const Finding<std::int64_t> m = mtu();
   const bool ts = info && info->timestamps;

@@ -169,7 +169,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   if (afd) res.afd = afd->stats();
   net::Syscalls calls(net::system_socket_ops());
   if (auto info = calls.tcp_info(sock->native())) {
-    res.mss = info->snd_mss;
+    res.mss = net::full_segment_mss(*info).value;  // the same MSS as the chunk line's
     res.timestamps = info->timestamps;
   } else {
     res.tcp_info_error = info.error().message();

@@ -33,6 +33,30 @@ TEST(PathProbe, AllMeasured) {
   EXPECT_EQ(r.params(), (core::SocketParams{8192, 1448, true}));
 }
 
+TcpInfo info_of(std::int64_t snd_mss, std::int64_t advmss, std::int64_t snd_wnd) {
+  TcpInfo i;
+  i.snd_mss = snd_mss;
+  i.advmss = advmss;
+  i.snd_wnd = snd_wnd;
+  return i;
+}
+
+TEST(PathProbe, FullSegmentMssSeesThroughLinuxsHalfWindowBound) {
+  // Loopback at connect (measured): the peer's window 65483, snd_mss at its half; advmss 65483.
+  const auto bounded = full_segment_mss(info_of(32741, 65483, 65483));
+  EXPECT_EQ(bounded.value, 65483);
+  EXPECT_NE(bounded.source.find("half-window bound"), std::string::npos) << bounded.source;
+  // Once the window grew: snd_mss is the full segment.
+  EXPECT_EQ(full_segment_mss(info_of(65483, 65483, 2'000'000)).value, 65483);
+  // Ethernet: 1448 far below half the window; a peer announcing less than we do is believed.
+  EXPECT_EQ(full_segment_mss(info_of(1448, 1448, 64240)).value, 1448);
+  EXPECT_EQ(full_segment_mss(info_of(1348, 1448, 64240)).value, 1348);
+  // The window unknown (older kernel, Windows): snd_mss as reported.
+  const auto plain = full_segment_mss(info_of(32741, 65483, -1));
+  EXPECT_EQ(plain.value, 32741);
+  EXPECT_EQ(plain.source.find("advmss"), std::string::npos);
+}
+
 TEST(PathProbe, MaxsegWhenTcpInfoFails) {
   FakeSocketOps ops;
   ops.info = tl::unexpected(Error{"getsockopt(TCP_INFO)", ENOPROTOOPT, {}});

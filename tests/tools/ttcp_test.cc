@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -254,6 +255,21 @@ TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("emulated AFD quota 8192"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("-> 127.0.0.1"), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, OneMssInTheChunkLineVerboseAndJson) {
+  // Loopback: Linux's sending MSS starts at half the peer's window (32741) and grows (65483);
+  // every report gives the full segment.
+  auto [t, r] = transfer({}, {"-n", "500", "--chunk", "seed", "-v"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  const std::regex chunk_line("chunk=seed \\(mss ([0-9]+),"), verbose_line("ttcp-t: mss ([0-9]+),");
+  std::smatch a, b;
+  ASSERT_TRUE(std::regex_search(t.out, a, chunk_line)) << t.out;
+  ASSERT_TRUE(std::regex_search(t.out, b, verbose_line)) << t.out;
+  EXPECT_EQ(a[1].str(), b[1].str()) << t.out;
+  auto [tj, rj] = transfer({}, {"-n", "500", "--json"});
+  ASSERT_EQ(tj.code, 0) << tj.err;
+  EXPECT_EQ(std::to_string(nlohmann::json::parse(tj.out)["end"]["tcp_mss"].get<int>()), a[1].str());
 }
 
 TEST(Ttcp, ChunkSaysWhenThePolicyDoesNotAct) {

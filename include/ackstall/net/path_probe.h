@@ -6,7 +6,8 @@
 // call turns into a fallback whose source quotes the error.
 //
 // Where each value comes from, in order of preference:
-//   mss        TCP_INFO tcpi_snd_mss (effective sending MSS: after options and PMTU),
+//   mss        the payload of a full segment (full_segment_mss): TCP_INFO tcpi_snd_mss (after
+//              options and PMTU; tcpi_advmss where Linux bounds it by half the peer's window),
 //              else getsockopt(TCP_MAXSEG),
 //              else fallback: MTU - 40 (the seed's update_mss: 20 IP + 20 TCP, no options),
 //              minus 12 more when timestamps were measured on.
@@ -75,6 +76,11 @@ struct PathReport {
 
   core::SocketParams params() const noexcept { return {sndbuf.value, mss.value, stream, kKernelChargesPerSend}; }
 };
+
+// The payload of a full segment from TCP_INFO (one MSS for every report): tcpi_snd_mss, or
+// where Linux has it at half the peer's window (early in a connection with a large MSS, e.g.
+// loopback) tcpi_advmss; the source says which.
+Finding<std::int64_t> full_segment_mss(const TcpInfo& info);
 
 // Everything (one TCP_INFO, TCP_MAXSEG, SO_SNDBUF, SO_TYPE, interface lookup).
 PathReport probe_path(Syscalls& calls, NativeSocket s);

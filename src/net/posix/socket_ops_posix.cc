@@ -20,6 +20,7 @@
 
 #include "ackstall/net/socket_ops.h"
 #include "error_queue.h"
+#include "tcp_info_linux.h"
 #include "os_error.h"
 #include "../same_address.h"
 
@@ -173,14 +174,9 @@ class PosixSocketOps final : public SocketOps {
 
   Result<TcpInfo> tcp_info(NativeSocket s) override {
 #if defined(__linux__)
-    struct tcp_info info {};
-    socklen_t len = sizeof info;
-    if (::getsockopt(s, IPPROTO_TCP, TCP_INFO, &info, &len) != 0) {
-      return os_error("getsockopt(TCP_INFO)");
-    }
-    return TcpInfo{static_cast<std::int64_t>(info.tcpi_snd_mss),
-                   (info.tcpi_options & TCPI_OPT_TIMESTAMPS) != 0,
-                   static_cast<std::int64_t>(info.tcpi_unacked)};
+    TcpInfo info;
+    if (posix::read_tcp_info(s, info) != 0) return os_error("getsockopt(TCP_INFO)");
+    return info;
 #else
     (void)s;
     return os_error("getsockopt(TCP_INFO)", ENOPROTOOPT);

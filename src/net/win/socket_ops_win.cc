@@ -207,8 +207,11 @@ class WinSocketOps final : public SocketOps {
     if (bytes < sizeof info) {
       return core::os_failure("WSAIoctl(SIO_TCP_INFO)", EINVAL, "short TCP_INFO_v0");
     }
-    return TcpInfo{static_cast<std::int64_t>(info.Mss), info.TimestampsEnabled != 0,
-                   static_cast<std::int64_t>(info.BytesInFlight)};
+    TcpInfo out;
+    out.snd_mss = static_cast<std::int64_t>(info.Mss);
+    out.timestamps = info.TimestampsEnabled != 0;
+    out.in_flight = static_cast<std::int64_t>(info.BytesInFlight);
+    return out;
   }
 
   // The adapter (GetAdaptersAddresses) with a unicast address equal to the socket's local
