@@ -106,6 +106,27 @@ TEST(Scan, LiveCaptureErrorsAreOneLine) {
   expect_one_line_error(run_ackstall({"scan", "x.pcap", "--duration", "3"}), kExitUsage, "live capture");
 }
 
+TEST(Scan, PlotDrawsTheBusiestDirection) {
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
+  for (const char* ext : {".png", ".svg"}) {
+    const auto out = dir / (std::string("flow") + ext);
+    const auto r = run_ackstall({"scan", path.string(), "--plot", out.string(), "--plot-window", "0s..0.5s"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("time-sequence graph of 10.0.0.1:40000 -> 10.0.0.2:5001 written to"), std::string::npos)
+        << r.out;
+    std::ifstream f(out, std::ios::binary);
+    std::string head(8, '\0');
+    f.read(head.data(), 8);
+    EXPECT_EQ(head.substr(0, 4), std::string(ext) == ".png" ? "\x89PNG" : "<?xm") << ext;
+  }
+  expect_one_line_error(run_ackstall({"scan", path.string(), "--plot", (dir / "x.gif").string()}), kExitUsage,
+                        "--plot");
+  expect_one_line_error(run_ackstall({"scan", "-", "--plot", (dir / "x.png").string()}), kExitUsage, "not stdin");
+  expect_one_line_error(run_ackstall({"scan", path.string(), "--plot-window", "0s..1s"}), kExitUsage,
+                        "needs --plot");
+}
+
 TEST(Scan, NoTcpIsNotSuccessAndFramesAreNamed) {
   const TempDir dir;
   const auto path = stalled_capture(dir);

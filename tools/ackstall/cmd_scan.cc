@@ -20,6 +20,8 @@
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
 #include "interrupt.h"
+#include "gnuplot.h"
+#include "scan_plot.h"
 #include "scan_report.h"
 #include "scan_scenario.h"
 
@@ -36,6 +38,8 @@ struct ScanCli {
   bool json = false;
   std::size_t max_stalls = 20;
   std::string emit_scenario;
+  std::string plot_path;    // --plot
+  std::string plot_window;  // --plot-window
 };
 
 int run_scan(const ScanCli& o, Io io) {
@@ -43,6 +47,19 @@ int run_scan(const ScanCli& o, Io io) {
     return fail(io, "scan: give capture files or -i INTERFACE (a live capture), not both", kExitUsage);
   }
   if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
+  PlotWindow window;
+  if (!o.plot_path.empty()) {
+    if (o.files.size() != 1 || o.files[0] == "-") {
+      return fail(io, "scan: --plot draws one capture file (read twice: not stdin, not -i)", kExitUsage);
+    }
+    if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
+  }
+  if (!o.plot_window.empty()) {
+    if (o.plot_path.empty()) return fail(io, "scan: --plot-window needs --plot", kExitUsage);
+    auto w = parse_plot_window(o.plot_window);
+    if (!w) return fail(io, w.error(), kExitUsage);
+    window = *w;
+  }
   pcap::ScanRequest req;
   req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
@@ -111,6 +128,15 @@ int run_scan(const ScanCli& o, Io io) {
     if (!written) return fail(io, written.error());
     if (!o.json) io.out << "\nscenario written to " << o.emit_scenario << " (" << *written << ")\n";
   }
+  if (!o.plot_path.empty() && emitted_from != nullptr) {
+    const pcap::DirectionReport* d = busiest_direction(*emitted_from);
+    if (d == nullptr) return fail(io, emitted_from->name + ": no flow carried data: nothing to plot");
+    if (auto ok = plot_capture(o.files[0], o.bpf, *emitted_from, *d, o.plot_path, window); !ok) return fail(io, ok.error());
+    if (!o.json) {
+      fmt::print(io.out, "\ntime-sequence graph of {} -> {} written to {}\n", pcap::format_socket_addr(d->sender),
+                 pcap::format_socket_addr(d->receiver), o.plot_path);
+    }
+  }
   if (code != kExitOk) return fail(io, first_error, code);
   return kExitOk;
 }
@@ -148,6 +174,11 @@ void add_scan_command(CLI::App& parent, Action& selected) {
       });
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
+  cmd->add_option("--plot", opt->plot_path,
+                  "draw the time-sequence graph of the busiest direction (data, cumulative ACK, stalls by "
+                  "kind) to FILE: .png, .svg or .pdf (gnuplot)");
+  cmd->add_option("--plot-window", opt->plot_window, "--plot only this time span: A..B (e.g. 0.5s..1s), seconds "
+                  "since the capture's first record");
   cmd->add_option("--emit-scenario", opt->emit_scenario,
                   "write a simulator scenario (TOML) built from the first data flow's figures; "
                   "run it with `ackstall sim FILE`");

@@ -194,6 +194,16 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
   }
 }
 
+const pcap::DirectionReport* busiest_direction(const pcap::FileScan& scan) {
+  const pcap::DirectionReport* best = nullptr;
+  for (const auto& f : scan.flows) {
+    for (const auto& d : f.directions) {
+      if (best == nullptr || d.bytes_sent > best->bytes_sent) best = &d;
+    }
+  }
+  return best;
+}
+
 void print_live_stall(const pcap::SocketAddr& sender, const pcap::SocketAddr& receiver, const pcap::Stall& s,
                       std::ostream& out) {
   const std::time_t secs = static_cast<std::time_t>(s.start_ns / 1'000'000'000);

@@ -19,6 +19,9 @@ struct ScanPrint {
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out);
 nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan);
+// The direction that carried the most data (what --emit-scenario and --plot describe), or null.
+const pcap::DirectionReport* busiest_direction(const pcap::FileScan& scan);
+
 // One line for a stall as a live capture finds it (time of day, flow, duration, kind, frames).
 void print_live_stall(const pcap::SocketAddr& sender, const pcap::SocketAddr& receiver, const pcap::Stall& s,
                       std::ostream& out);

@@ -9,19 +9,10 @@
 #include <fstream>
 
 #include "ackstall/pcap/diagnosis.h"
+#include "scan_report.h"
 
 namespace ackstall::tools {
 namespace {
-
-const pcap::DirectionReport* first_data_direction(const pcap::FileScan& scan) {
-  const pcap::DirectionReport* best = nullptr;
-  for (const auto& f : scan.flows) {
-    for (const auto& d : f.directions) {
-      if (best == nullptr || d.bytes_sent > best->bytes_sent) best = &d;
-    }
-  }
-  return best;
-}
 
 // The receiver profile whose delayed-ACK timer and ACK rule fit (src/scenario/profiles.cc;
 // docs/STACKS.md §1 Windows, §3 OpenBSD/FreeBSD, §4 Linux).
@@ -36,7 +27,7 @@ std::string receiver_profile(const pcap::DirectionReport& d) {
 }  // namespace
 
 pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
-  const pcap::DirectionReport* dp = first_data_direction(scan);
+  const pcap::DirectionReport* dp = busiest_direction(scan);
   if (dp == nullptr) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
   const pcap::DirectionReport& d = *dp;
   const pcap::Diagnosis g = pcap::diagnose(d);

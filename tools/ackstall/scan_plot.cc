@@ -1,0 +1,48 @@
+#include "scan_plot.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "ackstall/pcap/capture_source.h"
+#include "ackstall/pcap/frame_decoder.h"
+
+namespace ackstall::tools {
+
+core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
+                                const pcap::DirectionReport& d, const std::string& path,
+                                const PlotWindow& window) {
+  auto source = pcap::CaptureSource::open(file, bpf);
+  if (!source) return core::fail("--plot: " + source.error().message());
+  TimeSequence ts;
+  const auto seconds = [&scan](std::int64_t ns) { return static_cast<double>(ns - scan.first_ns) / 1e9; };
+  std::optional<std::uint32_t> base;  // the sender's first data byte (its SYN's seq + 1)
+  const auto rel = [&base](std::uint32_t seq) { return static_cast<double>(static_cast<std::uint32_t>(seq - *base)); };
+  for (;;) {
+    auto rec = source->next();
+    if (!rec || !*rec) break;  // the scan has reported any error already
+    const auto& r = **rec;
+    auto frame = pcap::decode_frame(source->link(), r.data, r.orig_len, r.time_ns);
+    if (!frame) continue;
+    const pcap::TcpPacket& p = frame->packet;
+    const bool from_sender = frame->src == d.sender && frame->dst == d.receiver;
+    const bool to_sender = frame->src == d.receiver && frame->dst == d.sender;
+    if (from_sender) {
+      if (!base) base = p.seq + (p.has(pcap::tcp_flag::syn) ? 1u : 0u);
+      if (p.payload_len > 0) ts.data.push_back({seconds(r.time_ns), rel(p.seq) + p.payload_len});
+    } else if (to_sender && base && p.has(pcap::tcp_flag::ack) && !p.has(pcap::tcp_flag::syn)) {
+      ts.acks.push_back({seconds(r.time_ns), rel(p.ack)});
+    }
+  }
+  for (const pcap::Stall& s : d.stalls) {
+    ts.stalls.push_back({seconds(s.start_ns), seconds(s.end_ns), static_cast<std::size_t>(s.kind)});
+  }
+  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
+    ts.lanes.emplace_back(pcap::to_string(static_cast<pcap::StallKind>(k)));
+  }
+  const std::string title = fmt::format("{}: {} -> {}", scan.name, pcap::format_socket_addr(d.sender),
+                                        pcap::format_socket_addr(d.receiver));
+  return render_time_sequence(ts, path, title, window);
+}
+
+}  // namespace ackstall::tools

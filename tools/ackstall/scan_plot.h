@@ -1,0 +1,22 @@
+// scan --plot: the time-sequence graph of one direction of a capture, in the style of
+// `sim --plot` (time_sequence_plot.h), stalls marked by kind.
+//
+// A second pass over the file collects that direction's data segments (sequence relative to its
+// first byte) and the other side's cumulative ACKs; the stalls come from the scan. Times are
+// seconds since the capture's first record, as in scan's JSON. The file must be readable twice
+// (not stdin, not a live capture).
+#pragma once
+
+#include <string>
+
+#include "ackstall/core/error.h"
+#include "ackstall/pcap/scan_file.h"
+#include "time_sequence_plot.h"
+
+namespace ackstall::tools {
+
+core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
+                                const pcap::DirectionReport& direction, const std::string& path,
+                                const PlotWindow& window);
+
+}  // namespace ackstall::tools
