@@ -50,6 +50,20 @@ Result<CaptureSource> CaptureSource::open(const std::string& name, const std::st
   if (file == nullptr) {
     return core::os_failure("", errno, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
   }
+  return open_file(file, name, bpf);
+}
+
+Result<CaptureSource> CaptureSource::open_memory(std::span<const std::uint8_t> bytes, const std::string& name,
+                                                 const std::string& bpf) {
+  if (bytes.empty()) return make_error(fmt::format("{}: not a pcap or pcapng capture (the file is empty)", name));
+  std::FILE* file = ::fmemopen(const_cast<std::uint8_t*>(bytes.data()), bytes.size(), "rb");
+  if (file == nullptr) {
+    return core::os_failure("", errno, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
+  }
+  return open_file(file, name, bpf);
+}
+
+Result<CaptureSource> CaptureSource::open_file(std::FILE* file, const std::string& name, const std::string& bpf) {
   // Peek at the magic to tell pcapng from pcap (libpcap reads it again from the start).
   char errbuf[PCAP_ERRBUF_SIZE] = {};
   auto impl = std::make_unique<Impl>();

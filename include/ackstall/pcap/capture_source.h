@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "ackstall/pcap/error.h"
@@ -36,6 +38,10 @@ class CaptureSource {
  public:
   // `name` is a path or "-" (stdin). `bpf` may be empty (no filter).
   static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {});
+  // The same from caller-owned bytes (they must outlive the source), read as file `name`: for the
+  // fuzz target and tests.
+  static Result<CaptureSource> open_memory(std::span<const std::uint8_t> bytes, const std::string& name,
+                                           const std::string& bpf = {});
   // A live capture on interface `iface` (headers only: 256 bytes a packet, immediate delivery,
   // the filter in the kernel). Errors name the interface and what is missing: no such
   // interface, or no permission (root or CAP_NET_RAW). next() returns nullopt when no packet
@@ -59,6 +65,7 @@ class CaptureSource {
  private:
   struct Impl;
   explicit CaptureSource(std::unique_ptr<Impl> impl, std::string name, LinkType link, bool pcapng);
+  static Result<CaptureSource> open_file(std::FILE* file, const std::string& name, const std::string& bpf);
   std::unique_ptr<Impl> impl_;
   std::string name_;
   LinkType link_ = LinkType::ethernet;
