@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 namespace ackstall::pcap {
 
@@ -30,6 +31,15 @@ Result<bpf_program> compile(pcap_t* p, const std::string& bpf) {
     return make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(p)));
   }
   return prog;
+}
+
+// A record's time in ns since the epoch; nullopt beyond what int64 ns holds (year 2262: a
+// pcapng timestamp can be any 64-bit count of its units; found by fuzz_capture_source).
+std::optional<std::int64_t> record_time_ns(const timeval& ts, bool nano) {
+  constexpr std::int64_t kMaxSeconds = std::numeric_limits<std::int64_t>::max() / 1'000'000'000 - 1;
+  if (ts.tv_sec < 0 || ts.tv_sec > kMaxSeconds || ts.tv_usec < 0) return std::nullopt;
+  return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 +
+         static_cast<std::int64_t>(ts.tv_usec) * (nano ? 1 : 1000);
 }
 
 bool is_truncation(const char* message) {
@@ -162,11 +172,12 @@ Result<std::optional<Record>> CaptureSource::next() {
     }
     if (rc == 0) return std::optional<Record>{};  // nothing within the poll time
     if (rc != 1) return make_error(fmt::format("scan -i {}: {}", name_, pcap_geterr(impl_->handle)));
+    const auto t = record_time_ns(hdr->ts, nano_);
+    if (!t) return make_error(fmt::format("scan -i {}: packet {}: timestamp out of range", name_, frame_ + 1));
     ++frame_;
     Record r;
     r.number = frame_;
-    r.time_ns = static_cast<std::int64_t>(hdr->ts.tv_sec) * 1'000'000'000 +
-                static_cast<std::int64_t>(hdr->ts.tv_usec) * (nano_ ? 1 : 1000);
+    r.time_ns = *t;
     r.orig_len = hdr->len;
     r.data = {data, hdr->caplen};
     return std::optional<Record>{r};
@@ -196,12 +207,14 @@ Result<std::optional<Record>> CaptureSource::next() {
       }
       return make_error(fmt::format("{}: {}: {}", name_, where, msg));
     }
+    const auto t = record_time_ns(hdr->ts, true);  // opened with nanosecond precision
+    if (!t) return make_error(fmt::format("{}: {}: timestamp {} s out of range", name_, where, hdr->ts.tv_sec));
     ++frame_;
     offset_ += 16 + hdr->caplen;
     if (impl_->have_program && pcap_offline_filter(&impl_->program, hdr, data) == 0) continue;
     Record r;
     r.number = frame_;
-    r.time_ns = static_cast<std::int64_t>(hdr->ts.tv_sec) * 1'000'000'000 + hdr->ts.tv_usec;  // ns precision
+    r.time_ns = *t;
     r.orig_len = hdr->len;
     r.data = {data, hdr->caplen};
     return std::optional<Record>{r};

@@ -1,6 +1,7 @@
 #include "half_flow.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ackstall::pcap::detail {
@@ -85,6 +86,9 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
         if (gap > 0 && (report_.back_to_back_ns == 0 || gap < report_.back_to_back_ns)) {
           report_.back_to_back_ns = gap;
         }
+      }
+      if (report_.data_segments > 0 && snd_una_ >= snd_max_) {
+        note_idle(now - std::max(last_ack_ns_, last_data_ns_));
       }
       last_data_full_ = p.payload_len >= max_payload_;
       last_data_ns_ = now;
@@ -214,6 +218,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
     }
     if (advanced) {
       snd_una_ = a;
+      last_ack_ns_ = now;
       report_.bytes_acked = static_cast<std::uint64_t>(std::clamp<std::int64_t>(a, 0, data_max_));
       report_.last_ack_ns = now;
     }
@@ -224,8 +229,28 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
                                                        static_cast<std::uint64_t>(new_window));
 }
 
+void HalfFlow::note_idle(std::int64_t ns) {
+  ++report_.idle_starts;
+  const double us = static_cast<double>(std::max<std::int64_t>(ns, 1000)) / 1000.0;
+  const auto bucket = static_cast<std::size_t>(4.0 * std::log2(us));
+  ++idle_hist_[std::min(bucket, kIdleBuckets - 1)];
+}
+
+std::optional<std::int64_t> HalfFlow::idle_median_ns() const {
+  if (report_.idle_starts == 0) return std::nullopt;
+  std::uint64_t seen = 0;
+  for (std::size_t b = 0; b < kIdleBuckets; ++b) {
+    seen += idle_hist_[b];
+    if (2 * seen >= report_.idle_starts) {  // the bucket's geometric middle (+-9 %)
+      return static_cast<std::int64_t>(1000.0 * std::exp2((static_cast<double>(b) + 0.5) / 4.0));
+    }
+  }
+  return std::nullopt;
+}
+
 DirectionReport HalfFlow::report() const {
   DirectionReport r = report_;
+  r.idle_before_send_ns = idle_median_ns();
   r.max_segment = max_payload_;
   // The sender's segments are bounded by the MSS the receiver announced (RFC 9293 3.7.1), and
   // carry the timestamps option (12 bytes of each) only when both SYNs offered it (RFC 7323 3.2).

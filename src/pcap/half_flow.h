@@ -6,6 +6,7 @@
 // Wireshark's relative sequence numbers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -66,6 +67,13 @@ class HalfFlow {
   bool rtt_done_ = false, syn_from_sender_ = false;
   bool last_data_full_ = false;
   std::int64_t last_data_ns_ = 0;
+  // Idle time before new data sent with nothing in flight: a log histogram (4 buckets an
+  // octave from 1 us), so memory stays flat however long the capture.
+  static constexpr std::size_t kIdleBuckets = 112;
+  std::array<std::uint32_t, kIdleBuckets> idle_hist_{};
+  std::int64_t last_ack_ns_ = 0;
+  void note_idle(std::int64_t ns);
+  std::optional<std::int64_t> idle_median_ns() const;
 };
 
 }  // namespace ackstall::pcap::detail

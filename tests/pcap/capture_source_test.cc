@@ -80,6 +80,7 @@ TEST(CaptureSource, DamagedBlocksAreOneLineNamingWhere) {
                        Case{"interface-out-of-range.pcapng", "record 1 (offset 140): a packet arrived on interface 9"},
                        Case{"second-section-big-endian.pcapng", "(offset 4436): pcapng block size"},
                        Case{"truncated-option.pcapng", "block of type 1 in pcapng dump file is too short"},
+                       Case{"regress-timestamp-overflow", "record 10 (offset 1228): timestamp 16711489411 s out of range"},
                        Case{"empty", "not a pcap or pcapng capture"}}) {
     SCOPED_TRACE(c.file);
     const Read r = read_all(c.file);

@@ -106,6 +106,17 @@ TEST(Scan, LiveCaptureErrorsAreOneLine) {
   expect_one_line_error(run_ackstall({"scan", "x.pcap", "--duration", "3"}), kExitUsage, "live capture");
 }
 
+TEST(Scan, IdleStartsAreCountedWithTheirMedianGap) {
+  const TempDir dir;
+  const auto r = run_ackstall({"scan", stalled_capture(dir).string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto d = nlohmann::json::parse(r.out)["flows"][0]["directions"][0];
+  // Each send's third segment leaves 96 us after the ACK of the first two, and sends 2 and 3
+  // start 100 us after the delayed ACK: 5 starts with nothing in flight, median ~0.1 ms (+-9 %).
+  EXPECT_EQ(d["idle_starts"], 5);
+  EXPECT_NEAR(d["idle_before_send_ms"].get<double>(), 0.1, 0.01) << d.dump();
+}
+
 TEST(Scan, PlotDrawsTheBusiestDirection) {
   const TempDir dir;
   const auto path = stalled_capture(dir);

@@ -65,7 +65,6 @@ int run_scan(const ScanCli& o, Io io) {
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
   const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls};
-  nlohmann::json all = nlohmann::json::array();
   int code = kExitOk;
   std::string first_error;
   const pcap::FileScan* emitted_from = nullptr;
@@ -101,9 +100,7 @@ int run_scan(const ScanCli& o, Io io) {
     }
     scans.push_back(std::move(*scan));
     const pcap::FileScan& s = scans.back();
-    if (o.json) {
-      all.push_back(scan_to_json(print, s));
-    } else {
+    if (!o.json) {
       if (scans.size() > 1) io.out << '\n';
       print_scan_text(print, s, io.out);
     }
@@ -122,7 +119,11 @@ int run_scan(const ScanCli& o, Io io) {
       emitted_from = &s;
     }
   }
-  if (o.json) io.out << (all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2) << '\n';
+  if (o.json) {
+    std::vector<const pcap::FileScan*> done;
+    for (const auto& s : scans) done.push_back(&s);
+    write_scan_json(print, done, io.out);
+  }
   if (!o.emit_scenario.empty() && emitted_from != nullptr) {
     auto written = write_scan_scenario(*emitted_from, o.emit_scenario);
     if (!written) return fail(io, written.error());

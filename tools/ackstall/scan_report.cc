@@ -7,6 +7,8 @@
 #include <ctime>
 #include <cstdint>
 #include <vector>
+#include <string_view>
+#include <map>
 
 #include "ackstall/pcap/diagnosis.h"
 
@@ -35,22 +37,26 @@ nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
           {"would_not_help", g.would_not_help}};
 }
 
-nlohmann::json to_json(const pcap::DirectionReport& d, std::int64_t t0) {
+// The marker standing for direction `d`'s stall list in the document write_scan_json streams.
+std::string stalls_marker(const pcap::DirectionReport& d) {
+  return fmt::format("\u0001stalls:{}", static_cast<const void*>(&d));
+}
+
+// One stall as a JSON object (the fields of pcap::Stall; times from the capture's start).
+void write_stall(std::ostream& out, const pcap::Stall& s, std::int64_t t0) {
+  fmt::print(out,
+             "{{\"time_s\": {}, \"duration_ms\": {}, \"ack_delay_ms\": {}, \"seq\": {}, \"outstanding\": {}, "
+             "\"segments\": {}, \"segment_frame\": {}, \"release_frame\": {}, \"kind\": \"{}\"}}",
+             seconds(s.start_ns - t0), millis(s.duration_ns()), millis(s.ack_delay_ns), s.seq, s.outstanding,
+             s.segments, s.segment_frame, s.release_frame, pcap::to_string(s.kind));
+}
+
+// A direction's report; its stall list is a marker string (stalls_marker) that write_scan_json
+// replaces with the stalls, streamed.
+nlohmann::json to_json(const pcap::DirectionReport& d) {
   nlohmann::json kinds = nlohmann::json::object();
   for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
     kinds[std::string(pcap::to_string(static_cast<pcap::StallKind>(k)))] = d.stall_counts[k];
-  }
-  nlohmann::json stalls = nlohmann::json::array();
-  for (const pcap::Stall& s : d.stalls) {
-    stalls.push_back({{"time_s", seconds(s.start_ns - t0)},
-                      {"duration_ms", millis(s.duration_ns())},
-                      {"ack_delay_ms", millis(s.ack_delay_ns)},
-                      {"seq", s.seq},
-                      {"outstanding", s.outstanding},
-                      {"segments", s.segments},
-                      {"segment_frame", s.segment_frame},
-                      {"release_frame", s.release_frame},
-                      {"kind", std::string(pcap::to_string(s.kind))}});
   }
   return {{"sender", pcap::format_socket_addr(d.sender)},
           {"receiver", pcap::format_socket_addr(d.receiver)},
@@ -73,8 +79,11 @@ nlohmann::json to_json(const pcap::DirectionReport& d, std::int64_t t0) {
           {"prompt_acks", {{"one_segment", d.prompt_acks_one},
                            {"two_segments", d.prompt_acks_two},
                            {"more", d.prompt_acks_more}}},
+          {"idle_starts", d.idle_starts},
+          {"idle_before_send_ms",
+           d.idle_before_send_ns ? nlohmann::json(millis(*d.idle_before_send_ns)) : nlohmann::json()},
           {"diagnosis", diagnosis_json(pcap::diagnose(d))},
-          {"stalls", stalls}};
+          {"stalls", stalls_marker(d)}};
 }
 
 std::string ack_every_text(const pcap::DirectionReport& d) {
@@ -151,7 +160,7 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
   nlohmann::json flows = nlohmann::json::array();
   for (const pcap::FlowReport& f : scan.flows) {
     nlohmann::json dirs = nlohmann::json::array();
-    for (const auto& d : f.directions) dirs.push_back(to_json(d, scan.first_ns));
+    for (const auto& d : f.directions) dirs.push_back(to_json(d));
     flows.push_back({{"a", pcap::format_socket_addr(f.key.a)},
                      {"b", pcap::format_socket_addr(f.key.b)},
                      {"packets", f.packets},
@@ -172,6 +181,41 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
                           {"if_dropped", scan.stats->if_dropped}};
   }
   return j;
+}
+
+void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out) {
+  // The document with a marker for each stall list, then the stalls streamed in their place:
+  // 100,000 stalls cost a line each, not a DOM node each (docs/BENCHMARKS.md, scan vs tshark).
+  std::map<std::string, std::pair<const pcap::DirectionReport*, std::int64_t>> lists;
+  nlohmann::json all = nlohmann::json::array();
+  for (const pcap::FileScan* s : scans) {
+    all.push_back(scan_to_json(o, *s));
+    for (const auto& f : s->flows) {
+      for (const auto& d : f.directions) lists[stalls_marker(d)] = {&d, s->first_ns};
+    }
+  }
+  const std::string doc = (all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2);
+  // dump() writes the marker's \u0001 as the six characters \u0001.
+  const std::string_view lead = "\"\\u0001stalls:";
+  std::size_t at = 0;
+  for (std::size_t m = doc.find(lead); m != std::string::npos; m = doc.find(lead, at)) {
+    const std::size_t end = doc.find('"', m + lead.size());
+    out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
+    const auto it = lists.find("\u0001" + doc.substr(m + 7, end - m - 7));
+    out << '[';
+    if (it != lists.end()) {
+      const auto& [d, t0] = it->second;
+      for (std::size_t i = 0; i < d->stalls.size(); ++i) {
+        out << (i ? ",\n  " : "\n  ");
+        write_stall(out, d->stalls[i], t0);
+      }
+      if (!d->stalls.empty()) out << '\n';
+    }
+    out << ']';
+    at = end + 1;
+  }
+  out.write(doc.data() + at, static_cast<std::streamsize>(doc.size() - at));
+  out << '\n';
 }
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "ackstall/pcap/scan_file.h"
 
@@ -18,7 +19,11 @@ struct ScanPrint {
 };
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out);
+// One capture as JSON; each direction's "stalls" is a marker that only write_scan_json fills.
 nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan);
+// scan's JSON output: one capture's document, or {"captures": [...]} for several, with every stall
+// list streamed (a line per stall) rather than built in memory.
+void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out);
 // The direction that carried the most data (what --emit-scenario and --plot describe), or null.
 const pcap::DirectionReport* busiest_direction(const pcap::FileScan& scan);
 

@@ -47,6 +47,13 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   // One-way delay: half the handshake's RTT (as the capture saw it), at least the default.
   const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
   const std::string profile = receiver_profile(d);
+  // Did the sender wait on delayed ACKs as a rule (at least one write in 20)? If it did, its
+  // in-flight limit is a per-send quota it waited on (Winsock's, STACKS §1). If it never did,
+  // the limit is not one it stalled on: model it as a byte-freed send buffer (BSD, STACKS §3)
+  // and a receiver that ACKs a write's last segment at once (ack on PSH) — a stall-free capture
+  // says no more than that, and an afd quota or a delaying receiver would invent stalls.
+  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
+  const bool stalls_as_a_rule = delayed * 20 >= std::max<std::uint64_t>(writes, 1);
   std::string t;
   t += "# Emitted by `ackstall scan --emit-scenario` from the capture's own figures:\n";
   t += fmt::format("#   {} flow {} -> {}\n", scan.name, pcap::format_socket_addr(d.sender),
@@ -63,14 +70,18 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   t += "[sender]\nprofile = \"winxp\"\n";
   t += fmt::format("mss = {}\n", mss);
   t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
-  t += "[sender.send_buffer]\nkind = \"afd\"\n";  // the limit as a per-send quota (STACKS §1)
-  t += fmt::format("size = {}\n\n", quota);
+  // A byte-freed buffer holds what is in flight and the next write waiting behind it.
+  t += fmt::format("[sender.send_buffer]\nkind = \"{}\"\n", stalls_as_a_rule ? "afd" : "bsd");
+  t += fmt::format("size = {}\n\n", stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write);
   t += fmt::format("[receiver]\nprofile = \"{}\"\n", profile);
   t += fmt::format("mss = {}\n", mss);
   t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
   if (d.delayed_ack_timeout_ns && profile != "linux") {
     t += fmt::format("[receiver.ack]\ndelack_timeout = \"{}us\"\n",
                      std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000));
+    if (!stalls_as_a_rule) t += "ack_on_push = true\n";
+  } else if (!stalls_as_a_rule && profile != "linux") {
+    t += "[receiver.ack]\nack_on_push = true\n";
   }
   t += "\n[app.transmitter]\nchunking = \"none\"\n";
   t += fmt::format("write_len = {}\n", write);

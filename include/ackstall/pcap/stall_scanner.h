@@ -107,6 +107,12 @@ struct DirectionReport {
   // The shortest spacing of two consecutive full-size new-data segments (0: none seen): at the
   // sender's side this is the link's serialisation time of one frame.
   std::int64_t back_to_back_ns = 0;
+  // New data sent with nothing in flight (everything sent before was ACKed): how often, and the
+  // median time the sender had sat idle before (from the later of the last ACK and its last
+  // segment). Where these gaps fill much of the transfer, the application, not TCP, set the pace
+  // (the seed's scp rows: a pipe thread's 10 ms sleep).
+  std::uint64_t idle_starts = 0;
+  std::optional<std::int64_t> idle_before_send_ns;
 };
 
 struct FlowReport {
