@@ -46,7 +46,7 @@ ours=$("$ackstall" scan "$tmp/1m.pcap" --json | python3 -c 'import json,sys; j=j
 theirs=$(tshark -n -r "$tmp/1m.pcap" -Y 'tcp.analysis.ack_rtt > 0.02' | wc -l)
 echo "stalls: scan $ours, tshark $theirs"
 # Memory flat in capture length: one flow of 1M vs 10M packets.
-"$ackstall" sim "$scenario" --set app.transmitter.writes=910000 --pcap "$tmp/10m.pcap" > /dev/null
+"$ackstall" sim "$scenario" --set app.transmitter.writes=910000 --set time_limit=400000s --pcap "$tmp/10m.pcap" > /dev/null
 for n in 1m 10m; do
   echo "scan peak memory, $n packets: text $(measure "$ackstall" scan "$tmp/$n.pcap" | awk '{ print $2 }') KB," \
        "json $(measure "$ackstall" scan "$tmp/$n.pcap" --json | awk '{ print $2 }') KB"

@@ -36,9 +36,7 @@ std::string plan_text(const std::vector<std::size_t>& plan) {
 Diagnosis diagnose(const DirectionReport& d) {
   Diagnosis g;
   g.mss = d.effective_mss ? *d.effective_mss : d.max_segment;
-  std::uint64_t idle_max = 0;
-  for (const Stall& s : d.stalls) idle_max = std::max(idle_max, s.outstanding);
-  g.in_flight_limit = std::max(d.max_in_flight, idle_max);
+  g.in_flight_limit = std::max(d.max_in_flight, d.max_outstanding_at_stall);
   g.window_offered = d.max_window_offered;
   g.write_size = mode(d.write_sizes);
   g.segments_per_write = mode(d.segments_per_write);
@@ -49,7 +47,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   const bool sender_limited = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
   g.evidence.push_back(fmt::format(
       "in flight: never more than {} bytes {} while up to {} bytes were offered{}", g.in_flight_limit,
-      d.stalls.empty() ? "at once" : "when the sender went idle", g.window_offered,
+      d.stall_count == 0 ? "at once" : "when the sender went idle", g.window_offered,
       sender_limited ? fmt::format(": a send buffer or per-send quota of about {}", kb(g.in_flight_limit))
                      : ""));
   // The send pattern.
@@ -86,11 +84,11 @@ Diagnosis diagnose(const DirectionReport& d) {
   }
 
   // Verdict.
-  if (d.stalls.empty()) {
+  if (d.stall_count == 0) {
     g.mechanism = "No stall at or above the threshold: the sender never waited on the receiver.";
     return g;
   }
-  const std::uint64_t n = d.stalls.size();
+  const std::uint64_t n = d.stall_count;
   auto count = [&d](StallKind k) { return d.stall_counts[static_cast<std::size_t>(k)]; };
   if (2 * delayed >= n) {
     const std::uint64_t w = g.write_size.value_or(g.in_flight_limit);

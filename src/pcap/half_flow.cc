@@ -7,7 +7,7 @@
 namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
-    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall) {
+    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -27,10 +27,15 @@ std::int64_t HalfFlow::window_bytes(std::uint16_t raw) const noexcept {
 }
 
 void HalfFlow::record_stall(Stall s) {
-  if (s.kind == StallKind::delayed_ack) delayed_ack_delays_.push_back(s.ack_delay_ns);
+  // The delayed-ACK timer is the median of the first 131,072 waits (1 MiB; flat beyond).
+  if (s.kind == StallKind::delayed_ack && delayed_ack_delays_.size() < (std::size_t{1} << 17)) {
+    delayed_ack_delays_.push_back(s.ack_delay_ns);
+  }
   report_.stall_counts[static_cast<std::size_t>(s.kind)]++;
   report_.stalled_ns += s.duration_ns();
-  report_.stalls.push_back(s);
+  report_.stall_count++;
+  report_.max_outstanding_at_stall = std::max(report_.max_outstanding_at_stall, s.outstanding);
+  if (report_.stalls.size() < keep_stalls_) report_.stalls.push_back(s);
   if (on_stall_) on_stall_(report_.sender, report_.receiver, s);
 }
 

@@ -62,6 +62,9 @@ int run_scan(const ScanCli& o, Io io) {
   }
   pcap::ScanRequest req;
   req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  // Text lists --max-stalls per flow: keep no more (memory flat in capture length); JSON and
+  // --plot need every stall.
+  if (!o.json && o.plot_path.empty()) req.options.keep_stalls = o.max_stalls;
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
   const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls};

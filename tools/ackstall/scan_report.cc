@@ -70,7 +70,7 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"announced_mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
           {"timestamps", d.timestamps},
           {"handshake_rtt_ms", d.handshake_rtt_ns ? nlohmann::json(millis(*d.handshake_rtt_ns)) : nlohmann::json()},
-          {"stall_count", d.stalls.size()},
+          {"stall_count", d.stall_count},
           {"stalls_by_kind", kinds},
           {"stalled_s", seconds(d.stalled_ns)},
           {"delayed_ack_timeout_ms",
@@ -116,7 +116,7 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", d.stall_counts[k],
                          pcap::to_string(static_cast<pcap::StallKind>(k)));
   }
-  fmt::print(out, "  stalls: {}{}, stalled {:.3f} s ({:.1f}% of the transfer)\n", d.stalls.size(),
+  fmt::print(out, "  stalls: {}{}, stalled {:.3f} s ({:.1f}% of the transfer)\n", d.stall_count,
              kinds.empty() ? "" : " (" + kinds + ")", seconds(d.stalled_ns),
              span > 0 ? 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(span) : 0.0);
   fmt::print(out, "  receiver: {}; {}\n",
@@ -134,8 +134,8 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
                pcap::to_string(s.kind), s.segments, s.segments == 1 ? "" : "s", s.outstanding,
                s.segment_frame, s.release_frame);
   }
-  if (shown < d.stalls.size()) {
-    fmt::print(out, "    ... {} more (--max-stalls, or --json for all)\n", d.stalls.size() - shown);
+  if (shown < d.stall_count) {
+    fmt::print(out, "    ... {} more (--max-stalls, or --json for all)\n", d.stall_count - shown);
   }
   const pcap::Diagnosis g = pcap::diagnose(d);
   fmt::print(out, "  diagnosis:\n");

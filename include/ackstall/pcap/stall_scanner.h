@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -87,7 +88,11 @@ struct DirectionReport {
   std::optional<std::uint16_t> mss;
   std::optional<std::uint32_t> effective_mss;
   bool timestamps = false;  // negotiated: in both SYNs (or in the sender's when only it was seen)
+  // Every stall is counted (stall_count, stall_counts, stalled_ns); the list keeps the first
+  // ScanOptions::keep_stalls of them (all by default), so a text report's memory stays flat.
   std::vector<Stall> stalls;
+  std::uint64_t stall_count = 0;
+  std::uint64_t max_outstanding_at_stall = 0;  // the most bytes in flight when a stall began
   std::array<std::uint64_t, kStallKindCount> stall_counts{};
   std::int64_t stalled_ns = 0;
   std::optional<std::int64_t> delayed_ack_timeout_ns;
@@ -123,6 +128,7 @@ struct FlowReport {
 
 struct ScanOptions {
   std::int64_t threshold_ns = 20'000'000;
+  std::size_t keep_stalls = std::numeric_limits<std::size_t>::max();  // DirectionReport::stalls
   // Called as each stall is found (live capture prints them), with the direction's ends.
   std::function<void(const SocketAddr& sender, const SocketAddr& receiver, const Stall&)> on_stall;
 };
