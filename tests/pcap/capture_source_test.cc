@@ -48,7 +48,7 @@ Read read_all(const std::string& name) {
 }
 
 TEST(CaptureSource, PcapngReadsAsTheClassicFileDoes) {
-  const Read ng = read_all("small.pcapng"), classic = read_all("classic.pcap");
+  const Read ng = read_all("small.pcapng"), classic = read_all("classic-pcap");
   EXPECT_FALSE(ng.error) << *ng.error;
   EXPECT_FALSE(classic.error) << *classic.error;
   EXPECT_GT(ng.records, 30u);
