@@ -177,8 +177,17 @@ core::Result<void> serve(const Config& cfg, const Events& events,
   auto listener = open_listener(cfg, events);
   if (!listener) return tl::unexpected(listener.error());
   for (;;) {
-    auto res = next_transfer(cfg, events, *listener);
-    if (res && res->interrupted && res->calls == 0 && res->remote.empty()) return {};  // idle
+    int signal = 0;
+    // A failure to accept (the listener's, or --accept-timeout-ms) ends the service; a failed
+    // connection is reported and the next one served.
+    auto conn = accept_next(cfg, *listener, &signal);
+    if (!conn) return tl::unexpected(conn.error());
+    if (signal) return {};
+    auto res = read_connection(cfg, events, std::move(*conn));
+    if (res && res->bytes == 0 && !res->interrupted) {
+      if (events.empty) events.empty(res->remote);
+      continue;
+    }
     served(res);
     if (res && res->interrupted) return {};
   }

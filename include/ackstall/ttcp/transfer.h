@@ -58,7 +58,8 @@ core::Result<TransferResult> receive(const Config& cfg, const Events& events = {
 // The --forever receiver: listens once, then receives one connection after another, handing each
 // one's result (or the error that ended it: the next connection is served all the same) to
 // `served`. Returns when interrupted, after handing over the partial result of a connection in
-// progress; an error only when it cannot listen.
+// progress; an error when it cannot listen or accept (including --accept-timeout-ms passing
+// with no transmitter).
 core::Result<void> serve(const Config& cfg, const Events& events,
                          const std::function<void(const core::Result<TransferResult>&)>& served);
 // transmit() or receive(), by cfg.transmit.
