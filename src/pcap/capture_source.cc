@@ -42,6 +42,15 @@ std::optional<std::int64_t> record_time_ns(const timeval& ts, bool nano) {
          static_cast<std::int64_t>(ts.tv_usec) * (nano ? 1 : 1000);
 }
 
+Record record_of(std::uint64_t number, std::int64_t time_ns, const pcap_pkthdr& hdr, const u_char* data) {
+  Record r;
+  r.number = number;
+  r.time_ns = time_ns;
+  r.orig_len = hdr.len;
+  r.data = {data, hdr.caplen};
+  return r;
+}
+
 bool is_truncation(const char* message) {
   // libpcap's savefile readers (sf-pcap.c, sf-pcapng.c) say "truncated" for a short record.
   return std::strstr(message, "truncated") != nullptr;
@@ -178,12 +187,7 @@ Result<std::optional<Record>> CaptureSource::next() {
     const auto t = record_time_ns(hdr->ts, nano_);
     if (!t) return make_error(fmt::format("scan -i {}: packet {}: timestamp out of range", name_, frame_ + 1));
     ++frame_;
-    Record r;
-    r.number = frame_;
-    r.time_ns = *t;
-    r.orig_len = hdr->len;
-    r.data = {data, hdr->caplen};
-    return std::optional<Record>{r};
+    return std::optional<Record>{record_of(frame_, *t, *hdr, data)};
   }
   while (true) {
     std::FILE* f = pcap_file(impl_->handle);
@@ -217,12 +221,7 @@ Result<std::optional<Record>> CaptureSource::next() {
     ++frame_;
     offset_ += 16 + hdr->caplen;
     if (impl_->have_program && pcap_offline_filter(&impl_->program, hdr, data) == 0) continue;
-    Record r;
-    r.number = frame_;
-    r.time_ns = *t;
-    r.orig_len = hdr->len;
-    r.data = {data, hdr->caplen};
-    return std::optional<Record>{r};
+    return std::optional<Record>{record_of(frame_, *t, *hdr, data)};
   }
 }
 
