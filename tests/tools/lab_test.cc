@@ -112,6 +112,17 @@ TEST_F(Lab, Ipv6TransferOverTheLab) {
   EXPECT_EQ(j["transmitter"]["end"]["tcp_mss"], 1428);  // 1500 - 40 (IPv6) - 20 (TCP) - 12 (timestamps)
 }
 
+TEST_F(Lab, JumboFrames) {
+  auto up = run_cli({"up", "--mtu", "9000", "--ack-mode", "classic"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  // The seed switches itself off where MSS >= the quota, and says so.
+  auto run = run_cli({"run", "--realtime", "off", "--", "-l", "65536", "-n", "20", "--emulate-afd=8192", "--chunk", "seed",
+                      "--verify"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_NE(run.out.find("chunk=seed (mss 8948,"), std::string::npos) << run.out;  // 9000 - 40 - 12
+  EXPECT_NE(run.out.find("note: seed: MSS 8948 >= SO_SNDBUF 8192"), std::string::npos) << run.out;
+}
+
 TEST_F(Lab, TinyQueueDropsFixedSizesStillByteExact) {
   ASSERT_EQ(run_cli({"up", "--queue-bytes", "4000", "--rate", "20mbit"}).code, 0);
   for (const char* len : {"1", "1447", "7300", "65537"}) {

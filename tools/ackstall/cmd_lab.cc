@@ -24,8 +24,9 @@ struct UpOptions {
   std::string timestamps = "on";
   std::string ack_mode = "default";
   std::int64_t queue_bytes = 0;
+  int mtu = 1500;
   lab::LabConfig config() const {
-    return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes};
+    return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes, mtu};
   }
 };
 
@@ -40,6 +41,7 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
   cmd.add_option("--queue-bytes", o.queue_bytes,
                  "shaper queue limit in bytes (a tiny queue forces drops; default: 20 ms of queue)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 
 int run_up(const UpOptions& o, Io io) {

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <filesystem>
@@ -87,6 +88,8 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
       {"ip", "-n", kNsB, "link", "set", "dev", "lo", "up"},
       // §7: charge the Ethernet overhead per wire frame, not per GSO super-packet.
       {"ip", "-n", kNsA, "link", "set", "dev", kVethA, "gso_max_segs", "1"},
+      {"ip", "-n", kNsA, "link", "set", "dev", kVethA, "mtu", std::to_string(cfg.mtu)},
+      {"ip", "-n", kNsB, "link", "set", "dev", kVethB, "mtu", std::to_string(cfg.mtu)},
       {"ip", "-n", kNsA, "link", "set", "dev", kVethA, "up"},
       {"ip", "-n", kNsB, "link", "set", "dev", kVethB, "up"},
   };
@@ -99,7 +102,9 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
   }
   std::vector<std::string> tc = {"tc", "-n", kNsA, "qdisc", "add", "dev", kVethA, "root",
                                  "stab", "overhead", "24", "linklayer", "ethernet",
-                                 "tbf", "rate", cfg.rate, "burst", "3100"};
+                                 "tbf", "rate", cfg.rate, "burst",
+                                 // two full frames (3100 at MTU 1500: §7); more for jumbo frames
+                                 std::to_string(std::max(3100, 2 * (cfg.mtu + 38)))};
   std::istringstream tail(shaper_tail);
   for (std::string w; tail >> w;) tc.push_back(w);
   if (auto r = run_command(tc); !r) return rollback(r.error());

@@ -16,6 +16,7 @@ struct LabConfig {
   bool timestamps = true;        // net.ipv4.tcp_timestamps in both namespaces
   ttcp::AckMode ack_mode = ttcp::AckMode::normal;  // the receiver's default for `lab run`
   std::int64_t queue_bytes = 0;  // > 0: tbf "limit" in bytes (a tiny queue forces drops)
+  int mtu = 1500;                // both veth ends (9000: jumbo frames, MSS 8948 with timestamps)
   friend bool operator==(const LabConfig&, const LabConfig&) = default;
 };
 
