@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `ackstall scan` against tshark's equivalent analysis on one 1,000,000-packet capture, as
 # classic pcap and as pcapng (editcap), text and --json output: wall time (median of N runs),
-# peak memory, and the ratios tshark / scan. Then peak memory at 1M vs 10M packets of one long
+# peak memory, and the ratios tshark / scan — with the project's reader (the default) and with
+# libpcap's (`scan --reader libpcap`), so the two readers are compared in the same run. Then peak memory at 1M vs 10M packets of one long
 # flow (flat: scan keeps per-flow state, not per-packet state).
 # The capture: the seed's unpatched transfer (examples/seed/02-unpatched.toml: every write ends in
 # a 200 ms delayed ACK), simulated with `ackstall sim --pcap`, so it holds ~90,000 stalls.
@@ -26,19 +27,21 @@ measure() { /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > /dev/null 2>&1 || tru
 editcap -F pcapng "$tmp/1m.pcap" "$tmp/1m.pcapng"
 packets=$(tshark -r "$tmp/1m.pcap" -T fields -e frame.number 2>/dev/null | tail -n 1)
 echo "capture: $packets packets; pcap $(stat -c %s "$tmp/1m.pcap") bytes, pcapng $(stat -c %s "$tmp/1m.pcapng") bytes"
-printf '%-7s %-6s %10s %10s %12s %12s %8s\n' format output scan_s tshark_s scan_peak_KB tshark_KB ratio
+printf '%-7s %-6s %-8s %10s %10s %12s %12s %8s\n' format output reader scan_s tshark_s scan_peak_KB tshark_KB ratio
 for fmt in pcap pcapng; do
   f="$tmp/1m.$fmt"
   tshark_runs=$(for i in $(seq "$runs"); do measure tshark -n -r "$f" -Y 'tcp.analysis.ack_rtt > 0.02'; done)
   tshark_s=$(echo "$tshark_runs" | awk '{ print $1 }' | median)
   tshark_kb=$(echo "$tshark_runs" | awk '{ print $2 }' | median)
   for output in text json; do
-    flag=(); [ "$output" = json ] && flag=(--json)
-    scan_runs=$(for i in $(seq "$runs"); do measure "$ackstall" scan "$f" "${flag[@]}"; done)
-    scan_s=$(echo "$scan_runs" | awk '{ print $1 }' | median)
-    scan_kb=$(echo "$scan_runs" | awk '{ print $2 }' | median)
-    printf '%-7s %-6s %10s %10s %12s %12s %7.1fx\n' "$fmt" "$output" "$scan_s" "$tshark_s" "$scan_kb" "$tshark_kb" \
-      "$(echo "$tshark_s $scan_s" | awk '{ print $1 / ($2 > 0 ? $2 : 0.01) }')"
+    for reader in own libpcap; do
+      flag=(--reader "$reader"); [ "$output" = json ] && flag+=(--json)
+      scan_runs=$(for i in $(seq "$runs"); do measure "$ackstall" scan "$f" "${flag[@]}"; done)
+      scan_s=$(echo "$scan_runs" | awk '{ print $1 }' | median)
+      scan_kb=$(echo "$scan_runs" | awk '{ print $2 }' | median)
+      printf '%-7s %-6s %-8s %10s %10s %12s %12s %7.1fx\n' "$fmt" "$output" "$reader" "$scan_s" "$tshark_s" \
+        "$scan_kb" "$tshark_kb" "$(echo "$tshark_s $scan_s" | awk '{ print $1 / ($2 > 0 ? $2 : 0.01) }')"
+    done
   done
 done
 # The counts agree: stalls found by scan vs tshark's late ACKs.

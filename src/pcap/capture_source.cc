@@ -1,5 +1,6 @@
 #include "ackstall/pcap/capture_source.h"
 
+
 #include <fmt/format.h>
 #include <pcap/pcap.h>
 
@@ -9,11 +10,14 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace ackstall::pcap {
 
 struct CaptureSource::Impl {
-  pcap_t* handle = nullptr;
+  std::unique_ptr<char[]> stdio_buffer;  // the FILE's buffer (libpcap reader): freed after pcap_close()
+  std::optional<FileReader> reader;      // the project's reader (files, memory, stdin)
+  pcap_t* handle = nullptr;              // libpcap: live, its own file reader, or a dead handle for --filter
   bpf_program program{};
   bool have_program = false;
   ~Impl() {
@@ -51,6 +55,18 @@ Record record_of(std::uint64_t number, std::int64_t time_ns, const pcap_pkthdr& 
   return r;
 }
 
+// The DLT_ value libpcap compiles a filter for (pcap/dlt.h; LINKTYPE_RAW 101 is DLT_RAW here).
+int dlt_of(LinkType link) {
+  switch (link) {
+    case LinkType::null_loopback: return DLT_NULL;
+    case LinkType::ethernet: return DLT_EN10MB;
+    case LinkType::raw_ip: return DLT_RAW;
+    case LinkType::linux_sll: return DLT_LINUX_SLL;
+    case LinkType::linux_sll2: return DLT_LINUX_SLL2;
+  }
+  return DLT_EN10MB;
+}
+
 bool is_truncation(const char* message) {
   // libpcap's savefile readers (sf-pcap.c, sf-pcapng.c) say "truncated" for a short record.
   return std::strstr(message, "truncated") != nullptr;
@@ -64,19 +80,35 @@ CaptureSource::CaptureSource(CaptureSource&&) noexcept = default;
 CaptureSource& CaptureSource::operator=(CaptureSource&&) noexcept = default;
 CaptureSource::~CaptureSource() = default;
 
-Result<CaptureSource> CaptureSource::open(const std::string& name, const std::string& bpf) {
+Result<CaptureSource> CaptureSource::open(const std::string& name, const std::string& bpf, Reader reader) {
+  if (reader == Reader::own) {
+    auto r = name == "-" ? FileReader::from_stream(stdin, name) : FileReader::open(name);
+    if (!r) return tl::unexpected(r.error());
+    return with_reader(std::move(*r), bpf);
+  }
   std::FILE* file = name == "-" ? stdin : std::fopen(name.c_str(), "rb");
   if (file == nullptr) {
     return core::os_failure("", errno, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
   }
-  // libpcap reads each record with two fread()s: a 1 MiB stdio buffer instead of 4 KiB cuts the
-  // read calls 256-fold (docs/BENCHMARKS.md, scan vs tshark).
-  if (file != stdin) std::setvbuf(file, nullptr, _IOFBF, std::size_t{1} << 20);
-  return open_file(file, name, bpf);
+  std::unique_ptr<char[]> buffer;
+  if (file != stdin) {
+    // glibc's setvbuf ignores the size unless it is given the buffer (it would use 4 KiB), and a
+    // seek makes stdio track the position itself (else every ftell() below is an lseek call).
+    constexpr std::size_t kBytes = std::size_t{1} << 20;
+    buffer = std::make_unique_for_overwrite<char[]>(kBytes);
+    std::setvbuf(file, buffer.get(), _IOFBF, kBytes);
+    std::fseek(file, 0, SEEK_SET);
+  }
+  return open_file(file, name, bpf, std::move(buffer));
 }
 
 Result<CaptureSource> CaptureSource::open_memory(std::span<const std::uint8_t> bytes, const std::string& name,
-                                                 const std::string& bpf) {
+                                                 const std::string& bpf, Reader reader) {
+  if (reader == Reader::own) {
+    auto r = FileReader::from_memory(bytes, name);
+    if (!r) return tl::unexpected(r.error());
+    return with_reader(std::move(*r), bpf);
+  }
   if (bytes.empty()) return make_error(fmt::format("{}: not a pcap or pcapng capture (the file is empty)", name));
   std::FILE* file = ::fmemopen(const_cast<std::uint8_t*>(bytes.data()), bytes.size(), "rb");
   if (file == nullptr) {
@@ -85,10 +117,28 @@ Result<CaptureSource> CaptureSource::open_memory(std::span<const std::uint8_t> b
   return open_file(file, name, bpf);
 }
 
-Result<CaptureSource> CaptureSource::open_file(std::FILE* file, const std::string& name, const std::string& bpf) {
-  // Peek at the magic to tell pcapng from pcap (libpcap reads it again from the start).
+Result<CaptureSource> CaptureSource::with_reader(FileReader reader, const std::string& bpf) {
+  const FileHeader header = reader.header();
+  auto impl = std::make_unique<Impl>();
+  std::string name = reader.name();
+  impl->reader.emplace(std::move(reader));
+  if (!bpf.empty()) {
+    // Compiled for the capture's link type on a dead handle, applied per record below.
+    impl->handle = pcap_open_dead_with_tstamp_precision(dlt_of(header.link), 262144, PCAP_TSTAMP_PRECISION_NANO);
+    if (impl->handle == nullptr) return make_error("pcap_open_dead failed");
+    auto prog = compile(impl->handle, bpf);
+    if (!prog) return tl::unexpected(prog.error());
+    impl->program = *prog;
+    impl->have_program = true;
+  }
+  return CaptureSource(std::move(impl), std::move(name), header.link, header.pcapng);
+}
+
+Result<CaptureSource> CaptureSource::open_file(std::FILE* file, const std::string& name, const std::string& bpf,
+                                               std::unique_ptr<char[]> stdio_buffer) {
   char errbuf[PCAP_ERRBUF_SIZE] = {};
   auto impl = std::make_unique<Impl>();
+  impl->stdio_buffer = std::move(stdio_buffer);
   impl->handle = pcap_fopen_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
   if (impl->handle == nullptr) {
     if (file != stdin) std::fclose(file);
@@ -189,6 +239,7 @@ Result<std::optional<Record>> CaptureSource::next() {
     ++frame_;
     return std::optional<Record>{record_of(frame_, *t, *hdr, data)};
   }
+  if (impl_->reader) return next_from_reader();
   while (true) {
     std::FILE* f = pcap_file(impl_->handle);
     const long pos = (pcapng_ && f != nullptr && f != stdin) ? std::ftell(f) : -1;
@@ -222,6 +273,36 @@ Result<std::optional<Record>> CaptureSource::next() {
     offset_ += 16 + hdr->caplen;
     if (impl_->have_program && pcap_offline_filter(&impl_->program, hdr, data) == 0) continue;
     return std::optional<Record>{record_of(frame_, *t, *hdr, data)};
+  }
+}
+
+Result<std::optional<Record>> CaptureSource::next_from_reader() {
+  FileReader& reader = *impl_->reader;
+  while (true) {
+    auto rec = reader.next();
+    if (!rec) {
+      if (!reader.truncated()) return tl::unexpected(rec.error());
+      // "NAME: record N (offset M): truncated: WHAT" -> "NAME: cut short at record N (offset M): WHAT".
+      std::string what = rec.error().message();
+      if (what.starts_with(name_ + ": record ")) what.insert(name_.size() + 2, "cut short at ");
+      if (const auto t = what.find(": truncated: "); t != std::string::npos) what.erase(t, 11);
+      cut_short_ = fmt::format("{}; analysed the {} records before it", what, frame_);
+      ended_ = true;
+      return std::optional<Record>{};
+    }
+    if (!*rec) {
+      ended_ = true;
+      return rec;
+    }
+    ++frame_;
+    const Record& r = **rec;
+    if (impl_->have_program) {
+      pcap_pkthdr hdr{};
+      hdr.caplen = static_cast<bpf_u_int32>(r.data.size());
+      hdr.len = r.orig_len;
+      if (pcap_offline_filter(&impl_->program, &hdr, r.data.data()) == 0) continue;
+    }
+    return rec;
   }
 }
 

@@ -13,16 +13,21 @@
 namespace ackstall::pcap {
 namespace {
 
+// Classic pcap (https://www.tcpdump.org/manpages/pcap-savefile.5.html) and the pcapng SHB magic.
+
 constexpr std::uint32_t kMicroMagic = 0xa1b2c3d4;
 constexpr std::uint32_t kNanoMagic = 0xa1b23c4d;
 constexpr std::uint32_t kPcapngMagic = 0x0a0d0d0a;
 constexpr std::uint32_t kKuznetzovMagic = 0xa1b2cd34;
 constexpr std::size_t kFileHeaderLen = 24;
 constexpr std::size_t kRecordHeaderLen = 16;
+constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
 }  // namespace
 
-void FileReader::FileCloser::operator()(std::FILE* f) const noexcept { std::fclose(f); }
+void FileReader::FileCloser::operator()(std::FILE* f) const noexcept {
+  if (f != stdin) std::fclose(f);
+}
 
 FileReader::FileReader(std::string name, std::unique_ptr<std::FILE, FileCloser> file,
                        std::span<const std::uint8_t> memory)
@@ -39,10 +44,20 @@ Result<FileReader> FileReader::open(const std::filesystem::path& path) {
   }
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
   if (!f) {
-    return make_error(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+    return core::os_failure("", errno, fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   }
-  std::setvbuf(f.get(), nullptr, _IOFBF, 1 << 20);
-  FileReader r(path.string(), std::move(f), {});
+  return from_file(std::move(f), path.string());
+}
+
+Result<FileReader> FileReader::from_stream(std::FILE* file, std::string name) {
+  return from_file(std::unique_ptr<std::FILE, FileCloser>(file), std::move(name));
+}
+
+Result<FileReader> FileReader::from_file(std::unique_ptr<std::FILE, FileCloser> f, std::string name) {
+  // The window is read in blocks of kWindowBytes straight into window_ (stdio's own buffer
+  // would be one more copy of every byte).
+  std::setvbuf(f.get(), nullptr, _IONBF, 0);
+  FileReader r(std::move(name), std::move(f), {});
   if (auto ok = r.read_file_header(); !ok) return tl::unexpected(ok.error());
   return r;
 }
@@ -53,12 +68,32 @@ Result<FileReader> FileReader::from_memory(std::span<const std::uint8_t> bytes, 
   return r;
 }
 
-std::size_t FileReader::read_into(std::uint8_t* out, std::size_t n) {
-  if (file_) return std::fread(out, 1, n, file_.get());
-  const std::size_t k = std::min(n, memory_.size() - memory_pos_);
-  std::copy_n(memory_.begin() + static_cast<std::ptrdiff_t>(memory_pos_), k, out);
-  memory_pos_ += k;
-  return k;
+std::span<const std::uint8_t> FileReader::peek(std::size_t n) {
+  if (!file_) return memory_.subspan(pos_, std::min(n, memory_.size() - pos_));
+  if (end_ - pos_ < n && !input_ended_) {
+    std::copy(window_.begin() + static_cast<std::ptrdiff_t>(pos_), window_.begin() + static_cast<std::ptrdiff_t>(end_),
+              window_.begin());
+    end_ -= pos_;
+    pos_ = 0;
+    if (window_.size() < std::max(n, kWindowBytes)) window_.resize(std::max(n, kWindowBytes));
+    while (end_ < n && !input_ended_) {
+      const std::size_t got = std::fread(window_.data() + end_, 1, window_.size() - end_, file_.get());
+      end_ += got;
+      if (got == 0) input_ended_ = true;
+    }
+  }
+  return {window_.data() + pos_, std::min(n, end_ - pos_)};
+}
+
+void FileReader::consume(std::size_t n) noexcept {
+  pos_ += n;
+  offset_ += n;
+}
+
+tl::unexpected<Error> FileReader::fail(std::string message, bool truncated) {
+  failed_ = Error{{}, 0, std::move(message)};
+  truncated_ = truncated;
+  return tl::unexpected(*failed_);
 }
 
 std::string FileReader::where() const {
@@ -66,18 +101,17 @@ std::string FileReader::where() const {
 }
 
 Result<void> FileReader::read_file_header() {
-  std::uint8_t h[kFileHeaderLen];
-  const std::size_t got = read_into(h, sizeof h);
+  const auto h = peek(kFileHeaderLen);
+  const std::size_t got = h.size();
   if (got < 4) {
-    return make_error(got == 0 ? fmt::format("{}: empty file, not a pcap file", name_)
-                               : fmt::format("{}: not a pcap file ({} bytes)", name_, got));
+    return make_error(got == 0 ? fmt::format("{}: empty file, not a pcap or pcapng capture", name_)
+                               : fmt::format("{}: not a pcap or pcapng capture ({} bytes)", name_, got));
   }
-  const std::uint32_t le = detail::load_le32(h);
-  const std::uint32_t be = detail::load_be32(h);
+  const std::uint32_t le = detail::load_le32(h.data());
+  const std::uint32_t be = detail::load_be32(h.data());
   if (le == kPcapngMagic) {
-    return make_error(fmt::format(
-        "{}: pcapng format is not supported; convert it with: editcap -F pcap {} out.pcap", name_,
-        name_));
+    header_.pcapng = true;
+    return read_pcapng_start();
   }
   bool little = false;
   if (le == kMicroMagic || le == kNanoMagic) {
@@ -86,11 +120,11 @@ Result<void> FileReader::read_file_header() {
     if (le == kKuznetzovMagic || be == kKuznetzovMagic) {
       return make_error(fmt::format("{}: modified (Kuznetzov) pcap format is not supported", name_));
     }
-    return make_error(fmt::format("{}: not a pcap file (magic 0x{:08x})", name_, be));
+    return make_error(fmt::format("{}: not a pcap or pcapng capture (magic 0x{:08x})", name_, be));
   }
-  if (got < sizeof h) {
+  if (got < kFileHeaderLen) {
     return make_error(
-        fmt::format("{}: truncated: file header has {} of {} bytes", name_, got, sizeof h));
+        fmt::format("{}: truncated: file header has {} of {} bytes", name_, got, kFileHeaderLen));
   }
   const auto u32 = [little](const std::uint8_t* p) {
     return little ? detail::load_le32(p) : detail::load_be32(p);
@@ -98,12 +132,13 @@ Result<void> FileReader::read_file_header() {
   const auto u16 = [little](const std::uint8_t* p) {
     return little ? detail::load_le16(p) : detail::load_be16(p);
   };
+  little_ = little;
   header_.nanosecond = (little ? le : be) == kNanoMagic;
   header_.swapped = little != (std::endian::native == std::endian::little);
-  header_.version_major = u16(h + 4);
-  header_.version_minor = u16(h + 6);
-  header_.snaplen = u32(h + 16);
-  header_.network = u32(h + 20);
+  header_.version_major = u16(h.data() + 4);
+  header_.version_minor = u16(h.data() + 6);
+  header_.snaplen = u32(h.data() + 16);
+  header_.network = u32(h.data() + 20);
   if (header_.version_major != 2) {
     return make_error(fmt::format("{}: file header: unsupported version {}.{} (expected 2.x)", name_,
                                   header_.version_major, header_.version_minor));
@@ -116,61 +151,48 @@ Result<void> FileReader::read_file_header() {
         name_, header_.network & 0x03FFFFFF));
   }
   header_.link = *link;
-  offset_ = sizeof h;
+  consume(kFileHeaderLen);
   return {};
 }
 
 Result<std::optional<Record>> FileReader::next() {
   if (failed_) return tl::unexpected(*failed_);
-  const auto fail = [this](std::string message) {
-    failed_ = Error{{}, 0, std::move(message)};
-    return tl::unexpected(*failed_);
-  };
-  std::uint8_t h[kRecordHeaderLen];
-  const std::size_t got = read_into(h, sizeof h);
-  if (got == 0) {
+  return header_.pcapng ? next_pcapng() : next_classic();
+}
+
+Result<std::optional<Record>> FileReader::next_classic() {
+  const auto h = peek(kRecordHeaderLen);
+  if (h.empty()) {
     if (file_ && std::ferror(file_.get())) return fail(fmt::format("{}: read error", where()));
     return std::optional<Record>{};
   }
-  if (got < sizeof h) {
-    return fail(fmt::format("{}: truncated: record header has {} of {} bytes", where(), got,
-                            sizeof h));
+  if (h.size() < kRecordHeaderLen) {
+    return fail(fmt::format("{}: truncated: record header has {} of {} bytes", where(), h.size(), kRecordHeaderLen),
+                true);
   }
-  const bool little = (std::endian::native == std::endian::little) != header_.swapped;
   std::uint32_t f[4];
   for (int i = 0; i < 4; ++i) {
-    f[i] = little ? detail::load_le32(h + 4 * i) : detail::load_be32(h + 4 * i);
+    f[i] = little_ ? detail::load_le32(h.data() + 4 * i) : detail::load_be32(h.data() + 4 * i);
   }
   const std::uint32_t incl_len = f[2];
   if (incl_len > kMaxSnaplen) {
     return fail(fmt::format("{}: incl_len {} exceeds the maximum {} (corrupt record header?)",
                             where(), incl_len, kMaxSnaplen));
   }
+  const auto whole = peek(kRecordHeaderLen + incl_len);
+  if (whole.size() < kRecordHeaderLen + incl_len) {
+    return fail(fmt::format("{}: truncated: incl_len is {} but the file ends after {} bytes", where(), incl_len,
+                            whole.size() - kRecordHeaderLen),
+                true);
+  }
   Record rec;
   rec.number = records_ + 1;
   rec.time_ns = std::int64_t{f[0]} * 1'000'000'000 +
                 std::int64_t{f[1]} * (header_.nanosecond ? 1 : 1000);
   rec.orig_len = f[3];
-  if (file_) {
-    if (buffer_.size() < incl_len) buffer_.resize(incl_len);
-    const std::size_t n = read_into(buffer_.data(), incl_len);
-    if (n < incl_len) {
-      return fail(fmt::format("{}: truncated: incl_len is {} but the file ends after {} bytes",
-                              where(), incl_len, n));
-    }
-    rec.data = std::span<const std::uint8_t>(buffer_.data(), incl_len);
-  } else {
-    const std::size_t left = memory_.size() - memory_pos_;
-    if (left < incl_len) {
-      memory_pos_ = memory_.size();
-      return fail(fmt::format("{}: truncated: incl_len is {} but the file ends after {} bytes",
-                              where(), incl_len, left));
-    }
-    rec.data = memory_.subspan(memory_pos_, incl_len);
-    memory_pos_ += incl_len;
-  }
+  rec.data = whole.subspan(kRecordHeaderLen);
   ++records_;
-  offset_ += sizeof h + incl_len;
+  consume(whole.size());
   return std::optional<Record>(rec);
 }
 

@@ -49,7 +49,7 @@ bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& sc
 }  // namespace
 
 Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request) {
-  auto source = CaptureSource::open(path, request.bpf);
+  auto source = CaptureSource::open(path, request.bpf, request.reader);
   if (!source) return tl::unexpected(source.error());
   FileScan scan;
   scan.name = path;

@@ -54,6 +54,21 @@ TEST(Scan, ReportsEachDelayedAckStall) {
   EXPECT_NE(r.out.find("seq=2896"), std::string::npos) << r.out;
 }
 
+// --reader libpcap gives the same report as the project's reader (the default), word for word.
+TEST(Scan, BothReadersGiveTheSameReport) {
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
+  const auto own = run_ackstall({"scan", path.string(), "--json"});
+  const auto lib = run_ackstall({"scan", path.string(), "--json", "--reader", "libpcap"});
+  ASSERT_EQ(own.code, 0) << own.err;
+  ASSERT_EQ(lib.code, 0) << lib.err;
+  EXPECT_EQ(own.out, lib.out);
+  EXPECT_NE(own.out.find("\"stall_count\": 3"), std::string::npos) << own.out;
+  const auto bad = run_ackstall({"scan", path.string(), "--reader", "wireshark"});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--reader: wireshark not in {own,libpcap}"), std::string::npos) << bad.err;
+}
+
 TEST(Scan, JsonThresholdAndFlowFilter) {
   const TempDir dir;
   const auto path = stalled_capture(dir);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ struct ScanCli {
   double threshold_ms = 20;
   std::vector<std::string> flows;
   std::string bpf;
+  std::string reader = "own";  // --reader
   bool json = false;
   std::size_t max_stalls = 20;
   std::string emit_scenario;
@@ -67,6 +69,7 @@ int run_scan(const ScanCli& o, Io io) {
   if (!o.json && o.plot_path.empty()) req.options.keep_stalls = o.max_stalls;
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
+  req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
   const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls};
   int code = kExitOk;
   std::string first_error;
@@ -176,6 +179,10 @@ void add_scan_command(CLI::App& parent, Action& selected) {
         auto ok = pcap::check_bpf(v);
         return ok ? std::string() : ok.error().message();
       });
+  cmd->add_option("--reader", opt->reader,
+                  "who reads capture files: own (default: the project's zero-copy reader) or libpcap (its "
+                  "savefile reader, slower; for comparison)")
+      ->check(CLI::IsMember({"own", "libpcap"}));
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
   cmd->add_option("--plot", opt->plot_path,

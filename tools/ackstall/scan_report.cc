@@ -1,10 +1,12 @@
 #include "scan_report.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <cstdint>
 #include <vector>
 #include <string_view>
@@ -42,13 +44,33 @@ std::string stalls_marker(const pcap::DirectionReport& d) {
   return fmt::format("\u0001stalls:{}", static_cast<const void*>(&d));
 }
 
-// One stall as a JSON object (the fields of pcap::Stall; times from the capture's start).
-void write_stall(std::ostream& out, const pcap::Stall& s, std::int64_t t0) {
-  fmt::print(out,
-             "{{\"time_s\": {}, \"duration_ms\": {}, \"ack_delay_ms\": {}, \"seq\": {}, \"outstanding\": {}, "
-             "\"segments\": {}, \"segment_frame\": {}, \"release_frame\": {}, \"kind\": \"{}\"}}",
-             seconds(s.start_ns - t0), millis(s.duration_ns()), millis(s.ack_delay_ns), s.seq, s.outstanding,
-             s.segments, s.segment_frame, s.release_frame, pcap::to_string(s.kind));
+// One stall as a JSON object (the fields of pcap::Stall; times from the capture's start), appended
+// to `buf`. The format is compiled (FMT_COMPILE): parsing it at run time per stall was a tenth of
+// a --json scan of 91,000 stalls (perf; docs/BENCHMARKS.md, "scan vs tshark").
+void append_stall(fmt::memory_buffer& buf, const pcap::Stall& s, std::int64_t t0) {
+  fmt::format_to(std::back_inserter(buf),
+                 FMT_COMPILE("{{\"time_s\": {}, \"duration_ms\": {}, \"ack_delay_ms\": {}, \"seq\": {}, "
+                             "\"outstanding\": {}, \"segments\": {}, \"segment_frame\": {}, \"release_frame\": {}, "
+                             "\"kind\": \"{}\"}}"),
+                 seconds(s.start_ns - t0), millis(s.duration_ns()), millis(s.ack_delay_ns), s.seq, s.outstanding,
+                 s.segments, s.segment_frame, s.release_frame, pcap::to_string(s.kind));
+}
+
+// A stall list as a JSON array, streamed to `out` in blocks of about 64 KiB.
+void write_stalls(std::ostream& out, const std::vector<pcap::Stall>& stalls, std::int64_t t0) {
+  fmt::memory_buffer buf;
+  buf.push_back('[');
+  for (std::size_t i = 0; i < stalls.size(); ++i) {
+    buf.append(std::string_view(i ? ",\n  " : "\n  "));
+    append_stall(buf, stalls[i], t0);
+    if (buf.size() >= 65536) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  }
+  if (!stalls.empty()) buf.push_back('\n');
+  buf.push_back(']');
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 // A direction's report; its stall list is a marker string (stalls_marker) that write_scan_json
@@ -202,16 +224,11 @@ void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*
     const std::size_t end = doc.find('"', m + lead.size());
     out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
     const auto it = lists.find("\u0001" + doc.substr(m + 7, end - m - 7));
-    out << '[';
     if (it != lists.end()) {
-      const auto& [d, t0] = it->second;
-      for (std::size_t i = 0; i < d->stalls.size(); ++i) {
-        out << (i ? ",\n  " : "\n  ");
-        write_stall(out, d->stalls[i], t0);
-      }
-      if (!d->stalls.empty()) out << '\n';
+      write_stalls(out, it->second.first->stalls, it->second.second);
+    } else {
+      out << "[]";
     }
-    out << ']';
     at = end + 1;
   }
   out.write(doc.data() + at, static_cast<std::streamsize>(doc.size() - at));

@@ -1,6 +1,7 @@
-// ackstall/pcap/capture_source.h — capture records through libpcap (what tcpdump reads with):
+// ackstall/pcap/capture_source.h — capture records from a file, stdin or a live interface:
 // classic pcap (microsecond and nanosecond), pcapng, "-" for stdin, and a BPF filter compiled by
-// libpcap exactly as tcpdump compiles it.
+// libpcap exactly as tcpdump compiles it. Files and stdin are read by the project's FileReader
+// (zero-copy; libpcap's savefile reader on request, Reader::libpcap), live interfaces by libpcap.
 //
 // Records come one at a time with their 1-based frame number as Wireshark's frame.number: the
 // BPF filter is applied here (pcap_offline_filter), after counting, so frame numbers do not
@@ -36,12 +37,15 @@ struct CaptureStats {
 
 class CaptureSource {
  public:
+  // Who reads a file: the project's FileReader (the default: zero-copy, faster) or libpcap's
+  // savefile reader (kept to check one against the other, and to measure them).
+  enum class Reader : std::uint8_t { own, libpcap };
   // `name` is a path or "-" (stdin). `bpf` may be empty (no filter).
-  static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {});
+  static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {}, Reader reader = Reader::own);
   // The same from caller-owned bytes (they must outlive the source), read as file `name`: for the
   // fuzz target and tests.
   static Result<CaptureSource> open_memory(std::span<const std::uint8_t> bytes, const std::string& name,
-                                           const std::string& bpf = {});
+                                           const std::string& bpf = {}, Reader reader = Reader::own);
   // A live capture on interface `iface` (headers only: 256 bytes a packet, immediate delivery,
   // the filter in the kernel). Errors name the interface and what is missing: no such
   // interface, or no permission (root or CAP_NET_RAW). next() returns nullopt when no packet
@@ -65,7 +69,10 @@ class CaptureSource {
  private:
   struct Impl;
   explicit CaptureSource(std::unique_ptr<Impl> impl, std::string name, LinkType link, bool pcapng);
-  static Result<CaptureSource> open_file(std::FILE* file, const std::string& name, const std::string& bpf);
+  static Result<CaptureSource> with_reader(FileReader reader, const std::string& bpf);
+  Result<std::optional<Record>> next_from_reader();
+  static Result<CaptureSource> open_file(std::FILE* file, const std::string& name, const std::string& bpf,
+                                         std::unique_ptr<char[]> stdio_buffer = {});
   std::unique_ptr<Impl> impl_;
   std::string name_;
   LinkType link_ = LinkType::ethernet;

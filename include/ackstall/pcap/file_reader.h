@@ -1,14 +1,24 @@
-// ackstall/pcap/file_reader.h — reads classic pcap files (not pcapng), streaming.
+// ackstall/pcap/file_reader.h — reads capture files, classic pcap and pcapng, streaming and
+// zero-copy: the project's own reader, which `ackstall scan` uses for files and stdin because it
+// is faster than libpcap's (docs/BENCHMARKS.md, "scan vs tshark": libpcap copies every record
+// twice, through stdio and into its own buffer). libpcap (CaptureSource) reads live captures and
+// compiles --filter; tests/pcap/capture_source_test.cc checks both readers give the same records.
 //
-// Accepts microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) magics in either byte order,
-// version 2.x, and the link types of link_type.h. Records are returned one at a time; a Record's
-// `data` stays valid until the next call to next(). Memory: one buffer of at most kMaxSnaplen
-// bytes (from a file), or none (from memory: `data` points into the caller's bytes).
+// Classic pcap: microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) magics in either byte
+// order, version 2.x. pcapng (https://www.ietf.org/archive/id/draft-ietf-opsawg-pcapng-02.html):
+// sections in either byte order, Interface Description Blocks with if_tsresol and if_tsoffset,
+// Enhanced, Simple and (obsolete) Packet Blocks; every other block type is skipped. Link types
+// are those of link_type.h, one per file (every interface the same, as the scanner decodes one).
+// Records come one at a time; a Record's `data` stays valid until the next call to next().
+// Memory: one window of 1 MiB (more only for a larger block), or none from memory (`data` points
+// into the caller's bytes).
 //
 // Errors are values with one line naming the file, the record (1-based) and its byte offset, and
 // the field: e.g. "x.pcap: record 7 (offset 1234): incl_len 300000 exceeds 262144",
 // "x.pcap: truncated: record 9 (offset 2048) header has 7 of 16 bytes". A file that ends exactly
-// after a record ends cleanly (next() returns nullopt). After an error next() keeps failing.
+// after a record (or block) ends cleanly (next() returns nullopt); one that ends inside one is an
+// error with truncated() true — a capture cut short, which callers may report as a warning.
+// After an error next() keeps failing.
 #pragma once
 
 #include <cstdint>
@@ -32,7 +42,9 @@ struct FileHeader {
   std::uint32_t network = 0;  // raw link-type field
   LinkType link = LinkType::ethernet;
   bool nanosecond = false;
-  bool swapped = false;  // written in the other byte order than this host's
+  bool swapped = false;  // written in the other byte order than this host's (classic pcap)
+  bool pcapng = false;   // pcapng: `link`, `network` and `snaplen` are the first interface's
+  bool pcapng_started = false;  // (internal: the first interface has been read)
 };
 
 struct Record {
@@ -45,6 +57,8 @@ struct Record {
 class FileReader {
  public:
   static Result<FileReader> open(const std::filesystem::path& path);
+  // Reads an open stream (stdin) and closes it with the reader.
+  static Result<FileReader> from_stream(std::FILE* file, std::string name);
   // Reads from caller-owned bytes that must outlive the reader.
   static Result<FileReader> from_memory(std::span<const std::uint8_t> bytes,
                                         std::string name = "<memory>");
@@ -57,26 +71,50 @@ class FileReader {
   const std::string& name() const noexcept { return name_; }
   // The next record, nullopt at a clean end of file.
   Result<std::optional<Record>> next();
+  // The last error was the input ending inside a record or block (a capture cut short).
+  bool truncated() const noexcept { return truncated_; }
+  std::uint64_t records_read() const noexcept { return records_; }
 
  private:
   struct FileCloser {
     void operator()(std::FILE* f) const noexcept;
   };
+  struct Interface {  // a pcapng Interface Description Block
+    LinkType link = LinkType::ethernet;
+    std::uint32_t snaplen = 0;
+    std::uint8_t tsresol = 6;  // if_tsresol: 10^-n s, or 2^-n s with the high bit set
+    std::int64_t tsoffset_s = 0;
+  };
   FileReader(std::string name, std::unique_ptr<std::FILE, FileCloser> file,
              std::span<const std::uint8_t> memory);
-  std::size_t read_into(std::uint8_t* out, std::size_t n);
+  // The window over the input: up to `n` contiguous bytes from the read position (fewer only at
+  // the end of the input), valid until the next peek; consume() moves the read position.
+  std::span<const std::uint8_t> peek(std::size_t n);
+  void consume(std::size_t n) noexcept;
+  static Result<FileReader> from_file(std::unique_ptr<std::FILE, FileCloser> file, std::string name);
   Result<void> read_file_header();
+  Result<void> read_pcapng_start();
+  Result<std::optional<Record>> next_classic();
+  Result<std::optional<Record>> next_pcapng();
+  Result<void> read_section_header(std::span<const std::uint8_t> block);
+  Result<void> read_interface(std::span<const std::uint8_t> block);
+  Result<std::span<const std::uint8_t>> pcapng_block();  // the next whole block; empty at the end
+  tl::unexpected<Error> fail(std::string message, bool truncated = false);
   std::string where() const;
 
   std::string name_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::span<const std::uint8_t> memory_;
-  std::size_t memory_pos_ = 0;
-  std::vector<std::uint8_t> buffer_;
+  std::vector<std::uint8_t> window_;    // file input: bytes [pos_, end_) not yet consumed
+  std::size_t pos_ = 0, end_ = 0;       // (from memory: pos_ indexes memory_)
+  bool input_ended_ = false;
   FileHeader header_;
+  bool little_ = true;                  // the current pcapng section's byte order
+  std::vector<Interface> interfaces_;   // the current section's
   std::uint64_t offset_ = 0;  // bytes consumed so far
   std::uint64_t records_ = 0;
   std::optional<Error> failed_;
+  bool truncated_ = false;
 };
 
 }  // namespace ackstall::pcap

@@ -11,8 +11,10 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +36,24 @@ struct IpAddr {
       : bytes{static_cast<std::uint8_t>(v4 >> 24), static_cast<std::uint8_t>(v4 >> 16),
               static_cast<std::uint8_t>(v4 >> 8), static_cast<std::uint8_t>(v4)} {}
   static IpAddr ipv6(const std::uint8_t* sixteen) noexcept;
-  friend auto operator<=>(const IpAddr&, const IpAddr&) = default;
+  // The order of (v6, bytes) compared lexicographically, as two big-endian 64-bit words: the
+  // defaulted <=> called memcmp for every packet's flow lookup (callgrind: 8 % of a scan).
+  friend std::strong_ordering operator<=>(const IpAddr& x, const IpAddr& y) noexcept {
+    if (x.v6 != y.v6) return x.v6 <=> y.v6;
+    if (const auto c = x.word(0) <=> y.word(0); c != 0) return c;
+    return x.word(1) <=> y.word(1);
+  }
+  friend bool operator==(const IpAddr& x, const IpAddr& y) noexcept {
+    return x.v6 == y.v6 && x.word(0) == y.word(0) && x.word(1) == y.word(1);
+  }
+
+ private:
+  std::uint64_t word(std::size_t i) const noexcept {
+    std::uint64_t w = 0;
+    std::memcpy(&w, bytes.data() + 8 * i, 8);
+    if constexpr (std::endian::native == std::endian::little) w = std::byteswap(w);
+    return w;
+  }
 };
 
 std::string format_ip(const IpAddr& a);  // "10.0.0.1", "fd00::1" (RFC 5952)

@@ -43,6 +43,7 @@ struct ScanRequest {
   ScanOptions options;
   std::vector<FlowFilter> flows;  // keep flows matching any of them (all when empty)
   std::string bpf;                // libpcap filter expression, empty for none
+  CaptureSource::Reader reader = CaptureSource::Reader::own;  // who reads a file
 };
 
 // `path` may be "-" for stdin.
