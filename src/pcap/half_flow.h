@@ -38,7 +38,9 @@ class HalfFlow {
   std::int64_t window_bytes(std::uint16_t raw) const noexcept;
   void record_stall(Stall s);
   void note_handshake(const TcpPacket& p, bool from_sender);
-  void note_write(const TcpPacket& p, std::int64_t new_bytes);
+  void note_write(const TcpPacket& p, std::int64_t new_bytes, std::int64_t since_last_data);
+  // The segment left one frame time after the previous data segment: queued behind it.
+  bool paced_after_previous(std::int64_t since_last_data) const;
 
   std::int64_t threshold_ns_;
   std::function<void(const SocketAddr&, const SocketAddr&, const Stall&)> on_stall_;
@@ -59,6 +61,7 @@ class HalfFlow {
   std::optional<std::uint16_t> receiver_mss_;  // the MSS option of the receiver's SYN
   bool receiver_timestamps_ = false;           // its SYN carried the timestamps option
   std::vector<std::int64_t> delayed_ack_delays_;
+  std::vector<std::int64_t> full_spacings_;  // consecutive full-size new-data segments' spacings
   std::uint64_t last_tx_frame_ = 0;
   // The current write (new data since the last PSH) and the handshake's times.
   std::uint64_t write_bytes_ = 0;

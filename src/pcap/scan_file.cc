@@ -41,6 +41,9 @@ bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& sc
       }
     }
     scan.tcp_packets++;
+    if (frame->options_truncated && frame->packet.has(tcp_flag::syn) && scan.syn_options_cut++ == 0) {
+      scan.syn_options_cut_snaplen = static_cast<std::uint32_t>(r.data.size());
+    }
     scanner.add(frame->packet, frame->src, frame->dst, r.number);
   }
   return true;

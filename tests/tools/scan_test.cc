@@ -69,6 +69,26 @@ TEST(Scan, BothReadersGiveTheSameReport) {
   EXPECT_NE(bad.err.find("--reader: wireshark not in {own,libpcap}"), std::string::npos) << bad.err;
 }
 
+// A snaplen that cuts the SYN's options (window scale, timestamps) is said, once per file.
+TEST(Scan, SynOptionsCutBySnaplenAreAWarning) {
+  const TempDir dir;
+  const auto path = dir / "short.pcap";
+  {
+    auto w = pcap::Writer::create(path, {.snaplen = 60});  // Ethernet + IPv4 + 26 of the SYN's 40 TCP bytes
+    ASSERT_TRUE(w);
+    pcap::Conversation c;
+    for (const auto& p : {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs), c.data(kMs, 1448)}) {
+      ASSERT_TRUE(w->write(p));
+    }
+    ASSERT_TRUE(w->flush());
+  }
+  const auto r = run_ackstall({"scan", path.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find(": 2 SYN(s) had their TCP options cut by the capture's snaplen (60 bytes): window "
+                       "scaling unknown"), std::string::npos) << r.err;
+  EXPECT_EQ(run_ackstall({"scan", stalled_capture(dir).string()}).err, "");
+}
+
 TEST(Scan, JsonThresholdAndFlowFilter) {
   const TempDir dir;
   const auto path = stalled_capture(dir);

@@ -111,6 +111,12 @@ int run_scan(const ScanCli& o, Io io) {
       print_scan_text(print, s, io.out);
     }
     if (s.cut_short) io.err << "ackstall: warning: " << *s.cut_short << '\n';
+    if (s.syn_options_cut > 0) {
+      // Window scaling (and the MSS, timestamps) live only in the SYN's options (RFC 7323 §2.2).
+      io.err << fmt::format("ackstall: warning: {}: {} SYN(s) had their TCP options cut by the capture's snaplen ({} "
+                            "bytes): window scaling unknown, windows read unscaled (capture with -s 128 or more)\n",
+                            s.name, s.syn_options_cut, s.syn_options_cut_snaplen);
+    }
     if (s.error) {
       code = kExitUsage;
       first_error = s.error->message() + fmt::format("; the {} records before it were analysed", s.records);

@@ -196,6 +196,7 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"tcp_packets", scan.tcp_packets},
           {"skipped", scan.skipped},
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
+          {"syn_options_cut", scan.syn_options_cut},
           {"flows", flows}};
   if (scan.stats) {
     j["capture_stats"] = {{"received", scan.stats->received},

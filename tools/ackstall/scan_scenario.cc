@@ -16,12 +16,20 @@ namespace {
 
 // The receiver profile whose delayed-ACK timer and ACK rule fit (src/scenario/profiles.cc;
 // docs/STACKS.md §1 Windows, §3 OpenBSD/FreeBSD, §4 Linux).
-std::string receiver_profile(const pcap::DirectionReport& d) {
+// The receiver profile whose delayed-ACK timer fits the capture's. A Linux receiver that waits
+// for its timer as a rule is in pingpong mode (linux-pingpong): out of it, the read of a pushed
+// segment ACKs at once (tcp_cleanup_rbuf's ICSK_ACK_PUSHED, STACKS §4), so a `linux` receiver
+// could not stall every write — measured on the lab corpus (VALIDATION §6): 15928-byte writes
+// stalled 198 times in 200 at 0.36 MB/s; the scenario emitted with `linux` predicted 9.1 MB/s.
+// A ~200 ms receiver that waited twice per write as a rule has neither the BSD window update on
+// read (STACKS §3) nor PSH handling: ns-3's (STACKS §6: two full 200 ms stalls per 8192-byte
+// write); emitted as `openbsd-3.9` it came back at twice the capture's goodput (VALIDATION §5).
+std::string receiver_profile(const pcap::DirectionReport& d, bool stalls_as_a_rule, double stalls_per_write) {
   if (!d.delayed_ack_timeout_ns) return "openbsd-3.9";
   const double ms = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
-  if (ms < 70) return "linux";
+  if (ms < 70) return stalls_as_a_rule ? "linux-pingpong" : "linux";
   if (ms < 150) return "freebsd-6";
-  return "openbsd-3.9";
+  return stalls_per_write >= 1.5 ? "ns3" : "openbsd-3.9";
 }
 
 }  // namespace
@@ -36,7 +44,7 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
   const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
   const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);
-  // Link rate from the closest full-size pair: one frame (payload + 40 IP/TCP + 12 timestamps
+  // Link rate from the median spacing of full-size pairs: one frame (payload + 40 IP/TCP + 12 timestamps
   // option + 38 Ethernet framing, core/link_framing.h) per spacing; 100 Mbit/s when unseen.
   std::string rate = "100mbit";
   if (d.back_to_back_ns > 0) {
@@ -46,14 +54,15 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   }
   // One-way delay: half the handshake's RTT (as the capture saw it), at least the default.
   const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
-  const std::string profile = receiver_profile(d);
-  // Did the sender wait on delayed ACKs as a rule (at least one write in 20)? If it did, its
+  // Did the sender wait on delayed ACKs as a rule (at least every other write)? If it did, its
   // in-flight limit is a per-send quota it waited on (Winsock's, STACKS §1). If it never did,
   // the limit is not one it stalled on: model it as a byte-freed send buffer (BSD, STACKS §3)
   // and a receiver that ACKs a write's last segment at once (ack on PSH) — a stall-free capture
   // says no more than that, and an afd quota or a delaying receiver would invent stalls.
   const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
-  const bool stalls_as_a_rule = delayed * 20 >= std::max<std::uint64_t>(writes, 1);
+  const bool stalls_as_a_rule = delayed * 2 >= std::max<std::uint64_t>(writes, 1);
+  const std::string profile =
+      receiver_profile(d, stalls_as_a_rule, static_cast<double>(delayed) / static_cast<double>(writes));
   std::string t;
   t += "# Emitted by `ackstall scan --emit-scenario` from the capture's own figures:\n";
   t += fmt::format("#   {} flow {} -> {}\n", scan.name, pcap::format_socket_addr(d.sender),

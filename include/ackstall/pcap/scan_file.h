@@ -35,6 +35,8 @@ struct FileScan {
   std::map<std::string, std::uint64_t> skipped;  // what it was -> count
   std::vector<FlowReport> flows;                 // filtered
   std::optional<std::string> cut_short;          // warning: the record and offset of the cut
+  std::uint64_t syn_options_cut = 0;             // SYNs whose TCP options the snaplen cut
+  std::uint32_t syn_options_cut_snaplen = 0;     // the first one's captured length
   std::optional<Error> error;                    // a corrupt record mid-file (records before it kept)
   std::optional<CaptureStats> stats;             // live capture: libpcap's counters at the end
 };

@@ -109,8 +109,10 @@ struct DirectionReport {
   std::uint64_t nagle_hold_frame = 0;  // the first one's frame
   std::optional<std::int64_t> handshake_rtt_ns;  // SYN -> SYN/ACK -> ACK as seen at the capture
   std::optional<std::uint8_t> receiver_wscale;
-  // The shortest spacing of two consecutive full-size new-data segments (0: none seen): at the
-  // sender's side this is the link's serialisation time of one frame.
+  // The median spacing of two consecutive full-size new-data segments (0: none seen): where the
+  // capture point is at or after the bottleneck, the link's serialisation time of one frame. The
+  // median, not the shortest: a token-bucket shaper (the lab's tbf) lets a burst of two frames
+  // through back to back after every pause, which made the shortest spacing claim twice the rate.
   std::int64_t back_to_back_ns = 0;
   // New data sent with nothing in flight (everything sent before was ACKed): how often, and the
   // median time the sender had sat idle before (from the later of the last ACK and its last
