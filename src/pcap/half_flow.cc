@@ -7,7 +7,7 @@
 namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
-    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls) {
+    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -45,7 +45,17 @@ void HalfFlow::record_stall(Stall s) {
   report_.stalled_ns += s.duration_ns();
   report_.stall_count++;
   report_.max_outstanding_at_stall = std::max(report_.max_outstanding_at_stall, s.outstanding);
-  if (report_.stalls.size() < keep_stalls_) report_.stalls.push_back(s);
+  if (report_.stalls.size() < keep_stalls_) {
+    report_.stalls.push_back(s);
+  } else if (spill_stalls_) {
+    if (!report_.spilled) report_.spilled = StallSpill::create();
+    if (!report_.spilled) {
+      keep_stalls_ = std::numeric_limits<std::size_t>::max();  // no temporary file: keep them in memory
+      report_.stalls.push_back(s);
+    } else {
+      report_.spilled->append(s);
+    }
+  }
   if (on_stall_) on_stall_(report_.sender, report_.receiver, s);
 }
 

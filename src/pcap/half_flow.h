@@ -45,6 +45,7 @@ class HalfFlow {
   std::int64_t threshold_ns_;
   std::function<void(const SocketAddr&, const SocketAddr&, const Stall&)> on_stall_;
   std::size_t keep_stalls_;
+  bool spill_stalls_ = false;
   DirectionReport report_;
   bool have_base_ = false;
   std::int64_t base_ = 0;  // unwrapped sequence number of relative 0

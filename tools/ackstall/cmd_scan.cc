@@ -67,6 +67,12 @@ int run_scan(const ScanCli& o, Io io) {
   // Text lists --max-stalls per flow: keep no more (memory flat in capture length); JSON and
   // --plot need every stall.
   if (!o.json && o.plot_path.empty()) req.options.keep_stalls = o.max_stalls;
+  // JSON lists every stall: past the first 65,536 of a direction they wait on disk (memory flat
+  // in capture length, docs/BENCHMARKS.md "scan vs tshark").
+  if (o.json && o.plot_path.empty()) {
+    req.options.keep_stalls = 65536;
+    req.options.spill_stalls = true;
+  }
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
   req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;

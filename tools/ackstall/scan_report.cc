@@ -56,19 +56,24 @@ void append_stall(fmt::memory_buffer& buf, const pcap::Stall& s, std::int64_t t0
                  s.segments, s.segment_frame, s.release_frame, pcap::to_string(s.kind));
 }
 
-// A stall list as a JSON array, streamed to `out` in blocks of about 64 KiB.
-void write_stalls(std::ostream& out, const std::vector<pcap::Stall>& stalls, std::int64_t t0) {
+// A direction's stall list as a JSON array — those in memory, then those spilled to disk — streamed
+// to `out` in blocks of about 64 KiB.
+void write_stalls(std::ostream& out, const pcap::DirectionReport& d, std::int64_t t0) {
   fmt::memory_buffer buf;
   buf.push_back('[');
-  for (std::size_t i = 0; i < stalls.size(); ++i) {
-    buf.append(std::string_view(i ? ",\n  " : "\n  "));
-    append_stall(buf, stalls[i], t0);
+  bool first = true;
+  const auto one = [&](const pcap::Stall& s) {
+    buf.append(std::string_view(first ? "\n  " : ",\n  "));
+    first = false;
+    append_stall(buf, s, t0);
     if (buf.size() >= 65536) {
       out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
       buf.clear();
     }
-  }
-  if (!stalls.empty()) buf.push_back('\n');
+  };
+  for (const pcap::Stall& s : d.stalls) one(s);
+  if (d.spilled) d.spilled->for_each(one);
+  if (!first) buf.push_back('\n');
   buf.push_back(']');
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
@@ -226,7 +231,7 @@ void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*
     out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
     const auto it = lists.find("\u0001" + doc.substr(m + 7, end - m - 7));
     if (it != lists.end()) {
-      write_stalls(out, it->second.first->stalls, it->second.second);
+      write_stalls(out, *it->second.first, it->second.second);
     } else {
       out << "[]";
     }

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "ackstall/pcap/flow_key.h"
+#include "ackstall/pcap/stall_spill.h"
 #include "ackstall/pcap/tcp_packet.h"
 
 namespace ackstall::pcap {
@@ -90,7 +91,9 @@ struct DirectionReport {
   bool timestamps = false;  // negotiated: in both SYNs (or in the sender's when only it was seen)
   // Every stall is counted (stall_count, stall_counts, stalled_ns); the list keeps the first
   // ScanOptions::keep_stalls of them (all by default), so a text report's memory stays flat.
+  // With ScanOptions::spill_stalls the ones after those are in `spilled`, in order (on disk).
   std::vector<Stall> stalls;
+  std::shared_ptr<StallSpill> spilled;
   std::uint64_t stall_count = 0;
   std::uint64_t max_outstanding_at_stall = 0;  // the most bytes in flight when a stall began
   std::array<std::uint64_t, kStallKindCount> stall_counts{};
@@ -131,6 +134,7 @@ struct FlowReport {
 struct ScanOptions {
   std::int64_t threshold_ns = 20'000'000;
   std::size_t keep_stalls = std::numeric_limits<std::size_t>::max();  // DirectionReport::stalls
+  bool spill_stalls = false;  // the stalls past keep_stalls go to DirectionReport::spilled
   // Called as each stall is found (live capture prints them), with the direction's ends.
   std::function<void(const SocketAddr& sender, const SocketAddr& receiver, const Stall&)> on_stall;
 };
