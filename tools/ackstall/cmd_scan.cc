@@ -146,6 +146,9 @@ int run_scan(const ScanCli& o, Io io) {
     auto written = write_scan_scenario(*emitted_from, o.emit_scenario);
     if (!written) return fail(io, written.error());
     if (!o.json) io.out << "\nscenario written to " << o.emit_scenario << " (" << *written << ")\n";
+    for (const std::string& c : scenario_caveats(*emitted_from)) {
+      (o.json ? io.err : io.out) << (o.json ? "ackstall: note: " : "note: ") << c << '\n';
+    }
   }
   if (!o.plot_path.empty() && emitted_from != nullptr) {
     const pcap::DirectionReport* d = busiest_direction(*emitted_from);

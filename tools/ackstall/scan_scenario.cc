@@ -34,6 +34,44 @@ std::string receiver_profile(const pcap::DirectionReport& d, bool stalls_as_a_ru
 
 }  // namespace
 
+std::vector<std::string> scenario_caveats(const pcap::FileScan& scan) {
+  std::vector<std::string> out;
+  const pcap::DirectionReport* dp = busiest_direction(scan);
+  if (dp == nullptr) return out;
+  const pcap::DirectionReport& d = *dp;
+  const pcap::Diagnosis g = pcap::diagnose(d);
+  const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
+  const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
+  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
+  const bool rule = delayed * 2 >= writes;
+  const double span_s = static_cast<double>(d.last_ack_ns - d.first_data_ns) / 1e9;
+  // The three ways a capture's pace escapes the scenario (docs/VALIDATION.md §5, §6).
+  if (delayed > 0 && !rule) {
+    out.push_back(fmt::format("{} delayed-ACK stalls in about {} writes are not a rule: the scenario models "
+                              "none of them, so it runs faster than the capture (they cost {:.3f} s of its {:.3f} s)",
+                              delayed, writes, static_cast<double>(d.stalled_ns) / 1e9, span_s));
+  }
+  // (A sender ACK-clocked on a fast path restarts from idle too, within microseconds: only gaps
+  // of a millisecond or more are an application's.)
+  if (!rule && d.idle_starts * 2 >= writes && d.idle_before_send_ns && *d.idle_before_send_ns >= 1'000'000) {
+    out.push_back(fmt::format("the sender restarted from idle {} times (median gap {:.2f} ms): the application set "
+                              "the pace, which the scenario's ttcp sender does not", d.idle_starts,
+                              static_cast<double>(*d.idle_before_send_ns) / 1e6));
+  } else if (!rule && d.back_to_back_ns > 0 && d.max_segment > 0 && span_s > 0) {
+    // One full segment's payload per median spacing: the payload rate the link carried.
+    const double payload_rate = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
+    // Over the time not spent in stalls (the rare ones have their own caveat above).
+    const double busy_s = span_s - static_cast<double>(d.stalled_ns) / 1e9;
+    const double share = busy_s > 0 ? static_cast<double>(d.bytes_acked) / busy_s / payload_rate : 1.0;
+    if (share < 0.85) {
+      out.push_back(fmt::format("outside its stalls the capture ran at {:.0f} % of its link's payload rate: waits "
+                                "below the stall threshold (e.g. an ACK round trip per write, a receiving "
+                                "application's reads) set its pace, which the scenario does not model", share * 100));
+    }
+  }
+  return out;
+}
+
 pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   const pcap::DirectionReport* dp = busiest_direction(scan);
   if (dp == nullptr) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
@@ -69,6 +107,7 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
                    pcap::format_socket_addr(d.receiver));
   t += fmt::format("#   capture goodput {:.0f} bytes/s; in-flight limit {} bytes; write {} bytes x {}\n",
                    d.goodput_bytes_per_s, g.in_flight_limit, write, writes);
+  for (const std::string& c : scenario_caveats(scan)) t += "# caveat: " + c + "\n";
   t += "# Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed\n";
   t += "[scenario]\n";
   t += fmt::format("name = \"from capture {}\"\n", pcap::format_socket_addr(d.sender));

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "ackstall/pcap/error.h"
 #include "ackstall/pcap/scan_file.h"
@@ -14,6 +15,9 @@ namespace ackstall::tools {
 
 // The scenario text for the first direction that carried data; an error when none did.
 pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan);
+// Why the scenario may not reproduce the capture's goodput, one sentence each (empty: no known
+// reason): stalls too rare to be a rule, an application's pacing, waits below the threshold.
+std::vector<std::string> scenario_caveats(const pcap::FileScan& scan);
 // Writes it; returns a one-phrase summary ("flow A -> B, receiver openbsd-3.9").
 pcap::Result<std::string> write_scan_scenario(const pcap::FileScan& scan, const std::filesystem::path& path);
 
