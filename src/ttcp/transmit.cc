@@ -63,6 +63,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   net::SenderOptions options;
   options.policy = cfg.chunk;
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
+  options.allow_raise_sndbuf = cfg.allow_raise_sndbuf;
   net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());

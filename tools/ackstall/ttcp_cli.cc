@@ -35,6 +35,9 @@ void TtcpCli::add_to(CLI::App& cmd) {
                  "split each send: none (default), seed, cygwin, or isb (seed under SO_SNDBUF = "
                  "Windows' ideal send backlog; elsewhere plain seed)")
       ->check(CLI::IsMember(net::net_policy_names()));
+  cmd.add_flag("--raise-sndbuf", cfg.allow_raise_sndbuf,
+               "-t, --chunk robust/auto: let the policy raise SO_SNDBUF above a send it cannot split "
+               "without a stall (KB823764's second workaround; the quota under --emulate-afd)");
   // A flag whose value comes only after '=': it never takes the HOST that follows it.
   cmd.add_flag("--emulate-afd{default}", afd_text,
                "charge each send whole against a Winsock quota (default 8192, or -b); a quota is "

@@ -60,6 +60,7 @@ nlohmann::json ttcp_result_json(const TtcpConfig& cfg, const ttcp::TransferResul
   if (r.afd) {
     const auto& a = *r.afd;
     j["end"]["afd"] = {{"quota", *cfg.afd_quota},
+                       {"final_quota", a.final_quota},
                        {"sends", a.sends},
                        {"would_blocks", a.would_blocks},
                        {"waits", a.waits},

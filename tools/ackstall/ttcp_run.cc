@@ -87,9 +87,11 @@ void print_transmitter_report(const TtcpConfig& cfg, std::ostream& out, const ch
   if (res.afd) {
     const auto& a = *res.afd;
     fmt::print(out,
-               "{}: emulate-afd quota={}: {} sends, waited {:.3f} s for completions in {} waits, "
+               "{}: emulate-afd quota={}{}: {} sends, waited {:.3f} s for completions in {} waits, "
                "{} stalls > {} ms (longest {:.1f} ms)\n",
-               who, *cfg.afd_quota, a.sends, std::chrono::duration<double>(a.waited).count(),
+               who, *cfg.afd_quota,
+               a.final_quota != *cfg.afd_quota ? fmt::format(" (SO_SNDBUF raised it to {})", a.final_quota) : "",
+               a.sends, std::chrono::duration<double>(a.waited).count(),
                a.waits, a.stalls, cfg.stall_ms,
                std::chrono::duration<double, std::milli>(a.longest_wait).count());
   }

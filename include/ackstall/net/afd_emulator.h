@@ -59,6 +59,7 @@ struct AfdStats {
   std::uint64_t completions = 0;  // TX_ACK timestamps read
   std::chrono::nanoseconds waited{0};        // total time spent waiting for completions
   std::chrono::nanoseconds longest_wait{0};
+  std::int64_t final_quota = 0;  // the quota at the end (SO_SNDBUF may have raised it)
 };
 
 class AfdSocketOps final : public SocketOps {
@@ -93,7 +94,11 @@ class AfdSocketOps final : public SocketOps {
   Result<void> wait_all_acked(int timeout_ms);
 
   const AfdQuota& quota() const noexcept { return quota_; }
-  const AfdStats& stats() const noexcept { return stats_; }
+  AfdStats stats() const noexcept {
+    AfdStats s = stats_;
+    s.final_quota = quota_.quota();
+    return s;
+  }
 
  private:
   AfdSocketOps(SocketOps& inner, NativeSocket s, AfdOptions options) noexcept

@@ -42,6 +42,7 @@ struct Config {
   std::ostream* data_out = nullptr;  // without -s, -r: where received data goes
   core::PolicyKind chunk = core::PolicyKind::none;  // --chunk
   bool isb = false;  // --chunk isb: seed under SO_SNDBUF = the ideal send backlog (Windows)
+  bool allow_raise_sndbuf = false;  // --raise-sndbuf: robust may raise SO_SNDBUF (KB823764's second way)
   std::optional<std::int64_t> afd_quota;            // --emulate-afd[=QUOTA] (Linux)
   double seconds = 0;              // --time (0: by -n)
   double interval = 0;             // --interval (0: none)
