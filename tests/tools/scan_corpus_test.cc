@@ -123,6 +123,27 @@ TEST(ScanCorpus, StallsEqualTheSendersAndTsharksCounts) {
   EXPECT_GE(v6, 6);
 }
 
+// A capture cut short mid-record (dumpcap stopped hard) is analysed up to the cut with one warning,
+// and its stalls equal tshark's late ACKs on the same cut file.
+TEST(ScanCorpus, CutShortCountsEqualTsharks) {
+  if (std::system("tshark --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "tshark not installed: Debian package tshark";
+  const TempDir dir;
+  const std::string whole = read_text(corpus_dir() / "classic-10000-unpatched-v4.b.pcapng");
+  const auto cut = dir / "cut.pcapng";
+  std::ofstream(cut, std::ios::binary) << whole.substr(0, whole.size() * 3 / 5 + 7);  // inside a block
+  const auto r = run_ackstall({"scan", cut.string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("ackstall: warning: " + cut.string() + ": cut short at record "), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const int ours = j["flows"][0]["directions"][0]["stall_count"].get<int>();
+  const std::string count = (dir / "tshark.txt").string();
+  ASSERT_EQ(std::system(("tshark -n -r " + cut.string() + " -Y 'tcp.analysis.ack_rtt > 0.02' 2>/dev/null | wc -l > " +
+                         count).c_str()), 0);
+  const int theirs = std::stoi(read_text(count));
+  EXPECT_GT(ours, 2);
+  EXPECT_EQ(ours, theirs);
+}
+
 // The emitted scenario says when it cannot carry the capture's pace: here stalls too rare to be a
 // rule (VALIDATION §6: the scenario then runs faster than the capture), and nothing for the rest.
 TEST(ScanCorpus, EmittedScenarioSaysWhatItCannotCarry) {
