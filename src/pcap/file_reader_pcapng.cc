@@ -99,7 +99,7 @@ Result<void> FileReader::read_interface(std::span<const std::uint8_t> block) {
     }
     at += 4 + (std::size_t{len} + 3) / 4 * 4;
   }
-  if (interfaces_.empty() && !header_.pcapng_started) {
+  if (!first_interface_read_) {
     header_.network = network;
     header_.link = i.link;
     header_.snaplen = i.snaplen;
@@ -169,7 +169,7 @@ Result<void> FileReader::read_pcapng_start() {
     if (!ok) return ok;
     consume(block->size());
     if (!interfaces_.empty()) {
-      header_.pcapng_started = true;
+      first_interface_read_ = true;
       return {};
     }
   }

@@ -15,7 +15,7 @@
 //
 // Errors are values with one line naming the file, the record (1-based) and its byte offset, and
 // the field: e.g. "x.pcap: record 7 (offset 1234): incl_len 300000 exceeds 262144",
-// "x.pcap: truncated: record 9 (offset 2048) header has 7 of 16 bytes". A file that ends exactly
+// "x.pcap: record 9 (offset 2048): truncated: record header has 7 of 16 bytes". A file that ends exactly
 // after a record (or block) ends cleanly (next() returns nullopt); one that ends inside one is an
 // error with truncated() true — a capture cut short, which callers may report as a warning.
 // After an error next() keeps failing.
@@ -44,7 +44,6 @@ struct FileHeader {
   bool nanosecond = false;
   bool swapped = false;  // written in the other byte order than this host's (classic pcap)
   bool pcapng = false;   // pcapng: `link`, `network` and `snaplen` are the first interface's
-  bool pcapng_started = false;  // (internal: the first interface has been read)
 };
 
 struct Record {
@@ -57,7 +56,7 @@ struct Record {
 class FileReader {
  public:
   static Result<FileReader> open(const std::filesystem::path& path);
-  // Reads an open stream (stdin) and closes it with the reader.
+  // Reads an open stream (stdin), closed with the reader unless it is stdin.
   static Result<FileReader> from_stream(std::FILE* file, std::string name);
   // Reads from caller-owned bytes that must outlive the reader.
   static Result<FileReader> from_memory(std::span<const std::uint8_t> bytes,
@@ -111,6 +110,7 @@ class FileReader {
   FileHeader header_;
   bool little_ = true;                  // the current pcapng section's byte order
   std::vector<Interface> interfaces_;   // the current section's
+  bool first_interface_read_ = false;   // header_ holds the file's first interface
   std::uint64_t offset_ = 0;  // bytes consumed so far
   std::uint64_t records_ = 0;
   std::optional<Error> failed_;
