@@ -112,9 +112,11 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
     const std::int64_t data_end = data_start + p.payload_len;
     if (data_end > data_max_) {
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
-        // The first 131,072 spacings (1 MiB; flat beyond): their median is reported.
-        if (const std::int64_t gap = now - last_data_ns_; gap > 0 && full_spacings_.size() < (std::size_t{1} << 17)) {
-          full_spacings_.push_back(gap);
+        // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
+        // (a ring) tell whether a segment left paced behind the one before it.
+        if (const std::int64_t gap = now - last_data_ns_; gap > 0) {
+          if (full_spacings_.size() < (std::size_t{1} << 17)) full_spacings_.push_back(gap);
+          recent_spacings_[recent_count_++ % recent_spacings_.size()] = gap;
         }
       }
       if (report_.data_segments > 0 && snd_una_ >= snd_max_) {
@@ -146,11 +148,11 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
 
 bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
   // The median of the last (up to) 8 full-size spacings, once there are 2.
-  const std::size_t n = std::min<std::size_t>(full_spacings_.size(), 8);
+  const std::size_t n = std::min<std::size_t>(recent_count_, recent_spacings_.size());
   if (n < 2) return false;
-  std::vector<std::int64_t> v(full_spacings_.end() - static_cast<std::ptrdiff_t>(n), full_spacings_.end());
+  std::array<std::int64_t, 8> v = recent_spacings_;
   const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(v.begin(), mid, v.end());
+  std::nth_element(v.begin(), mid, v.begin() + static_cast<std::ptrdiff_t>(n));
   return since_last_data <= *mid + *mid / 4;
 }
 
