@@ -1,6 +1,5 @@
 #include "ackstall/pcap/capture_source.h"
 
-
 #include <fmt/format.h>
 #include <pcap/pcap.h>
 
@@ -24,18 +23,19 @@ struct CaptureSource::Impl {
     if (have_program) pcap_freecode(&program);
     if (handle != nullptr) pcap_close(handle);
   }
+  // Compiles `bpf` (nothing when empty) for `handle`'s link type into `program`: optimize=1,
+  // netmask unknown, tcpdump's defaults for a savefile.
+  Result<void> compile_filter(const std::string& bpf) {
+    if (bpf.empty()) return {};
+    if (pcap_compile(handle, &program, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
+      return make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(handle)));
+    }
+    have_program = true;
+    return {};
+  }
 };
 
 namespace {
-
-Result<bpf_program> compile(pcap_t* p, const std::string& bpf) {
-  bpf_program prog{};
-  // optimize=1, netmask unknown: tcpdump's defaults for a savefile.
-  if (pcap_compile(p, &prog, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
-    return make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(p)));
-  }
-  return prog;
-}
 
 // A record's time in ns since the epoch; nullopt beyond what int64 ns holds (year 2262: a
 // pcapng timestamp can be any 64-bit count of its units; found by fuzz_capture_source).
@@ -126,10 +126,7 @@ Result<CaptureSource> CaptureSource::with_reader(FileReader reader, const std::s
     // Compiled for the capture's link type on a dead handle, applied per record below.
     impl->handle = pcap_open_dead_with_tstamp_precision(dlt_of(header.link), 262144, PCAP_TSTAMP_PRECISION_NANO);
     if (impl->handle == nullptr) return make_error("pcap_open_dead failed");
-    auto prog = compile(impl->handle, bpf);
-    if (!prog) return tl::unexpected(prog.error());
-    impl->program = *prog;
-    impl->have_program = true;
+    if (auto ok = impl->compile_filter(bpf); !ok) return tl::unexpected(ok.error());
   }
   return CaptureSource(std::move(impl), std::move(name), header.link, header.pcapng);
 }
@@ -151,12 +148,7 @@ Result<CaptureSource> CaptureSource::open_file(std::FILE* file, const std::strin
     return make_error(fmt::format("{}: link type {} ({}) is not supported (Ethernet, Linux SLL/SLL2, "
                                   "raw IP, null loopback)", name, dlt, dlt_name ? dlt_name : "?"));
   }
-  if (!bpf.empty()) {
-    auto prog = compile(impl->handle, bpf);
-    if (!prog) return tl::unexpected(prog.error());
-    impl->program = *prog;
-    impl->have_program = true;
-  }
+  if (auto ok = impl->compile_filter(bpf); !ok) return tl::unexpected(ok.error());
   // pcap_major_version: 1 for a pcapng file read by libpcap >= 1.1 ("major version is 1" in
   // sf-pcapng.c); the classic format's is 2.
   const bool ng = pcap_major_version(impl->handle) == 1;
@@ -193,14 +185,9 @@ Result<CaptureSource> CaptureSource::open_live(const std::string& iface, const s
     const char* dlt_name = pcap_datalink_val_to_name(dlt);
     return make_error(fmt::format("scan -i {}: link type {} ({}) is not supported", iface, dlt, dlt_name ? dlt_name : "?"));
   }
-  if (!bpf.empty()) {
-    auto prog = compile(p, bpf);
-    if (!prog) return tl::unexpected(prog.error());
-    impl->program = *prog;
-    impl->have_program = true;
-    if (pcap_setfilter(p, &impl->program) != 0) {
-      return make_error(fmt::format("scan -i {}: --filter: {}", iface, pcap_geterr(p)));
-    }
+  if (auto ok = impl->compile_filter(bpf); !ok) return tl::unexpected(ok.error());
+  if (impl->have_program && pcap_setfilter(p, &impl->program) != 0) {
+    return make_error(fmt::format("scan -i {}: --filter: {}", iface, pcap_geterr(p)));
   }
   // Nonblocking, waited for with poll(): pcap_next_ex in immediate mode ignores the read
   // timeout on Linux (measured: it blocked for good on an idle interface), so --duration and

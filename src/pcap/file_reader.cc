@@ -90,6 +90,14 @@ void FileReader::consume(std::size_t n) noexcept {
   offset_ += n;
 }
 
+std::uint16_t FileReader::u16(const std::uint8_t* p) const noexcept {
+  return little_ ? detail::load_le16(p) : detail::load_be16(p);
+}
+
+std::uint32_t FileReader::u32(const std::uint8_t* p) const noexcept {
+  return little_ ? detail::load_le32(p) : detail::load_be32(p);
+}
+
 tl::unexpected<Error> FileReader::fail(std::string message, bool truncated) {
   failed_ = Error{{}, 0, std::move(message)};
   truncated_ = truncated;
@@ -126,12 +134,6 @@ Result<void> FileReader::read_file_header() {
     return make_error(
         fmt::format("{}: truncated: file header has {} of {} bytes", name_, got, kFileHeaderLen));
   }
-  const auto u32 = [little](const std::uint8_t* p) {
-    return little ? detail::load_le32(p) : detail::load_be32(p);
-  };
-  const auto u16 = [little](const std::uint8_t* p) {
-    return little ? detail::load_le16(p) : detail::load_be16(p);
-  };
   little_ = little;
   header_.nanosecond = (little ? le : be) == kNanoMagic;
   header_.swapped = little != (std::endian::native == std::endian::little);
@@ -172,7 +174,7 @@ Result<std::optional<Record>> FileReader::next_classic() {
   }
   std::uint32_t f[4];
   for (int i = 0; i < 4; ++i) {
-    f[i] = little_ ? detail::load_le32(h.data() + 4 * i) : detail::load_be32(h.data() + 4 * i);
+    f[i] = u32(h.data() + 4 * i);
   }
   const std::uint32_t incl_len = f[2];
   if (incl_len > kMaxSnaplen) {

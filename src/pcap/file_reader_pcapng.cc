@@ -54,15 +54,13 @@ Result<void> FileReader::read_section_header(std::span<const std::uint8_t> block
   if (block.size() < 28) {
     return fail(fmt::format("{}: section header block of {} bytes, below the 28 it needs", where(), block.size()));
   }
-  const std::uint16_t major = little_ ? detail::load_le16(block.data() + 12) : detail::load_be16(block.data() + 12);
+  const std::uint16_t major = u16(block.data() + 12);
   if (major != 1) return fail(fmt::format("{}: section header: unsupported pcapng version {}", where(), major));
   interfaces_.clear();
   return {};
 }
 
 Result<void> FileReader::read_interface(std::span<const std::uint8_t> block) {
-  const auto u16 = [this](const std::uint8_t* p) { return little_ ? detail::load_le16(p) : detail::load_be16(p); };
-  const auto u32 = [this](const std::uint8_t* p) { return little_ ? detail::load_le32(p) : detail::load_be32(p); };
   if (block.size() < 20) {
     return fail(fmt::format("{}: interface description block of {} bytes, below the 20 it needs", where(),
                             block.size()));
@@ -93,8 +91,8 @@ Result<void> FileReader::read_interface(std::span<const std::uint8_t> block) {
     const std::uint8_t* v = block.data() + at + 4;
     if (code == kOptTsresol && len >= 1) i.tsresol = v[0];
     if (code == kOptTsoffset && len >= 8) {
-      const std::uint64_t raw = little_ ? (std::uint64_t{detail::load_le32(v + 4)} << 32) | detail::load_le32(v)
-                                        : (std::uint64_t{detail::load_be32(v)} << 32) | detail::load_be32(v + 4);
+      const std::uint64_t raw = little_ ? (std::uint64_t{u32(v + 4)} << 32) | u32(v)
+                                        : (std::uint64_t{u32(v)} << 32) | u32(v + 4);
       i.tsoffset_s = static_cast<std::int64_t>(raw);
     }
     at += 4 + (std::size_t{len} + 3) / 4 * 4;
@@ -131,7 +129,6 @@ Result<std::span<const std::uint8_t>> FileReader::pcapng_block() {
                               where(), detail::load_be32(head.data() + 8)));
     }
   }
-  const auto u32 = [this](const std::uint8_t* p) { return little_ ? detail::load_le32(p) : detail::load_be32(p); };
   const std::uint32_t block_type = u32(head.data()), len = u32(head.data() + 4);
   if (len < 12 || len % 4 != 0) {
     return fail(fmt::format("{}: block of type {} has a length of {} (below 12 or not a multiple of 4)", where(),
@@ -159,7 +156,7 @@ Result<void> FileReader::read_pcapng_start() {
     auto block = pcapng_block();
     if (!block) return tl::unexpected(block.error());
     if (block->empty()) return make_error(fmt::format("{}: pcapng file has no interface description block", name_));
-    const std::uint32_t type = little_ ? detail::load_le32(block->data()) : detail::load_be32(block->data());
+    const std::uint32_t type = u32(block->data());
     if (is_packet(type)) {
       return fail(fmt::format("{}: a packet block before any interface description block", where()));
     }
@@ -176,8 +173,6 @@ Result<void> FileReader::read_pcapng_start() {
 }
 
 Result<std::optional<Record>> FileReader::next_pcapng() {
-  const auto u16 = [this](const std::uint8_t* p) { return little_ ? detail::load_le16(p) : detail::load_be16(p); };
-  const auto u32 = [this](const std::uint8_t* p) { return little_ ? detail::load_le32(p) : detail::load_be32(p); };
   while (true) {
     auto got = pcapng_block();
     if (!got) return tl::unexpected(got.error());

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "ackstall/pcap/diagnosis.h"
 #include "scan_report.h"
@@ -14,9 +15,8 @@
 namespace ackstall::tools {
 namespace {
 
-// The receiver profile whose delayed-ACK timer and ACK rule fit (src/scenario/profiles.cc;
-// docs/STACKS.md §1 Windows, §3 OpenBSD/FreeBSD, §4 Linux).
-// The receiver profile whose delayed-ACK timer fits the capture's. A Linux receiver that waits
+// The receiver profile whose delayed-ACK timer fits the capture's (src/scenario/profiles.cc;
+// docs/STACKS.md §1 Windows, §3 OpenBSD/FreeBSD, §4 Linux). A Linux receiver that waits
 // for its timer as a rule is in pingpong mode (linux-pingpong): out of it, the read of a pushed
 // segment ACKs at once (tcp_cleanup_rbuf's ICSK_ACK_PUSHED, STACKS §4), so a `linux` receiver
 // could not stall every write — measured on the lab corpus (VALIDATION §6): 15928-byte writes
@@ -32,28 +32,45 @@ std::string receiver_profile(const pcap::DirectionReport& d, bool stalls_as_a_ru
   return stalls_per_write >= 1.5 ? "ns3" : "openbsd-3.9";
 }
 
-}  // namespace
+// The figures of the busiest direction that both the scenario and its caveats are built from.
+struct Figures {
+  const pcap::DirectionReport& d;
+  pcap::Diagnosis g;
+  std::uint64_t write = 1, writes = 1;  // the write size and about how many writes
+  std::uint64_t delayed = 0;            // delayed-ACK stalls
+  // Did the sender wait on delayed ACKs as a rule (at least every other write)? If it did, its
+  // in-flight limit is a per-send quota it waited on (Winsock's, STACKS §1). If it never did,
+  // the limit is not one it stalled on: model it as a byte-freed send buffer (BSD, STACKS §3)
+  // and a receiver that ACKs a write's last segment at once (ack on PSH) — a stall-free capture
+  // says no more than that, and an afd quota or a delaying receiver would invent stalls.
+  bool stalls_as_a_rule = false;
+};
 
-std::vector<std::string> scenario_caveats(const pcap::FileScan& scan) {
-  std::vector<std::string> out;
+std::optional<Figures> figures_of(const pcap::FileScan& scan) {
   const pcap::DirectionReport* dp = busiest_direction(scan);
-  if (dp == nullptr) return out;
-  const pcap::DirectionReport& d = *dp;
-  const pcap::Diagnosis g = pcap::diagnose(d);
-  const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
-  const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
-  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
-  const bool rule = delayed * 2 >= writes;
+  if (dp == nullptr) return std::nullopt;
+  Figures f{*dp, pcap::diagnose(*dp)};
+  f.write = std::max<std::uint64_t>(f.g.write_size.value_or(f.g.in_flight_limit), 1);
+  f.writes = std::max<std::uint64_t>(1, (f.d.bytes_sent + f.write - 1) / f.write);
+  f.delayed = f.d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
+  f.stalls_as_a_rule = f.delayed * 2 >= f.writes;
+  return f;
+}
+
+std::vector<std::string> caveats_of(const Figures& f) {
+  std::vector<std::string> out;
+  const pcap::DirectionReport& d = f.d;
+  const bool rule = f.stalls_as_a_rule;
   const double span_s = static_cast<double>(d.last_ack_ns - d.first_data_ns) / 1e9;
   // The three ways a capture's pace escapes the scenario (docs/VALIDATION.md §5, §6).
-  if (delayed > 0 && !rule) {
+  if (f.delayed > 0 && !rule) {
     out.push_back(fmt::format("{} delayed-ACK stalls in about {} writes are not a rule: the scenario models "
                               "none of them, so it runs faster than the capture (they cost {:.3f} s of its {:.3f} s)",
-                              delayed, writes, static_cast<double>(d.stalled_ns) / 1e9, span_s));
+                              f.delayed, f.writes, static_cast<double>(d.stalled_ns) / 1e9, span_s));
   }
   // (A sender ACK-clocked on a fast path restarts from idle too, within microseconds: only gaps
   // of a millisecond or more are an application's.)
-  if (!rule && d.idle_starts * 2 >= writes && d.idle_before_send_ns && *d.idle_before_send_ns >= 1'000'000) {
+  if (!rule && d.idle_starts * 2 >= f.writes && d.idle_before_send_ns && *d.idle_before_send_ns >= 1'000'000) {
     out.push_back(fmt::format("the sender restarted from idle {} times (median gap {:.2f} ms): the application set "
                               "the pace, which the scenario's ttcp sender does not", d.idle_starts,
                               static_cast<double>(*d.idle_before_send_ns) / 1e6));
@@ -72,15 +89,22 @@ std::vector<std::string> scenario_caveats(const pcap::FileScan& scan) {
   return out;
 }
 
+}  // namespace
+
+std::vector<std::string> scenario_caveats(const pcap::FileScan& scan) {
+  const auto f = figures_of(scan);
+  return f ? caveats_of(*f) : std::vector<std::string>{};
+}
+
 pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
-  const pcap::DirectionReport* dp = busiest_direction(scan);
-  if (dp == nullptr) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
-  const pcap::DirectionReport& d = *dp;
-  const pcap::Diagnosis g = pcap::diagnose(d);
+  const auto f = figures_of(scan);
+  if (!f) return pcap::make_error(fmt::format("{}: no flow carried data: no scenario to emit", scan.name));
+  const pcap::DirectionReport& d = f->d;
+  const pcap::Diagnosis& g = f->g;
+  const std::uint64_t write = f->write, writes = f->writes;
+  const bool stalls_as_a_rule = f->stalls_as_a_rule;
   // The simulator's mss keys are the announced option (it takes the timestamps off itself).
   const std::uint32_t mss = std::max<std::uint32_t>(d.mss ? *d.mss : g.mss + (d.timestamps ? 12 : 0), 88);
-  const std::uint64_t write = std::max<std::uint64_t>(g.write_size.value_or(g.in_flight_limit), 1);
-  const std::uint64_t writes = std::max<std::uint64_t>(1, (d.bytes_sent + write - 1) / write);
   const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);
   // Link rate from the median spacing of full-size pairs: one frame (payload + 40 IP/TCP + 12 timestamps
   // option + 38 Ethernet framing, core/link_framing.h) per spacing; 100 Mbit/s when unseen.
@@ -92,22 +116,15 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   }
   // One-way delay: half the handshake's RTT (as the capture saw it), at least the default.
   const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
-  // Did the sender wait on delayed ACKs as a rule (at least every other write)? If it did, its
-  // in-flight limit is a per-send quota it waited on (Winsock's, STACKS §1). If it never did,
-  // the limit is not one it stalled on: model it as a byte-freed send buffer (BSD, STACKS §3)
-  // and a receiver that ACKs a write's last segment at once (ack on PSH) — a stall-free capture
-  // says no more than that, and an afd quota or a delaying receiver would invent stalls.
-  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(pcap::StallKind::delayed_ack)];
-  const bool stalls_as_a_rule = delayed * 2 >= std::max<std::uint64_t>(writes, 1);
   const std::string profile =
-      receiver_profile(d, stalls_as_a_rule, static_cast<double>(delayed) / static_cast<double>(writes));
+      receiver_profile(d, stalls_as_a_rule, static_cast<double>(f->delayed) / static_cast<double>(writes));
   std::string t;
   t += "# Emitted by `ackstall scan --emit-scenario` from the capture's own figures:\n";
   t += fmt::format("#   {} flow {} -> {}\n", scan.name, pcap::format_socket_addr(d.sender),
                    pcap::format_socket_addr(d.receiver));
   t += fmt::format("#   capture goodput {:.0f} bytes/s; in-flight limit {} bytes; write {} bytes x {}\n",
                    d.goodput_bytes_per_s, g.in_flight_limit, write, writes);
-  for (const std::string& c : scenario_caveats(scan)) t += "# caveat: " + c + "\n";
+  for (const std::string& c : caveats_of(*f)) t += "# caveat: " + c + "\n";
   t += "# Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed\n";
   t += "[scenario]\n";
   t += fmt::format("name = \"from capture {}\"\n", pcap::format_socket_addr(d.sender));

@@ -98,6 +98,9 @@ class FileReader {
   Result<void> read_section_header(std::span<const std::uint8_t> block);
   Result<void> read_interface(std::span<const std::uint8_t> block);
   Result<std::span<const std::uint8_t>> pcapng_block();  // the next whole block; empty at the end
+  // Loads in the input's byte order (classic: the file header's; pcapng: the section's).
+  std::uint16_t u16(const std::uint8_t* p) const noexcept;
+  std::uint32_t u32(const std::uint8_t* p) const noexcept;
   tl::unexpected<Error> fail(std::string message, bool truncated = false);
   std::string where() const;
 
@@ -108,7 +111,7 @@ class FileReader {
   std::size_t pos_ = 0, end_ = 0;       // (from memory: pos_ indexes memory_)
   bool input_ended_ = false;
   FileHeader header_;
-  bool little_ = true;                  // the current pcapng section's byte order
+  bool little_ = true;                  // the input's byte order (pcapng: the current section's)
   std::vector<Interface> interfaces_;   // the current section's
   bool first_interface_read_ = false;   // header_ holds the file's first interface
   std::uint64_t offset_ = 0;  // bytes consumed so far
