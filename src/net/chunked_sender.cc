@@ -1,7 +1,10 @@
 #include "ackstall/net/chunked_sender.h"
 
+#include <algorithm>
+#include <climits>
 #include <utility>
 
+#include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 
 namespace ackstall::net {
@@ -19,6 +22,24 @@ Result<void> ChunkedSender::set_option(SocketOption opt, int value) {
   // Marked stale even on failure: the kernel may have applied part of it; re-reading is cheap.
   if (opt == SocketOption::send_buffer || opt == SocketOption::tcp_maxseg) stale_ = true;
   return r;
+}
+
+bool ChunkedSender::follows_isb() const noexcept {
+  if (options_.follow_isb) return *options_.follow_isb;
+  return options_.policy == core::PolicyKind::automatic && options_.per_send_quota;
+}
+
+Result<void> ChunkedSender::update_isb(Clock::time_point now) {
+  if (!follows_isb()) return {};
+  if (isb_queried_ && now - *isb_queried_ < options_.isb_interval) return {};
+  isb_queried_ = now;
+  isb_ = query_ideal_send_backlog(calls_.ops(), socket_);
+  if (isb_->provenance != Provenance::measured || isb_->value <= 0) return {};
+  const std::int64_t want = std::min<std::int64_t>(isb_->value, INT_MAX);
+  if (isb_applied_ == want) return {};
+  if (auto r = set_option(SocketOption::send_buffer, static_cast<int>(want)); !r) return r;
+  isb_applied_ = want;
+  return {};
 }
 
 Result<void> ChunkedSender::refresh() {
@@ -73,6 +94,9 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
   }
   core::IoCursor cursor(slices);
   if (cursor.empty()) return SendOutcome{};
+  if (follows_isb()) {
+    if (auto r = update_isb(); !r) return tl::unexpected(std::move(r.error()));
+  }
   if (stale_) {
     if (auto r = refresh(); !r) return tl::unexpected(std::move(r.error()));
   }

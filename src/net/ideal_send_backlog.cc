@@ -1,6 +1,5 @@
 #include "ackstall/net/ideal_send_backlog.h"
 
-#include <climits>
 #include <string>
 
 #include "eintr.h"
@@ -26,25 +25,17 @@ std::string_view to_string(const NetPolicy& p) noexcept {
 Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s) {
   auto r = detail::retry_on_eintr([&] { return ops.ideal_send_backlog(s); });
   if (!r) {
-    return {0, Provenance::fallback, "fallback: seed policy on the current SO_SNDBUF (" +
+    return {0, Provenance::fallback, "fallback: the policy keeps the current SO_SNDBUF (" +
                                          r.error().message() + ")"};
   }
   return {*r, Provenance::measured, "SIO_IDEAL_SEND_BACKLOG_QUERY"};
 }
 
-Result<Finding<std::int64_t>> IsbTuner::update(Clock::time_point now) {
-  if (last_query_ && now - *last_query_ < interval_) return last_;
-  last_query_ = now;
-  last_ = query_ideal_send_backlog(*ops_, sender_->socket());
-  if (last_.provenance != Provenance::measured || last_.value <= 0) return last_;
-  const std::int64_t want = std::min<std::int64_t>(last_.value, INT_MAX);
-  if (applied_ != want) {
-    if (auto r = sender_->set_option(SocketOption::send_buffer, static_cast<int>(want)); !r) {
-      return tl::unexpected(std::move(r.error()));
-    }
-    applied_ = want;
-  }
-  return last_;
+SenderOptions sender_options(const NetPolicy& p) noexcept {
+  SenderOptions o;
+  o.policy = p.core;
+  if (p.isb) o.follow_isb = true;
+  return o;
 }
 
 }  // namespace ackstall::net

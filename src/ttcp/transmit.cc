@@ -64,6 +64,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   options.policy = cfg.chunk;
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
   options.allow_raise_sndbuf = cfg.allow_raise_sndbuf;
+  if (cfg.isb) options.follow_isb = true;  // seed following the ideal send backlog
   net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());
@@ -75,18 +76,12 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
       return tl::unexpected(r.error());
     }
   }
-  // isb: SO_SNDBUF follows the ideal send backlog (queried at most once a second, as curl
-  // does), and the seed policy re-chunks under it (ideal_send_backlog.h).
-  std::optional<net::IsbTuner> isb;
-  const auto update_isb = [&]() -> core::Result<void> {
-    if (!isb) return {};
-    auto r = isb->update();
-    if (!r) return core::fail("--chunk isb: " + r.error().message());
-    res.isb = *r;
-    return {};
-  };
-  if (cfg.isb) isb.emplace(*ops, sender);
-  if (auto r = update_isb(); !r) return tl::unexpected(r.error());
+  // SO_SNDBUF follows the ideal send backlog for `isb` (and `auto` on Windows): queried at most
+  // once a second, as curl does, before a send; the policy re-chunks under it (chunked_sender.h).
+  // The first reading is taken now, for the chunk line.
+  if (auto r = sender.update_isb(); !r)
+    return core::fail("ideal send backlog: " + r.error().message());
+  res.isb = sender.isb_reading();
   auto policy = sender.policy();
   if (!policy) return tl::unexpected(policy.error());
   if (events.sending) {
@@ -119,7 +114,6 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     // -n bounds a -s run (default 2048) and, only when given, a run from input.
     if ((!by_time || cfg.nbuf_set) && (cfg.source_sink || cfg.nbuf_set) && n >= cfg.nbuf) break;
     if (by_time && Clock::now() >= stop_at) break;
-    if (auto r = update_isb(); !r) return tl::unexpected(r.error());
     const std::size_t len = next_buffer(sent);
     if (len == 0) {
       if (cfg.data_in->bad()) return core::fail(fmt::format("reading the input failed after {} bytes", sent));
@@ -161,6 +155,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     if (r->eof) break;
   }
   const auto t1 = Clock::now();
+  res.isb = sender.isb_reading();  // the last ideal-send-backlog reading (isb; auto on Windows)
   res.bytes = sent;
   res.seconds = detail::since(t0, t1);
   iv.finish(res.seconds, sent);

@@ -1,8 +1,11 @@
-// The `isb` policy: SO_SNDBUF follows the ideal send backlog (at most one query per interval),
-// the seed policy re-chunks under it, and a failed query falls back to plain seed.
+// Following the ideal send backlog (ChunkedSender, SenderOptions::follow_isb): SO_SNDBUF follows
+// it (at most one query per interval), the policy re-chunks under it, a failed query keeps the
+// SO_SNDBUF; `isb` = seed following it, `auto` follows it only where it resolves to robust.
 #include "ackstall/net/ideal_send_backlog.h"
 
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "fake_socket_ops.h"
 
@@ -48,55 +51,110 @@ TEST(NetPolicy, ParsesIsbAndTheCorePolicies) {
   EXPECT_EQ(to_string(NetPolicy{core::PolicyKind::none, false}), "none");
 }
 
-TEST(IsbTuner, SetsTheSendBufferToTheIsbAndTheSeedRechunks) {
+SenderOptions isb_options(std::chrono::milliseconds interval = 1s) {
+  SenderOptions o = sender_options(NetPolicy{core::PolicyKind::seed, true});
+  o.mss = 1460;
+  o.isb_interval = interval;
+  return o;
+}
+
+Result<SendOutcome> send_bytes(ChunkedSender& sender, std::size_t n) {
+  static const std::vector<char> data(1 << 20, 'x');
+  const core::ByteSlice slice{data.data(), n};
+  return sender.send({&slice, 1});
+}
+
+TEST(IsbFollow, SetsTheSendBufferToTheIsbAndTheSeedRechunks) {
   IsbOps ops;
   ops.fake.sndbuf_reported = 8192;
   ops.isb = std::int64_t{65536};
-  ChunkedSender sender(ops, 3, {core::PolicyKind::seed, 1460});
-  IsbTuner tuner(ops, sender);
-  const auto t0 = IsbTuner::Clock::time_point{} + 10s;
-  auto r = tuner.update(t0);
-  ASSERT_TRUE(r) << r.error().message();
-  EXPECT_EQ(r->provenance, Provenance::measured);
-  EXPECT_EQ(r->source, "SIO_IDEAL_SEND_BACKLOG_QUERY");
-  EXPECT_EQ(tuner.applied(), 65536);
+  ChunkedSender sender(ops, 3, isb_options());
+  EXPECT_TRUE(sender.follows_isb());
+  const auto t0 = ChunkedSender::Clock::time_point{} + 10s;
+  ASSERT_TRUE(sender.update_isb(t0));
+  ASSERT_TRUE(sender.isb_reading());
+  EXPECT_EQ(sender.isb_reading()->provenance, Provenance::measured);
+  EXPECT_EQ(sender.isb_reading()->source, "SIO_IDEAL_SEND_BACKLOG_QUERY");
+  EXPECT_EQ(sender.isb_applied(), 65536);
   auto policy = sender.policy();
   ASSERT_TRUE(policy);
   EXPECT_EQ(policy->params().sndbuf, 65536);
   EXPECT_EQ(policy->base_chunk(), 1460 * 44);
 }
 
-TEST(IsbTuner, QueriesAtMostOncePerInterval) {
+TEST(IsbFollow, QueriesAtMostOncePerInterval) {
   IsbOps ops;
   ops.isb = std::int64_t{32768};
-  ChunkedSender sender(ops, 3, {core::PolicyKind::seed, 1460});
-  IsbTuner tuner(ops, sender, 1s);
-  const auto t0 = IsbTuner::Clock::time_point{} + 10s;
-  ASSERT_TRUE(tuner.update(t0));
-  ASSERT_TRUE(tuner.update(t0 + 999ms));
+  ChunkedSender sender(ops, 3, isb_options(1s));
+  const auto t0 = ChunkedSender::Clock::time_point{} + 10s;
+  ASSERT_TRUE(sender.update_isb(t0));
+  ASSERT_TRUE(sender.update_isb(t0 + 999ms));
   EXPECT_EQ(ops.queries, 1);
   const int sets = ops.fake.set_calls;
   ops.isb = std::int64_t{32768};  // unchanged: no second setsockopt
-  ASSERT_TRUE(tuner.update(t0 + 1s));
+  ASSERT_TRUE(sender.update_isb(t0 + 1s));
   EXPECT_EQ(ops.queries, 2);
   EXPECT_EQ(ops.fake.set_calls, sets);
   ops.isb = std::int64_t{131072};
-  ASSERT_TRUE(tuner.update(t0 + 2s));
-  EXPECT_EQ(tuner.applied(), 131072);
+  ASSERT_TRUE(sender.update_isb(t0 + 2s));
+  EXPECT_EQ(sender.isb_applied(), 131072);
   EXPECT_EQ(ops.fake.set_calls, sets + 1);
 }
 
-TEST(IsbTuner, FailedQueryFallsBackToSeedUnchanged) {
-  IsbOps ops;  // ENOPROTOOPT, as on POSIX and under Wine
+TEST(IsbFollow, EachSendQueriesWhenDueAndTheChunksFollow) {
+  IsbOps ops;
   ops.fake.sndbuf_reported = 8192;
-  ChunkedSender sender(ops, 3, {core::PolicyKind::seed, 1460});
-  IsbTuner tuner(ops, sender);
-  auto r = tuner.update();
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->provenance, Provenance::fallback);
-  EXPECT_EQ(r->source.rfind("fallback: seed policy on the current SO_SNDBUF (", 0), 0u)
-      << r->source;
-  EXPECT_FALSE(tuner.applied());
+  ops.isb = std::int64_t{16384};
+  ChunkedSender sender(ops, 3, isb_options(0ms));  // due before every send
+  ASSERT_TRUE(send_bytes(sender, 100000));
+  EXPECT_EQ(ops.queries, 1);
+  EXPECT_EQ(ops.fake.sndbuf_reported, 16384);
+  EXPECT_EQ(sender.policy()->base_chunk(), 1460 * 11);  // seed under 16384
+  ops.isb = std::int64_t{65536};
+  ASSERT_TRUE(send_bytes(sender, 100000));
+  EXPECT_EQ(ops.queries, 2);
+  EXPECT_EQ(sender.policy()->base_chunk(), 1460 * 44);  // re-chunked under the new quota
+}
+
+TEST(IsbFollow, AutoFollowsOnlyWhereItResolvesToRobust) {
+  IsbOps ops;
+  ops.isb = std::int64_t{65536};
+  SenderOptions windows;  // auto over a per-send quota (what Windows is)
+  windows.mss = 1460;
+  windows.per_send_quota = true;
+  ChunkedSender robust(ops, 3, windows);
+  EXPECT_TRUE(robust.follows_isb());
+  ASSERT_TRUE(send_bytes(robust, 100000));
+  EXPECT_EQ(ops.queries, 1);
+  EXPECT_EQ(robust.policy()->effective(), core::PolicyKind::robust);
+  EXPECT_EQ(robust.policy()->params().sndbuf, 65536);
+  EXPECT_EQ(robust.policy()->base_chunk(), 1460 * 11);  // robust: a quarter of the ISB quota
+
+  SenderOptions posix = windows;  // auto where the kernel frees per ACKed byte: a plain send
+  posix.per_send_quota = false;
+  ChunkedSender plain(ops, 3, posix);
+  EXPECT_FALSE(plain.follows_isb());
+  ASSERT_TRUE(send_bytes(plain, 100000));
+  EXPECT_EQ(ops.queries, 1);  // never asked
+  EXPECT_FALSE(plain.isb_reading());
+
+  SenderOptions off = windows;  // the application opted out
+  off.follow_isb = false;
+  ChunkedSender kept(ops, 3, off);
+  ASSERT_TRUE(send_bytes(kept, 100000));
+  EXPECT_EQ(ops.queries, 1);
+}
+
+TEST(IsbFollow, FailedQueryKeepsTheSendBuffer) {
+  IsbOps ops;  // ENOPROTOOPT, as on POSIX
+  ops.fake.sndbuf_reported = 8192;
+  ChunkedSender sender(ops, 3, isb_options());
+  ASSERT_TRUE(sender.update_isb());
+  ASSERT_TRUE(sender.isb_reading());
+  const auto& r = *sender.isb_reading();
+  EXPECT_EQ(r.provenance, Provenance::fallback);
+  EXPECT_EQ(r.source.rfind("fallback: the policy keeps the current SO_SNDBUF (", 0), 0u) << r.source;
+  EXPECT_FALSE(sender.isb_applied());
   EXPECT_EQ(ops.fake.set_calls, 0);
   auto policy = sender.policy();
   ASSERT_TRUE(policy);
@@ -104,7 +162,18 @@ TEST(IsbTuner, FailedQueryFallsBackToSeedUnchanged) {
   EXPECT_EQ(policy->kind(), core::PolicyKind::seed);
 }
 
-TEST(IsbTuner, RealSocketsSayWhereTheQuotaCameFrom) {
+TEST(IsbFollow, FailedSetsockoptIsTheSendsError) {
+  IsbOps ops;
+  ops.isb = std::int64_t{65536};
+  ops.fake.set_option_errors[SocketOption::send_buffer] = ENOBUFS;
+  ChunkedSender sender(ops, 3, isb_options());
+  auto r = send_bytes(sender, 100);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("setsockopt"), std::string::npos) << r.error().message();
+  EXPECT_TRUE(ops.fake.calls.empty());  // nothing was sent
+}
+
+TEST(IsbQuery, RealSocketsSayWhereTheQuotaCameFrom) {
   auto& ops = system_socket_ops();
   const auto r = query_ideal_send_backlog(ops, kInvalidSocket);
   EXPECT_EQ(r.provenance, Provenance::fallback);  // no socket: the query fails everywhere

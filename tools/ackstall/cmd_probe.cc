@@ -73,20 +73,19 @@ int run_probe(const ProbeOptions& opt, Io io) {
   if (!sock) return fail(io, "probe " + where + ": " + sock.error().message());
 
   const net::NetPolicy net_policy = *net::parse_net_policy(opt.policy);  // checked at parse time
-  net::ChunkedSender sender(net::system_socket_ops(), sock->native(), {net_policy.core, 0});
+  net::ChunkedSender sender(net::system_socket_ops(), sock->native(), net::sender_options(net_policy));
   if (opt.sndbuf) {
     if (auto r = sender.set_option(net::SocketOption::send_buffer, *opt.sndbuf); !r) {
       return fail(io, "probe " + where + ": " + r.error().message());
     }
   }
-  // Windows' ideal send backlog (ideal_send_backlog.h): reported always; --policy isb also sets
-  // SO_SNDBUF to it, as a sender using that policy would before its first send.
+  // Windows' ideal send backlog (ideal_send_backlog.h): reported always; where the sender follows
+  // it (--policy isb; auto on Windows) SO_SNDBUF is set to it, as before the sender's first send.
   net::Finding<std::int64_t> isb;
-  if (net_policy.isb) {
-    net::IsbTuner tuner(net::system_socket_ops(), sender);
-    auto r = tuner.update();
-    if (!r) return fail(io, "probe " + where + ": --policy isb: " + r.error().message());
-    isb = *r;
+  if (sender.follows_isb()) {
+    if (auto r = sender.update_isb(); !r)
+      return fail(io, "probe " + where + ": ideal send backlog: " + r.error().message());
+    isb = *sender.isb_reading();
   } else {
     isb = net::query_ideal_send_backlog(net::system_socket_ops(), sock->native());
   }

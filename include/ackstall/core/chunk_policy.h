@@ -62,7 +62,8 @@
 //            way to avoid the stall everywhere, and policy_notice() says so.
 //   automatic ("auto", the library's default) — a plain send (none) where the kernel charges no
 //            per-send quota (Linux, BSD, macOS: SocketParams::per_send_quota false), robust
-//            where it does (Winsock AFD, or the AFD emulator).
+//            where it does (Winsock AFD, or the AFD emulator). On Windows net::ChunkedSender
+//            then also keeps SO_SNDBUF at the ideal send backlog (chunked_sender.h).
 #pragma once
 
 #include <cstddef>

@@ -28,6 +28,11 @@
 // Raised SO_SNDBUF (SenderOptions::allow_raise_sndbuf, robust): set through set_option() before
 //   the first send of a request larger than the policy's recommendation allows.
 //
+// Ideal send backlog (SenderOptions::follow_isb; by default on where `auto` resolves to robust,
+//   i.e. Windows): before a send, at most once per isb_interval (1 s, as curl does), SO_SNDBUF is
+//   set to Windows' ideal send backlog (SIO_IDEAL_SEND_BACKLOG_QUERY, ideal_send_backlog.h), so
+//   the policy chunks under the quota the path wants. A failed query (POSIX; Windows before Vista
+//   SP1) changes nothing: the policy runs on the SO_SNDBUF it has.
 // SO_SNDBUF tracking (the seed's update_sndbuf, hooked in cygwin_setsockopt): set_option() is
 //   the setsockopt wrapper; setting send_buffer (or tcp_maxseg) marks the policy stale, and the
 //   next send() re-reads SO_SNDBUF (see path_probe.h for the Linux "doubled" rule: the policy
@@ -39,6 +44,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -65,6 +71,10 @@ struct SenderOptions {
   bool per_send_quota = kKernelChargesPerSend;
   // robust may raise SO_SNDBUF before a send (ChunkPolicy::recommended_sndbuf, KB823764).
   bool allow_raise_sndbuf = false;
+  // Keep SO_SNDBUF at the ideal send backlog (see above). nullopt: only where `auto` resolves to
+  // robust (policy automatic and per_send_quota: Windows, docs/STACKS.md §8).
+  std::optional<bool> follow_isb = std::nullopt;
+  std::chrono::milliseconds isb_interval{1000};
 };
 
 class ChunkedSender {
@@ -85,6 +95,16 @@ class ChunkedSender {
 
   NativeSocket socket() const noexcept { return socket_; }
 
+  using Clock = std::chrono::steady_clock;
+  bool follows_isb() const noexcept;
+  // Where the sender follows the ISB: queries it if due (at most once per isb_interval) and sets
+  // SO_SNDBUF to a new reading (send() calls it first; call it to see the reading before the first
+  // send). A failed query is a fallback reading, not an error; a failed setsockopt is the error.
+  Result<void> update_isb(Clock::time_point now = Clock::now());
+  // The last ISB reading (nullopt until one was taken) and the SO_SNDBUF set from it.
+  const std::optional<Finding<std::int64_t>>& isb_reading() const noexcept { return isb_; }
+  std::optional<std::int64_t> isb_applied() const noexcept { return isb_applied_; }
+
  private:
   Result<void> refresh();
   Result<void> set_nodelay(bool on);
@@ -99,6 +119,9 @@ class ChunkedSender {
   bool nodelay_set_ = false;         // in a split send that wants TCP_NODELAY
   bool nodelay_restore_ = false;     // ... and we set it (the application had not)
   std::unique_ptr<std::array<core::ByteSlice, kMaxSlicesPerCall>> batch_;
+  std::optional<Clock::time_point> isb_queried_;
+  std::optional<Finding<std::int64_t>> isb_;
+  std::optional<std::int64_t> isb_applied_;
 };
 
 }  // namespace ackstall::net

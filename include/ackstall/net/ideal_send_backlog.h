@@ -4,19 +4,19 @@
 // Windows (Vista SP1+) tells an application how much data it should keep queued on a TCP
 // connection to fill the path: SIO_IDEAL_SEND_BACKLOG_QUERY (0..16 MB; docs/STACKS.md §1).
 // curl queries it at most once a second and sets SO_SNDBUF to it (lib/cf-socket.c,
-// win_update_sndbuf_size). `isb` does the same through ChunkedSender's setsockopt wrapper, so
-// the seed policy re-chunks under the new quota (chunks stay below SO_SNDBUF: KB823764 is never
-// triggered, and the quota is as large as the path wants).
+// win_update_sndbuf_size). ChunkedSender does the same (SenderOptions::follow_isb, on by
+// default where `auto` resolves to robust) through its setsockopt wrapper, so the policy
+// re-chunks under the new quota. `isb` is the seed policy following it (chunks stay below
+// SO_SNDBUF: KB823764 is never triggered, and the quota is as large as the path wants).
 //
 // Where the query is not available (POSIX; Windows before Vista SP1) nothing is set and the
 // sender runs the plain seed policy on the SO_SNDBUF it has: the fallback. Wine 8 answers the
 // query with a constant 65536 (measured), so under Wine `isb` means "seed at SO_SNDBUF 64 KiB".
 //
 // Not a core::PolicyKind: core owns that enum and stays free of OS notions; `isb` is a net-level
-// option that wraps PolicyKind::seed (parse_net_policy).
+// option: PolicyKind::seed with SenderOptions::follow_isb (parse_net_policy, sender_options).
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,7 +29,7 @@
 
 namespace ackstall::net {
 
-// "none" / "seed" / "cygwin" (core policies) or "isb" (seed + IsbTuner). nullopt otherwise.
+// "none" / "seed" / "cygwin" / "robust" / "auto" (core policies) or "isb" (seed following the ISB). nullopt otherwise.
 struct NetPolicy {
   core::PolicyKind core = core::PolicyKind::seed;
   bool isb = false;
@@ -39,34 +39,11 @@ std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept;
 // Every name parse_net_policy accepts: core::policy_names() and "isb" (for CLI choices).
 std::vector<std::string> net_policy_names();
 std::string_view to_string(const NetPolicy& p) noexcept;
+// The sender options that run `p`: its core policy, following the ISB for `isb` (others keep
+// SenderOptions' default: only `auto` on Windows follows it).
+SenderOptions sender_options(const NetPolicy& p) noexcept;
 
 // One ISB reading: measured (the ioctl answered) or fallback (it failed: the source quotes why).
 Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s);
-
-// Keeps a ChunkedSender's SO_SNDBUF at the ISB. Call before each send; the query runs at most
-// once per `interval` (curl: 1 s). Not thread-safe; borrows the sender.
-class IsbTuner {
- public:
-  using Clock = std::chrono::steady_clock;
-
-  IsbTuner(SocketOps& ops, ChunkedSender& sender,
-           std::chrono::milliseconds interval = std::chrono::seconds(1)) noexcept
-      : ops_(&ops), sender_(&sender), interval_(interval) {}
-
-  // Queries (if due) and applies the ISB; returns the last reading. A reading of 0 or a failed
-  // query changes nothing (the seed policy keeps the current quota). A failed setsockopt is
-  // returned as the error.
-  Result<Finding<std::int64_t>> update(Clock::time_point now = Clock::now());
-
-  std::optional<std::int64_t> applied() const noexcept { return applied_; }
-
- private:
-  SocketOps* ops_;
-  ChunkedSender* sender_;
-  std::chrono::milliseconds interval_;
-  std::optional<Clock::time_point> last_query_;
-  Finding<std::int64_t> last_;
-  std::optional<std::int64_t> applied_;
-};
 
 }  // namespace ackstall::net

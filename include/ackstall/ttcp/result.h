@@ -36,7 +36,7 @@ struct TransferResult {
   std::optional<std::int64_t> mss;
   bool timestamps = false;
   std::string tcp_info_error;
-  std::optional<net::Finding<std::int64_t>> isb;  // -t with isb: the last ISB reading
+  std::optional<net::Finding<std::int64_t>> isb;  // -t following the ISB (isb; auto on Windows): the last reading
   double mb_per_s() const { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e6 : 0; }
 };
 

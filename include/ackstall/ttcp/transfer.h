@@ -38,7 +38,7 @@ struct SenderSetup {
   bool isb = false;                                  // chosen as "isb"
   std::int64_t mss = 0, sndbuf = 0, base_chunk = 0;  // what the policy computed from
   std::optional<std::int64_t> afd_quota;             // the emulated quota in effect
-  std::optional<net::Finding<std::int64_t>> isb_reading;  // isb: the first reading
+  std::optional<net::Finding<std::int64_t>> isb_reading;  // following the ISB: the first reading
   // core::policy_notice for a -l send: why the policy leaves it whole or cannot meet its goals.
   std::optional<std::string> notice;
 };

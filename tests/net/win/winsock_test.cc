@@ -160,29 +160,45 @@ TEST(Winsock, SetsockoptWrapperRefreshesThePolicy) {
   EXPECT_EQ(b->base_chunk(), 1460 * 44);
 }
 
-// The `isb` policy on a real Winsock socket: measured where the ioctl answers (Windows Vista
-// SP1+, and Wine 8, which reports a constant 65536), else the seed policy on its SO_SNDBUF.
-TEST(Winsock, IsbQueryOrSeedFallback) {
+// Following the ideal send backlog on a real Winsock socket: `isb` (seed) and the library's
+// default `auto` (robust on Windows) set SO_SNDBUF to it where the ioctl answers (Windows Vista
+// SP1+, and Wine 8, which reports a constant 65536), else keep the SO_SNDBUF they have.
+void expect_follows_isb(SenderOptions options, core::PolicyKind effective) {
   Pair p = connected_pair();
-  ChunkedSender sender(system_socket_ops(), p.client.native(), {core::PolicyKind::seed, 1460});
+  options.mss = 1460;
+  ChunkedSender sender(system_socket_ops(), p.client.native(), options);
+  EXPECT_TRUE(sender.follows_isb());
   ASSERT_TRUE(sender.set_option(SocketOption::send_buffer, 8192));
-  IsbTuner tuner(system_socket_ops(), sender);
-  auto r = tuner.update();
-  ASSERT_TRUE(r) << r.error().message();
-  std::printf("isb %lld (%s)\n", static_cast<long long>(r->value), r->source.c_str());
+  const char byte = 'x';
+  const core::ByteSlice slice{&byte, 1};
+  auto sent = sender.send({&slice, 1});  // the first send queries the ISB
+  ASSERT_TRUE(sent) << sent.error().message();
+  ASSERT_TRUE(sender.isb_reading());
+  const Finding<std::int64_t> r = *sender.isb_reading();
+  std::printf("%s: isb %lld (%s)\n", std::string(core::to_string(options.policy)).c_str(),
+              static_cast<long long>(r.value), r.source.c_str());
   auto policy = sender.policy();
   ASSERT_TRUE(policy);
-  if (r->provenance == Provenance::measured && r->value > 0) {
-    EXPECT_EQ(policy->params().sndbuf, r->value);
+  EXPECT_EQ(policy->effective(), effective);
+  if (r.provenance == Provenance::measured && r.value > 0) {
+    EXPECT_EQ(policy->params().sndbuf, r.value);
+    EXPECT_EQ(sender.isb_applied(), r.value);
   } else {
     EXPECT_EQ(policy->params().sndbuf, 8192);
-    EXPECT_NE(r->source.find("WSAIoctl(SIO_IDEAL_SEND_BACKLOG_QUERY)"), std::string::npos)
-        << r->source;
+    EXPECT_NE(r.source.find("WSAIoctl(SIO_IDEAL_SEND_BACKLOG_QUERY)"), std::string::npos) << r.source;
   }
   if (win::running_under_wine()) {  // Wine 8 answers the ioctl with a constant 64 KiB
-    EXPECT_EQ(r->provenance, Provenance::measured);
-    EXPECT_EQ(r->value, 65536);
+    EXPECT_EQ(r.provenance, Provenance::measured);
+    EXPECT_EQ(r.value, 65536);
   }
+}
+
+TEST(Winsock, IsbPolicyFollowsTheIdealSendBacklog) {
+  expect_follows_isb(sender_options(*parse_net_policy("isb")), core::PolicyKind::seed);
+}
+
+TEST(Winsock, AutoIsRobustAndFollowsTheIdealSendBacklog) {
+  expect_follows_isb(SenderOptions{}, core::PolicyKind::robust);  // the library's default
 }
 
 }  // namespace
