@@ -4,13 +4,19 @@
 #   bench/lab_vs_sim.sh [ACKSTALL] [RUNS] [SECONDS]      # root; defaults build/release/..., 5, 1
 #   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases; CAP_SECS the capture length (2); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
-#   names; LAB_DIR=that directory skips the lab and simulates again against its measurements)
+#   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
+#   READER_JITTER=pooled (default) or per-size: see 1.)
 #
 # 1. Reader latency, measured: `ackstall lab up --ack-mode classic`, a capture on the receiver's
 #    veth during one unpatched run per write size, and bench/lab_reader_latency.py: how often, and
 #    how late, the reader's read (tcp_cleanup_rbuf) sends the ACK that the second segment could
 #    not (docs/STACKS.md §4). Its exponential tail's mean becomes the simulator's
-#    app.receiver.read_jitter for that size. Nothing is fitted to goodput.
+#    app.receiver.read_jitter. The reader's wake-up is the machine's, not the write size's: by
+#    default one mean pooled over every size's capture (late reads / ACK pairs of all captures,
+#    and the late reads' t3 - t1 averaged over them) is used for every row; env
+#    READER_JITTER=per-size uses each size's own capture instead (what this script did before
+#    2026-12-04; one 2 s capture per size gave 0.5 us and 46 us for 16384 in two runs).
+#    Nothing is fitted to goodput.
 # 2. `ackstall lab matrix` for the classic and default receivers, unpatched, seed-chunked and
 #    robust (env CASES, e.g. CASES="unpatched chunked"), at
 #    -l 2920 7300 8192 15928 16384 32768 (median of RUNS runs of SECONDS s, SCHED_FIFO threads).
@@ -75,12 +81,23 @@ else
 fi
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" <<'PY'
-import json, subprocess, sys
-binp, scen, work, runs, secs, base = sys.argv[1:7]
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-pooled}" <<'PY'
+import json, math, subprocess, sys
+binp, scen, work, runs, secs, base, mode_j = sys.argv[1:8]
 lat = json.load(open(f"{work}/lat.json"))
+if mode_j == "pooled":
+    # One reader for the machine: f = all late reads / all ACK pairs, gap = the late reads'
+    # t3 - t1 averaged over the captures (weighted by their late reads), mean = (gap - base) / ln(1/f).
+    pairs = sum(v["ack_pairs"] for v in lat.values())
+    late = sum(v["late_reads"] for v in lat.values())
+    gap = sum(v["late_reads"] * v.get("t3_minus_t1_us_median", 0.0) for v in lat.values()) / late if late else 0.0
+    pooled = round(max(gap - float(base), 0.0) / math.log(pairs / late), 1) if late else 0.0
+    print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pairs} ACK pairs, "
+          f"t3 - t1 {gap:.1f} us -> read_jitter {pooled} us (READER_JITTER=per-size: each size its own)")
+    for v in lat.values():
+        v["read_jitter_us"] = pooled
 print(f"# sim: {scen} --set app.receiver.read_latency={base}us --set app.receiver.read_jitter=J "
-      f"(J per -l as measured above); lab: median of {runs} runs of {secs} s")
+      f"(J {'pooled' if mode_j == 'pooled' else 'per -l'} as measured above); lab: median of {runs} runs of {secs} s")
 print("| receiver | -l | case | read_jitter | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 allok = True
