@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Reader wake-up latency of a Linux receiver, from a capture taken on the receiver's interface.
 
-Input: `tshark -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack` lines
-(relative sequence numbers) on stdin; argv[1] = the sender's address; argv[2] = the reader's base
-wake-up latency in us (the simulator's app.receiver.read_latency).
+Input: `tshark -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack
+[-e tcp.stream]` lines (relative sequence numbers) on stdin; argv[1] = the sender's address;
+argv[2] = the reader's base wake-up latency in us (the simulator's app.receiver.read_latency).
+With the sixth field each TCP connection is analysed on its own and the counts are summed (a
+capture of several runs).
 
 Linux (6.1) ACKs the second un-ACKed full segment at once only if the window it would offer is
 not smaller than the one advertised (__tcp_ack_snd_check, tcp_input.c). With the first segment
@@ -29,12 +31,12 @@ TIMER_S = 20e-3       # 20 ms and more: the delayed-ACK timer, not a read
 def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
-    data = []   # (t, end_seq) in arrival order
-    acks = []   # (t, ack)
+    streams = {}  # stream -> (data: [(t, end_seq)] in arrival order, acks: [(t, ack)])
     for line in sys.stdin:
         f = line.rstrip("\n").split("\t")
         if len(f) < 5 or not f[0]:
             continue
+        data, acks = streams.setdefault(f[5] if len(f) > 5 else "", ([], []))
         t, src = float(f[0]), f[1]
         if src == sender:
             ln = int(f[3] or 0)
@@ -42,33 +44,37 @@ def main() -> int:
                 data.append((t, int(f[2]) + ln))
         elif f[4]:
             acks.append((t, int(f[4])))
-    acked, i = 0, 0
     pairs, late, timer = 0, [], 0
     d2, t31 = [], []
     per_ack = {}
-    for ta, ack in acks:
-        if ack <= acked:
-            continue
-        covered = []
-        while i < len(data) and data[i][1] <= ack:
-            if data[i][0] <= ta:
-                covered.append(data[i][0])
-            i += 1
-        acked = ack
-        per_ack[len(covered)] = per_ack.get(len(covered), 0) + 1
-        if not covered:
-            continue
-        if ta - covered[-1] >= TIMER_S:
-            timer += 1
-            continue
-        if len(covered) < 2:
-            continue
-        pairs += 1
-        d2.append(ta - covered[1])
-        if len(covered) >= 3:
-            late.append(ta - covered[0])
-            t31.append(covered[2] - covered[0])
-    out = {"acks": len(acks), "data_segments": len(data), "segments_per_ack": per_ack,
+    n_acks = n_data = 0
+    for data, acks in streams.values():
+        n_acks += len(acks)
+        n_data += len(data)
+        acked, i = 0, 0
+        for ta, ack in acks:
+            if ack <= acked:
+                continue
+            covered = []
+            while i < len(data) and data[i][1] <= ack:
+                if data[i][0] <= ta:
+                    covered.append(data[i][0])
+                i += 1
+            acked = ack
+            per_ack[len(covered)] = per_ack.get(len(covered), 0) + 1
+            if not covered:
+                continue
+            if ta - covered[-1] >= TIMER_S:
+                timer += 1
+                continue
+            if len(covered) < 2:
+                continue
+            pairs += 1
+            d2.append(ta - covered[1])
+            if len(covered) >= 3:
+                late.append(ta - covered[0])
+                t31.append(covered[2] - covered[0])
+    out = {"connections": len(streams), "acks": n_acks, "data_segments": n_data, "segments_per_ack": per_ack,
            "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
            "base_us": base_us}
     if d2:

@@ -2,26 +2,28 @@
 # The lab (real Linux kernels in two namespaces) next to the simulator's prediction.
 #
 #   bench/lab_vs_sim.sh [ACKSTALL] [RUNS] [SECONDS]      # root; defaults build/release/..., 5, 1
-#   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases; CAP_SECS the capture length (2); SIM_BIN another binary
+#   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases (unpatched among them); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
-#   READER_JITTER=pooled (default) or per-size: see 1.)
+#   READER_JITTER=same-run (default), pooled or per-size (each size's own mean for every row,
+#   as before 2026-12-04): see 2.)
 #
-# 1. Reader latency, measured: `ackstall lab up --ack-mode classic`, a capture on the receiver's
-#    veth during one unpatched run per write size, and bench/lab_reader_latency.py: how often, and
-#    how late, the reader's read (tcp_cleanup_rbuf) sends the ACK that the second segment could
-#    not (docs/STACKS.md §4). Its exponential tail's mean becomes the simulator's
-#    app.receiver.read_jitter. The reader's wake-up is the machine's, not the write size's: by
-#    default one mean pooled over every size's capture (late reads / ACK pairs of all captures,
-#    and the late reads' t3 - t1 averaged over them) is used for every row; env
-#    READER_JITTER=per-size uses each size's own capture instead (what this script did before
-#    2026-12-04; one 2 s capture per size gave 0.5 us and 46 us for 16384 in two runs).
-#    Nothing is fitted to goodput.
-# 2. `ackstall lab matrix` for the classic and default receivers, unpatched, seed-chunked and
-#    robust (env CASES, e.g. CASES="unpatched chunked"), at
-#    -l 2920 7300 8192 15928 16384 32768 (median of RUNS runs of SECONDS s, SCHED_FIFO threads).
-# 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, and the
-#    table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
+# 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
+#    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
+#    -l 2920 7300 8192 15928 16384 32768 (median of RUNS runs of SECONDS s, SCHED_FIFO threads);
+#    the classic matrix captures every cell on the receiver's veth (`--capture-dir`).
+# 2. Reader latency, measured in the same runs: bench/lab_reader_latency.py on each classic
+#    unpatched cell's capture: how often, and how late, the reader's read (tcp_cleanup_rbuf)
+#    sends the ACK that the second segment could not (docs/STACKS.md §4). Its exponential tail's
+#    mean becomes the simulator's app.receiver.read_jitter. READER_JITTER=same-run (default):
+#    each classic unpatched cell is simulated with the mean from its own runs' capture (the lab's
+#    reader moves between runs minutes apart: one mean per machine missed cells whose lab stall
+#    rate moved 3-8x), every other cell with the mean pooled over those captures (late reads /
+#    ACK pairs of all of them, the late reads' t3 - t1 averaged); READER_JITTER=pooled: the pooled
+#    mean for every cell. Nothing is fitted to goodput or to the stall rate.
+# 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
+#    the lab runs (RUNS timed runs of SECS s, app.transmitter.duration, seeds 1..RUNS; medians),
+#    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
 #    within 1.5x (both below 1 per second counts as agreeing).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
 set -euo pipefail
@@ -31,13 +33,11 @@ sim_bin=${SIM_BIN:-$bin}   # the simulator's binary, if not the lab's
 runs=${2:-5}
 secs=${3:-1}
 lengths=${LENGTHS:-2920,7300,8192,15928,16384,32768}
-cap_secs=${CAP_SECS:-2}
 base_us=20   # the reader's base wake-up: the completion thread's ~20 us measured in docs/STACKS.md §7
 [[ $(id -u) == 0 ]] || { echo "lab_vs_sim: needs root (network namespaces)" >&2; exit 2; }
+[[ " ${CASES:-unpatched} " == *" unpatched "* ]] || { echo "lab_vs_sim: CASES must include unpatched (its captures give the reader latency)" >&2; exit 2; }
 work=$(mktemp -d /tmp/lab_vs_sim.XXXXXX)
-cap_pid=
 cleanup() {
-  [[ -n $cap_pid ]] && kill "$cap_pid" 2>/dev/null && wait "$cap_pid" 2>/dev/null || true
   "$bin" lab down >/dev/null 2>&1 || true
   if [[ -n ${KEEP:-} ]]; then echo "# work files kept in $work" >&2; else rm -rf "$work"; fi
 }
@@ -47,33 +47,26 @@ trap 'exit 130' INT TERM
 echo "# lab_vs_sim: $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$work/header.txt"
 
 if [[ -z ${LAB_DIR:-} ]]; then
-# 1. reader latency from a capture, per write size (it depends on what the machine does while the
-#    reader sleeps: measured, under the same SCHED_FIFO threads as the matrix)
+# 1. the lab; the classic receiver's cells captured on its veth
+mkdir -p "$work/cap"
+for mode in classic default; do
+  capture=()
+  [[ $mode == classic ]] && capture=(--capture-dir "$work/cap")
+  "$bin" lab matrix --ack-mode "$mode" --runs "$runs" --time "$secs" --lengths ${lengths//,/ } \
+    --cases ${CASES:-unpatched chunked robust} "${capture[@]}" --json "$work/lab-$mode.json" >"$work/lab-$mode.txt"
+done
+
+# 2. reader latency from the classic unpatched cells' own captures
 echo "{" >"$work/lat.json"
 sep=
 for L in ${lengths//,/ }; do
-  "$bin" lab up --ack-mode classic >/dev/null
-  ip netns exec ackstall-b dumpcap -q -i ackstall-vb -s 96 -w "$work/cap-$L.pcapng" 2>/dev/null &
-  cap_pid=$!
-  sleep 1
-  "$bin" lab run -- -l "$L" --emulate-afd=8192 --time "$cap_secs" >"$work/run.txt" 2>&1 || { cat "$work/run.txt" >&2; exit 1; }
-  sleep 0.3
-  kill "$cap_pid"; wait "$cap_pid" 2>/dev/null || true; cap_pid=
-  "$bin" lab down >/dev/null
-  one=$(tshark -r "$work/cap-$L.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
+  one=$(tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack -e tcp.stream \
     | python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us")
-  echo "# reader latency, classic receiver, -l $L unpatched, ${cap_secs} s capture on the receiver's veth: $one" | tee -a "$work/header.txt"
+  echo "# reader latency, classic receiver, -l $L unpatched, its $runs runs' capture on the receiver's veth: $one" | tee -a "$work/header.txt"
   printf '%s"%s": %s\n' "$sep" "$L" "$one" >>"$work/lat.json"
   sep=,
 done
 echo "}" >>"$work/lat.json"
-
-# 2. the lab
-for mode in classic default; do
-  "$bin" lab matrix --ack-mode "$mode" --runs "$runs" --time "$secs" --lengths ${lengths//,/ } \
-    --cases ${CASES:-unpatched chunked robust} --json "$work/lab-$mode.json" >"$work/lab-$mode.txt"
-done
-
 else
   work_lab=$LAB_DIR   # reuse a kept run's measurements (KEEP=1), simulate again
   cp "$work_lab"/lat.json "$work_lab"/lab-*.json "$work/"
@@ -81,41 +74,67 @@ else
 fi
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-pooled}" <<'PY'
-import json, math, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j = sys.argv[1:8]
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" <<'PY'
+import json, math, statistics, subprocess, sys
+binp, scen, work, runs, secs, base, mode_j, model = sys.argv[1:9]
+base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
-if mode_j == "pooled":
-    # One reader for the machine: f = all late reads / all ACK pairs, gap = the late reads'
-    # t3 - t1 averaged over the captures (weighted by their late reads), mean = (gap - base) / ln(1/f).
-    pairs = sum(v["ack_pairs"] for v in lat.values())
+
+def reader(v):
+    """The reader's wake-up from one capture's counts (or the pooled ones): simulator keys + label."""
+    pairs, late = v["ack_pairs"], v["late_reads"]
+    if not late or not pairs:
+        return [], "on time"
+    if model == "late":
+        # What the capture shows: `late` of `pairs` reads came after the third segment, by a median
+        # of `late_read_after_1st_us_median` after the first; all others on time.
+        ppm = round(1e6 * late / pairs)
+        extra = max(v["late_read_after_1st_us_median"] - base, 0.0)
+        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_latency={extra:.1f}us"], \
+               f"{ppm} ppm +{extra:.0f} us"
+    # exponential: a tail of mean (t3 - t1 - base) / ln(pairs / late) (bench/lab_reader_latency.py)
+    mean = max(v["t3_minus_t1_us_median"] - base, 0.0) / math.log(pairs / late)
+    return ["--set", f"app.receiver.read_jitter={mean:.1f}us"], f"exp {mean:.1f} us"
+
+pooled = None
+if mode_j in ("pooled", "same-run"):
+    # One reader for the machine: all captures' late reads and ACK pairs; the late reads' delays
+    # averaged over the captures (weighted by their late reads).
     late = sum(v["late_reads"] for v in lat.values())
-    gap = sum(v["late_reads"] * v.get("t3_minus_t1_us_median", 0.0) for v in lat.values()) / late if late else 0.0
-    pooled = round(max(gap - float(base), 0.0) / math.log(pairs / late), 1) if late else 0.0
-    print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pairs} ACK pairs, "
-          f"t3 - t1 {gap:.1f} us -> read_jitter {pooled} us (READER_JITTER=per-size: each size its own)")
-    for v in lat.values():
-        v["read_jitter_us"] = pooled
-print(f"# sim: {scen} --set app.receiver.read_latency={base}us --set app.receiver.read_jitter=J "
-      f"(J {'pooled' if mode_j == 'pooled' else 'per -l'} as measured above); lab: median of {runs} runs of {secs} s")
-print("| receiver | -l | case | read_jitter | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
+    pooled = {"ack_pairs": sum(v["ack_pairs"] for v in lat.values()), "late_reads": late}
+    for k in ("t3_minus_t1_us_median", "late_read_after_1st_us_median"):
+        pooled[k] = sum(v["late_reads"] * v.get(k, 0.0) for v in lat.values()) / late if late else 0.0
+    print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
+          f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
+print(f"# sim: {scen} --set app.receiver.read_latency={base:g}us + the reader above (READER_JITTER={mode_j}, "
+      f"READER_MODEL={model}), --set app.transmitter.duration={secs}s, seeds 1..{runs}; "
+      f"both: median of {runs} runs of {secs} s")
+print("| receiver | -l | case | reader | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 allok = True
 for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
     lab = json.load(open(f"{work}/lab-{mode}.json"))
     for row in lab["rows"]:
         L, case = row["len"], row["case"]
-        jitter = lat[str(L)]["read_jitter_us"]
+        own = mode == "classic" and case == "unpatched" and mode_j != "pooled"
+        rd, label = reader(lat[str(L)] if own or pooled is None else pooled)
         sets = ["--set", f"app.transmitter.write_len={L}",
                 "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
                 "--set", f"receiver.profile={prof}",
-                "--set", f"app.receiver.read_latency={base}us",
-                "--set", f"app.receiver.read_jitter={jitter}us"]
-        out = subprocess.run([binp, "sim", scen, "--json", *sets], check=True, capture_output=True, text=True).stdout
-        j = json.loads(out)
-        j = j[0] if isinstance(j, list) else j
-        sim_mb = j["bytes_delivered"] / j["duration_s"] / 1e6
-        sim_st = j["stalls"]["quota-wait"]["count"] / j["duration_s"]
+                "--set", f"app.receiver.read_latency={base:g}us", *rd]
+        # The lab's protocol: RUNS timed runs of SECS s (ttcp -t --time), each from its own
+        # connection, medians over them; the runs differ in the simulator's seed.
+        mbs, sts = [], []
+        for seed in range(1, int(runs) + 1):
+            out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
+                                  "--set", f"app.transmitter.duration={secs}s",
+                                  "--set", "app.transmitter.writes=100000000"],
+                                 check=True, capture_output=True, text=True).stdout
+            j = json.loads(out)
+            j = j[0] if isinstance(j, list) else j
+            mbs.append(j["bytes_delivered"] / j["duration_s"] / 1e6)
+            sts.append(j["stalls"]["quota-wait"]["count"] / j["duration_s"])
+        sim_mb, sim_st = statistics.median(mbs), statistics.median(sts)
         lab_mb, lab_st = row["median_mb_s"], row["median_stalls_per_s"]
         g = (sim_mb - lab_mb) / lab_mb
         lo, hi = sorted((sim_st, lab_st))
@@ -123,7 +142,7 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         ok = abs(g) <= 0.15 and st_ok
         allok &= ok
         ratio = "both < 1/s" if hi < 1.0 else (f"{hi / lo:.2f}x" if lo > 0 else "inf")
-        print(f"| {mode} | {L} | {case} | {jitter} us | {lab_mb:.2f} ({min(row['mb_s']):.2f}-{max(row['mb_s']):.2f}) | {lab_st:.1f} "
+        print(f"| {mode} | {L} | {case} | {label} | {lab_mb:.2f} ({min(row['mb_s']):.2f}-{max(row['mb_s']):.2f}) | {lab_st:.1f} "
               f"| {sim_mb:.2f} | {sim_st:.1f} | {g * 100:+.1f} % | {ratio} | {'yes' if ok else 'NO'} |")
 print(f"# all cells within bounds: {'yes' if allok else 'no'}")
 PY

@@ -203,6 +203,8 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
       boolean(on(B([](TcpProfile& t) -> auto& { return t.ack.ack_on_push; }))));
   add(f, s + "ack.ack_frequency", "windows TcpAckFrequency / ns3 DelAckCount, in segments",
       integer(on(I32([](TcpProfile& t) -> auto& { return t.ack.ack_frequency; }))));
+  add(f, s + "ack.jiffy", "linux: timer granularity 1/HZ (0 = exact)",
+      duration(on(D([](TcpProfile& t) -> auto& { return t.ack.jiffy; }))));
   add(f, s + "ack.tick", "bsd-tick: period of the global tick",
       duration(on(D([](TcpProfile& t) -> auto& { return t.ack.tick; }))));
   add(f, s + "ack.ato_min", "linux: TCP_ATO_MIN",
@@ -220,6 +222,8 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
   add(f, s + "rcvbuf", "SO_RCVBUF", size(on(I64([](TcpProfile& t) -> auto& { return t.rcvbuf; }))));
   add(f, s + "round_rcvbuf_to_mss", "round the receive buffer up to whole MSS (BSD)",
       boolean(on(B([](TcpProfile& t) -> auto& { return t.round_rcvbuf_to_mss; }))));
+  add(f, s + "linux_initial_rwnd", "Linux initial receive window cap; 0 = 10 MSS (Linux < 5.4)",
+      size(on(I64([](TcpProfile& t) -> auto& { return t.linux_initial_rwnd; }))));
   add(f, s + "cwnd.initial_segments", "initial cwnd in segments; 0 = RFC 3390",
       integer(on(I32([](TcpProfile& t) -> auto& { return t.cwnd.initial_segments; }))));
   add(f, s + "cwnd.after_idle_segments", "cwnd after an idle RTO, in segments; 0 = no restart",
@@ -247,6 +251,8 @@ std::vector<Field> build_fields() {
       size<std::int32_t>([](C& c) -> auto& { return c.link.min_frame; }));
   add(f, "link.frame_gap", "framing bytes outside the minimum frame",
       size<std::int32_t>([](C& c) -> auto& { return c.link.frame_gap; }));
+  add(f, "link.burst", "token-bucket burst in bytes (tbf); 0 = a wire",
+      size<std::int64_t>([](C& c) -> auto& { return c.link.burst; }));
   add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
       integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
   add_profile_fields(f, "sender", [](C& c) -> TcpProfile& { return c.sender; });
@@ -255,6 +261,8 @@ std::vector<Field> build_fields() {
   const std::string t = "app.transmitter.";
   add(f, t + "writes", "ttcp -n: number of writes",
       integer<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.writes; }));
+  add(f, t + "duration", "ttcp -t --time: stop starting writes after this long (0 = all writes)",
+      duration([](C& c) -> auto& { return c.app.transmitter.duration; }));
   add(f, t + "write_len", "ttcp -l: bytes per write",
       size<std::int64_t>([](C& c) -> auto& { return c.app.transmitter.write_len; }));
   add(f, t + "nonblocking", "nonblocking sends (Cygwin)",
@@ -283,6 +291,10 @@ std::vector<Field> build_fields() {
       duration([](C& c) -> auto& { return c.app.receiver.read_latency; }));
   add(f, r + "read_jitter", "mean of the reader's extra exponential wake-up delay",
       duration([](C& c) -> auto& { return c.app.receiver.read_jitter; }));
+  add(f, r + "read_late_ppm", "reader wake-ups per million that come read_late_latency later",
+      integer<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_late_ppm; }));
+  add(f, r + "read_late_latency", "extra delay of a late reader wake-up (read_late_ppm)",
+      duration([](C& c) -> auto& { return c.app.receiver.read_late_latency; }));
   add(f, r + "read_cost", "CPU time of one read call",
       duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";

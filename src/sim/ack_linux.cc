@@ -11,8 +11,8 @@ constexpr Nanos kHalfSecond = Nanos::ms(500);
 }  // namespace
 
 LinuxAckPolicy::LinuxAckPolicy(LinuxAckFlavor flavor, Nanos ato_min, Nanos ato_max,
-                               std::int32_t max_quickacks)
-    : flavor_(flavor), ato_min_(ato_min), ato_max_(ato_max), max_quick_(max_quickacks),
+                               std::int32_t max_quickacks, Nanos jiffy)
+    : flavor_(flavor), ato_min_(ato_min), ato_max_(ato_max), max_quick_(max_quickacks), jiffy_(jiffy),
       pingpong_(flavor == LinuxAckFlavor::pingpong) {}
 
 void LinuxAckPolicy::incr_quickack(std::int64_t rcv_wnd) {
@@ -85,6 +85,8 @@ AckDecision LinuxAckPolicy::delayed(Nanos now, Nanos srtt) {
     ato = min(ato, max_ato);
   }
   Nanos timeout = now + ato;
+  // sk_reset_timer(..., jiffies + ato): the timer wheel fires on a jiffy boundary.
+  if (jiffy_ > Nanos::zero()) timeout = Nanos((timeout.count() + jiffy_.count() - 1) / jiffy_.count() * jiffy_.count());
   if (timer_) {
     // "If some ACK is already scheduled, use the earlier deadline; if it is due within ato/4,
     // send now."

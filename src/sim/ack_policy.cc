@@ -16,11 +16,11 @@ std::unique_ptr<AckPolicy> make_ack_policy(const AckPolicyConfig& c, Nanos tick_
     case AckPolicyKind::bsd_tick:
       return std::make_unique<BsdAckPolicy>(c.delack_timeout, c.ack_on_push, c.tick, tick_phase);
     case AckPolicyKind::linux_2_6:
-      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::v2_6, c.ato_min, c.ato_max, c.max_quickacks);
+      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::v2_6, c.ato_min, c.ato_max, c.max_quickacks, c.jiffy);
     case AckPolicyKind::linux:
-      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::current, c.ato_min, c.ato_max, c.max_quickacks);
+      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::current, c.ato_min, c.ato_max, c.max_quickacks, c.jiffy);
     case AckPolicyKind::linux_pingpong:
-      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::pingpong, c.ato_min, c.ato_max, c.max_quickacks);
+      return std::make_unique<LinuxAckPolicy>(LinuxAckFlavor::pingpong, c.ato_min, c.ato_max, c.max_quickacks, c.jiffy);
     case AckPolicyKind::windows:
       return std::make_unique<CountAckPolicy>(c.ack_frequency, c.delack_timeout, false);
     case AckPolicyKind::ns3:

@@ -13,13 +13,15 @@ TtcpTransmitter::TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::S
 
 Nanos TtcpTransmitter::connected(Nanos now) noexcept {
   state_ = State::running;
+  started_at_ = now;
   return now;
 }
 
 TxRequest TtcpTransmitter::run(Nanos now) {
   if (state_ != State::running) return {};
   if (write_left_ == 0) {
-    if (writes_done_ == cfg_.writes) {
+    const bool timed_out = cfg_.duration > Nanos::zero() && now - started_at_ >= cfg_.duration;
+    if (writes_done_ == cfg_.writes || timed_out) {
       state_ = State::done;
       return {.kind = cfg_.close_when_done ? TxKind::close : TxKind::none};
     }

@@ -33,6 +33,22 @@ bool LinkDirection::tx_done(Nanos deliver_at) {
   return !queue_.empty();
 }
 
+Nanos LinkDirection::finish(Nanos start, Nanos tx, Nanos bank) noexcept {
+  if (bank <= Nanos::zero()) return start + tx;  // a wire
+  // sch_tbf (tbf_dequeue): toks = min(toks + elapsed, buffer); the packet goes when toks >= its
+  // length in time, and toks -= length.
+  credit_ = min(bank, credit_ + (start - credit_at_));
+  Nanos done = start;
+  if (credit_ >= tx) {
+    credit_ = credit_ - tx;
+  } else {
+    done = start + (tx - credit_);
+    credit_ = Nanos::zero();
+  }
+  credit_at_ = done;
+  return done;
+}
+
 InFlight LinkDirection::pop_arrival() {
   InFlight f = flight_.front();
   flight_.pop_front();

@@ -182,8 +182,12 @@ inline void Simulation::start_tx(int dir) {
   // serial with the NIC) precedes the frame's serialisation.
   const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
   const Nanos t = tx_time(cfg_.link, wire);
-  q_.schedule(q_.now() + host + t, kTxDone, static_cast<std::uint32_t>(dir));
-  if (trace_) trace_frame(dir, s, wire, q_.now() + host, q_.now() + host + t + cfg_.link.prop_delay, false);
+  const Nanos bank = cfg_.link.burst > 0 ? tx_time(cfg_.link, cfg_.link.burst) : Nanos::zero();
+  const Nanos done = links_[dir].finish(q_.now() + host, t, bank);
+  q_.schedule(done, kTxDone, static_cast<std::uint32_t>(dir));
+  // Timestamped when it starts to leave: its serialisation on a wire; at once through a bucket
+  // with credit (then it leaves no later than `done`).
+  if (trace_) trace_frame(dir, s, wire, max(q_.now() + host, done - t), done + cfg_.link.prop_delay, false);
 }
 
 inline void Simulation::enqueue(int dir, const Segment& s) {
@@ -281,6 +285,8 @@ inline void Simulation::apply(int ep) {
 inline void Simulation::app_tx() {
   const Nanos now = q_.now();
   const TxRequest r = tx_.run(now);
+  // A timed run (app.transmitter.duration) ends after the writes it started.
+  if (tx_.done()) requested_ = tx_.writes_started() * cfg_.app.transmitter.write_len;
   switch (r.kind) {
     case TxKind::none: return;
     case TxKind::sleep: q_.schedule(r.at, kAppTx); return;

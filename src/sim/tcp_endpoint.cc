@@ -76,9 +76,17 @@ TcpEndpoint::TcpEndpoint(const EndpointParams& p)
   // senders starting with initial congestion window of TCP_DEFAULT_INIT_RCVWND" (10 segments);
   // rcv_ssthresh starts there (tcp_openreq_init_rwin / tcp_connect_init) and grows by
   // tcp_grow_window. The MSS is ours less the timestamp option (tcp_openreq_init_rwin).
+  // Linux 5.4 on (commit a337531b942b, "tcp: up initial rmem to 128KB and SYN rwin to around
+  // 64KB"): *rcv_wnd = min(space, U16_MAX), space rounded down to whole MSS
+  // (profile.linux_initial_rwnd = 65535; the lab's SYN-ACK offers 65160 = 45 x 1448).
   if (prof_.receive_window == ReceiveWindowKind::linux) {
     const std::int64_t mss = own_mss_ - (prof_.ask_timestamps ? kTsOptLen : 0);
-    rcv_ssthresh_ = std::min<std::int64_t>(rcvbuf_, 10 * mss);
+    if (prof_.linux_initial_rwnd > 0) {
+      const std::int64_t space = std::min<std::int64_t>(rcvbuf_, prof_.linux_initial_rwnd);
+      rcv_ssthresh_ = mss > 0 && space > mss ? space / mss * mss : space;
+    } else {
+      rcv_ssthresh_ = std::min<std::int64_t>(rcvbuf_, 10 * mss);
+    }
   }
 }
 

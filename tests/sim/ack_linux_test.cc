@@ -110,5 +110,15 @@ TEST(LinuxAck, AtoAdaptsButStaysWithinBounds) {
   }
 }
 
+// ack.jiffy: the delayed-ACK timer is set in jiffies (sk_reset_timer), so it fires on the next
+// jiffy boundary at or after now + ato: 40-44 ms at HZ 250, as the lab measured (40.3-43.4 ms).
+TEST(LinuxAck, DelayedAckFiresOnAJiffyBoundary) {
+  LinuxAckPolicy exact(LinuxAckFlavor::pingpong, Nanos::ms(40), Nanos::ms(200), 16);
+  LinuxAckPolicy hz250(LinuxAckFlavor::pingpong, Nanos::ms(40), Nanos::ms(200), 16, Nanos::ms(4));
+  const Nanos at = Nanos::ms(1) + Nanos::us(300);
+  EXPECT_EQ(exact.on_segment(seg(at, 1448, 1448)).arm_at, at + Nanos::ms(40));
+  EXPECT_EQ(hz250.on_segment(seg(at, 1448, 1448)).arm_at, Nanos::ms(44));  // 41.3 ms -> 44 ms
+}
+
 }  // namespace
 }  // namespace ackstall::sim

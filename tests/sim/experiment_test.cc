@@ -388,5 +388,61 @@ TEST(Scp, SelectSleepLoopCostsAndEventWakeupFixesIt) {
   EXPECT_GT(after.goodput_mib_s, 2.0 * before.goodput_mib_s);
 }
 
+// app.transmitter.duration (ttcp -t --time): writes stop being started after the duration; the
+// run completes with the writes it started, all delivered.
+TEST(TimedRun, StopsStartingWritesAfterTheDuration) {
+  ExperimentConfig c;  // the seed's unpatched run: one 8192-byte write per ~200 ms
+  c.app.transmitter.writes = 1000;
+  c.app.transmitter.duration = Nanos::ms(1000);
+  const auto s = run_experiment(c);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->completed);
+  EXPECT_EQ(s->bytes_delivered, s->bytes_requested);
+  EXPECT_EQ(s->bytes_requested % 8192, 0);
+  const auto writes = s->bytes_requested / 8192;
+  EXPECT_GE(writes, 4);   // ~200 ms each: 5 or 6 started within 1 s
+  EXPECT_LE(writes, 7);
+  EXPECT_LT(s->duration.seconds(), 1.5);
+}
+
+// app.receiver.read_late_ppm / read_late_latency: a reader that is on time but for rare late
+// wake-ups. Every wake-up late by 5 ms (ppm 10^6) paces a ttcp run by its reads.
+TEST(LateReader, EveryWakeupLateSlowsTheReader) {
+  ExperimentConfig c;
+  c.receiver.ack.kind = AckPolicyKind::linux;
+  c.app.transmitter.writes = 50;
+  c.app.transmitter.chunking = core::PolicyKind::seed;
+  const auto on_time = run_experiment(c);
+  c.app.receiver.read_late_ppm = 1'000'000;
+  c.app.receiver.read_late_latency = Nanos::ms(5);
+  const auto late = run_experiment(c);
+  ASSERT_TRUE(on_time && late);
+  EXPECT_TRUE(late->completed);
+  EXPECT_GT(late->duration.seconds(), on_time->duration.seconds() + 0.05);
+  c.app.receiver.read_late_ppm = 0;  // no draw at all: bit-identical to a run without the keys
+  const auto again = run_experiment(c);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->events, on_time->events);
+  EXPECT_EQ(again->duration, on_time->duration);
+}
+
+// link.burst (the lab's tbf burst 3100): frames after an idle leave at once up to the banked
+// credit, so a sender that idles between writes finishes sooner than on a wire.
+TEST(TokenBucketLink, TheLabsBurstLetsTwoFramesGoAtOnce) {
+  ExperimentConfig c;
+  c.app.transmitter.writes = 200;
+  c.app.transmitter.chunking = core::PolicyKind::seed;  // 5840 + 2352: the link idles per write
+  const auto wire = run_experiment(c);
+  c.link.burst = 3100;
+  const auto tbf = run_experiment(c);
+  ASSERT_TRUE(wire && tbf);
+  EXPECT_TRUE(tbf->completed);
+  // Each idle banks up to two frames' line time, which the next frames spend at once.
+  EXPECT_LT(tbf->duration, wire->duration);
+  EXPECT_GT(tbf->duration.seconds(), 0.5 * wire->duration.seconds());
+  c.link.burst = -1;
+  EXPECT_FALSE(run_experiment(c));  // one-line error, no run
+}
+
 }  // namespace
 }  // namespace ackstall::sim

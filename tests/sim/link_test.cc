@@ -44,5 +44,23 @@ TEST(LinkDirection, FifoDropTailAndOneOnAir) {
   EXPECT_EQ(d.pop_arrival().seg.seq, 1);
 }
 
+// link.burst: a token bucket (sch_tbf) in front of a fast link. Idle time banks credit up to the
+// burst; frames that find credit leave at once, the rest at the line rate.
+TEST(LinkDirection, TokenBucketBanksIdleTimeUpToTheBurst) {
+  LinkDirection wire(100), tbf(100);
+  const Nanos t = Nanos::us(123);  // one 1538-byte frame at 100 Mbit/s (123.04 us)
+  EXPECT_EQ(wire.finish(Nanos::ms(1), t, Nanos::zero()), Nanos::ms(1) + t);  // a wire: tx time each
+  const Nanos bank = 2 * t;  // burst of two frames
+  // After a long idle: two frames at once, the third when one frame's credit has built up.
+  EXPECT_EQ(tbf.finish(Nanos::ms(10), t, bank), Nanos::ms(10));
+  EXPECT_EQ(tbf.finish(Nanos::ms(10), t, bank), Nanos::ms(10));
+  EXPECT_EQ(tbf.finish(Nanos::ms(10), t, bank), Nanos::ms(10) + t);
+  // Back to back from there: one frame per tx time (the line rate holds).
+  EXPECT_EQ(tbf.finish(Nanos::ms(10) + t, t, bank), Nanos::ms(10) + 2 * t);
+  // Idle for half a frame: half the credit, so the next leaves half a frame time later.
+  const Nanos idle_end = Nanos::ms(10) + 2 * t + t / 2;
+  EXPECT_EQ(tbf.finish(idle_end, t, bank), idle_end + t / 2);
+}
+
 }  // namespace
 }  // namespace ackstall::sim

@@ -181,5 +181,28 @@ TEST(DataPath, NoDelayMinshallSendsTheTail) {
   EXPECT_EQ(p.sent[0].back().len, 892);
 }
 
+// Linux >= 5.4 offers about 64 KB from the start (tcp_select_initial_window: min(space, U16_MAX)
+// in whole MSS; the lab's SYN-ACK: 65160); before, ten segments (TCP_DEFAULT_INIT_RCVWND) that
+// tcp_grow_window then raises. What the sender learns from the first ACK.
+TEST(LinuxWindow, InitialReceiveWindowOfLinux54AndBefore) {
+  const auto first_ack_window = [](std::int64_t initial_rwnd) {
+    TcpProfile rx = TcpProfile::openbsd39();
+    rx.receive_window = ReceiveWindowKind::linux;
+    rx.rcvbuf = 87380;
+    rx.round_rcvbuf_to_mss = false;
+    rx.linux_initial_rwnd = initial_rwnd;
+    Pair p(TcpProfile::winxp(), rx);
+    p.connect(0);
+    p.ep[0].send(Nanos::us(10), 1460, true, p.a);
+    p.collect(0);
+    p.pump(Nanos::us(20), true);
+    return p.ep[0].snd_wnd();
+  };
+  const std::int64_t old_kernel = first_ack_window(0), new_kernel = first_ack_window(65535);
+  EXPECT_LE(old_kernel, 14 * 1460);  // ten segments, grown by at most a few
+  EXPECT_GE(new_kernel, 44 * 1460);  // 65535 rounded down to whole MSS, and more as it grows
+  EXPECT_LE(new_kernel, 87380);
+}
+
 }  // namespace
 }  // namespace ackstall::sim

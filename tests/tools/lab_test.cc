@@ -421,5 +421,37 @@ TEST_F(Lab, MatrixSmallIsMedianTableJsonCsvAndCleansUp) {
   EXPECT_EQ(header.rfind("len,case,median_mb_s", 0), 0u);
 }
 
+// --capture-dir: one pcapng per cell, taken on the receiver's veth while the cell's runs go;
+// the file holds both runs' connections (what bench/lab_vs_sim.sh reads the reader latency from).
+TEST_F(Lab, MatrixCapturesEachCellOnTheReceiversVeth) {
+  if (!lab::run_command({"dumpcap", "-v"})) GTEST_SKIP() << "dumpcap not found; skipped";
+  const TempDir dir;
+  const std::string json = (dir / "m.json").string();
+  auto r = run_cli({"matrix", "--ack-mode", "classic", "--lengths", "15928", "--cases", "unpatched,chunked",
+                    "--runs", "2", "--time", "0.3", "--capture-dir", dir.path().string(), "--json", json});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  EXPECT_FALSE(ns_exists("ackstall-a") || ns_exists("ackstall-b"));
+  std::ifstream jf(json);
+  const auto j = nlohmann::json::parse(jf);
+  ASSERT_EQ(j["rows"].size(), 2u);
+  for (const auto& row : j["rows"]) {
+    const std::string cap = row["capture"];
+    EXPECT_EQ(cap, (dir / (std::to_string(row["len"].get<int>()) + "-" + row["case"].get<std::string>() + ".pcapng")).string());
+    // The cell's two runs: two connections from the sender that carried data, read by scan.
+    const auto scan = run_ackstall({"scan", "--json", cap});
+    ASSERT_EQ(scan.code, 0) << scan.err;
+    const auto sj = nlohmann::json::parse(scan.out);
+    int transfers = 0;
+    for (const auto& flow : sj["flows"])
+      for (const auto& d : flow["directions"])
+        if (d["data_segments"].get<int>() > 20) ++transfers;
+    EXPECT_EQ(transfers, 2) << scan.out.substr(0, 2000);
+  }
+  const auto missing = run_cli({"matrix", "--lengths", "8192", "--cases", "unpatched", "--capture-dir",
+                                (dir / "no-such-dir").string()});
+  EXPECT_EQ(missing.code, kExitUsage) << missing.err;
+  EXPECT_NE(missing.err.find("--capture-dir"), std::string::npos) << missing.err;
+}
+
 }  // namespace
 }  // namespace ackstall::tools

@@ -3,15 +3,20 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app.h"
+#include "lab/process.h"
 #include "lab/transfer_pair.h"
 #include "lab_netns.h"
 #include "ttcp_cli.h"
@@ -143,6 +148,7 @@ struct MatrixOptions {
   std::int64_t quota = 8192;
   std::string realtime = "on";
   std::string json_path, csv_path;
+  std::string capture_dir;  // one pcapng per cell, taken on the receiver's veth (dumpcap)
 };
 
 struct Row {
@@ -150,7 +156,27 @@ struct Row {
   std::string kase;
   std::vector<double> mbps, stalls_per_s, waited_ms_per_s;
   std::vector<std::uint64_t> stalls;
+  std::string capture;  // the cell's pcapng (--capture-dir)
 };
+
+// dumpcap on the receiver's veth (ackstall-b), headers only, into `path`; returns once it
+// captures (it has written the file's first block), or an error naming what failed.
+core::Result<lab::BackgroundCommand> start_capture(const std::string& path) {
+  auto cap = lab::BackgroundCommand::start(
+      {"ip", "netns", "exec", lab::kNsB, "dumpcap", "-q", "-i", lab::kVethB, "-s", "128", "-w", path});
+  if (!cap) return tl::unexpected(cap.error());
+  for (int i = 0; i < 500; ++i) {  // 5 s
+    std::error_code ec;
+    if (std::filesystem::file_size(path, ec) > 0 && !ec) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // its first block precedes the capture
+      return cap;
+    }
+    if (!cap->running()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return core::fail("dumpcap on " + std::string(lab::kVethB) + " did not start writing " + path +
+                    " within 5 s (is dumpcap installed, and may it write there?)");
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -181,7 +207,14 @@ int run_matrix(const MatrixOptions& o, Io io) {
   std::uint16_t port = 5101;
   for (std::int64_t len : o.lengths) {
     for (const std::string& kase : o.cases) {
-      Row row{len, kase, {}, {}, {}, {}};
+      Row row{len, kase, {}, {}, {}, {}, {}};
+      std::optional<lab::BackgroundCommand> capture;
+      if (!o.capture_dir.empty()) {
+        row.capture = (std::filesystem::path(o.capture_dir) / fmt::format("{}-{}.pcapng", len, kase)).string();
+        auto c = start_capture(row.capture);
+        if (!c) return fail(io, "lab matrix: --capture-dir: " + c.error().message());
+        capture.emplace(std::move(*c));
+      }
       for (int i = 0; i < o.runs; ++i) {
         TtcpConfig tx;
         tx.buflen = len;
@@ -203,6 +236,10 @@ int run_matrix(const MatrixOptions& o, Io io) {
         row.stalls.push_back(out.tx.afd->stalls);
         row.stalls_per_s.push_back(static_cast<double>(out.tx.afd->stalls) / s);
         row.waited_ms_per_s.push_back(std::chrono::duration<double, std::milli>(out.tx.afd->waited).count() / s);
+      }
+      if (capture) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the last frames reach the file
+        if (auto r = capture->stop(); !r) return fail(io, "lab matrix: --capture-dir: " + r.error().message());
       }
       const double m = median(row.mbps);
       fmt::print(io.out, "{:>6}  {:<10} {:8.3f} {:8.3f} {:8.3f} {:6.1f}% {:9.1f} {:10.1f}\n", len, kase, m,
@@ -233,6 +270,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
                            {"stalls", r.stalls},
                            {"median_stalls_per_s", median(r.stalls_per_s)},
                            {"median_wait_ms_per_s", median(r.waited_ms_per_s)}});
+      if (!r.capture.empty()) j["rows"].back()["capture"] = r.capture;
     }
     std::ofstream f(o.json_path);
     f << j.dump(2) << '\n';
@@ -305,6 +343,9 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
   c_mx->add_option("--json", mx->json_path, "also write the matrix as JSON to FILE");
   c_mx->add_option("--csv", mx->csv_path, "also write the matrix as CSV to FILE");
+  c_mx->add_option("--capture-dir", mx->capture_dir,
+                   "capture each cell on the receiver's veth (dumpcap, 128 bytes a frame) into DIR/LEN-CASE.pcapng")
+      ->check(CLI::ExistingDirectory);
   c_mx->callback([mx, &selected] { selected = [mx](Io io) { return run_matrix(*mx, io); }; });
 }
 

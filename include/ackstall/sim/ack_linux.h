@@ -35,7 +35,8 @@ enum class LinuxAckFlavor : std::uint8_t { v2_6, current, pingpong };
 
 class LinuxAckPolicy final : public AckPolicy {
  public:
-  LinuxAckPolicy(LinuxAckFlavor flavor, Nanos ato_min, Nanos ato_max, std::int32_t max_quickacks);
+  LinuxAckPolicy(LinuxAckFlavor flavor, Nanos ato_min, Nanos ato_max, std::int32_t max_quickacks,
+                 Nanos jiffy = Nanos::zero());
   AckDecision on_segment(const SegmentArrival& a) override;
   AckDecision on_read(const AppRead& r) override;
   void on_ack_sent(std::int64_t segments_acked) override;
@@ -55,6 +56,7 @@ class LinuxAckPolicy final : public AckPolicy {
   LinuxAckFlavor flavor_;
   Nanos ato_min_, ato_max_;
   std::int32_t max_quick_;
+  Nanos jiffy_;
   std::int32_t quick_ = 0;
   bool pingpong_ = false;
   Nanos ato_ = Nanos::zero();

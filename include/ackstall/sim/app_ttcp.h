@@ -13,7 +13,8 @@
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
-//   after read_latency plus an exponential draw of mean read_jitter (the scheduler's wake-up
+//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency for
+//   read_late_ppm of the wake-ups per million) (the scheduler's wake-up
 //   latency: sk_data_ready -> the blocked reader runs); each read that returned data costs
 //   read_cost of CPU, then reads again.
 //
@@ -109,6 +110,7 @@ class TtcpTransmitter {
   State state_ = State::idle;
   std::int64_t writes_done_ = 0, write_left_ = 0, piece_left_ = 0;
   Nanos wait_since_ = Nanos::zero();
+  Nanos started_at_ = Nanos::zero();  // connected(): the clock of cfg_.duration
   bool split_nodelay_ = false;  // this write is split and the policy wants TCP_NODELAY for it
   std::uint64_t send_calls_ = 0, would_block_ = 0;
 };
@@ -138,6 +140,9 @@ class TtcpReceiver {
     if (scheduled_) return w;
     scheduled_ = true;
     w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter);
+    // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
+    if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm))
+      w.at += cfg_.read_late_latency;
     return w;
   }
 

@@ -45,6 +45,10 @@ struct LinkConfig {
   std::int32_t min_frame = 64;             // minimum frame (header+payload+FCS), padded (§5)
   std::int32_t frame_gap = 20;             // part of framing_overhead outside min_frame (§5)
   std::int32_t queue_limit_packets = 100;  // drop-tail, per direction, including the frame on air
+  // 0: a wire (each frame takes its serialisation time). > 0: a token-bucket shaper in front of a
+  // fast link, as the lab's `tbf rate R burst B` (docs/STACKS.md §7): idle time banks up to
+  // `burst` bytes of credit at `rate`, and a frame that finds enough credit leaves at once.
+  std::int64_t burst = 0;
 
   // The framing as core's link vocabulary (core/link_framing.h: wire bytes, goodput ceiling).
   constexpr core::LinkFraming framing() const noexcept {
@@ -112,6 +116,10 @@ struct AckPolicyConfig {
   Nanos ato_min = Nanos::ms(40);          // linux: TCP_ATO_MIN (§4)
   Nanos ato_max = Nanos::ms(200);         // linux: TCP_DELACK_MAX (§4)
   std::int32_t max_quickacks = 16;        // linux: TCP_MAX_QUICKACKS (§4)
+  // linux: the kernel's timer granularity (1/HZ): sk_reset_timer takes jiffies, so a delayed
+  // ACK due at now + ato fires at the next jiffy boundary (jiffies counted from time 0 here).
+  // 0 = exact. 4 ms = HZ 250 (Debian's CONFIG_HZ; the lab's delayed ACKs: 40.3-43.4 ms, §7).
+  Nanos jiffy = Nanos::zero();
 };
 
 // How the advertised window is computed and whether a read triggers a window-update ACK.
@@ -141,6 +149,10 @@ struct TcpProfile {
   bool window_update_on_read = true;    // ns-3 has none (§3)
   std::int64_t rcvbuf = 17520;          // SO_RCVBUF bytes (XP TcpWindowSize on Ethernet [I])
   bool round_rcvbuf_to_mss = true;      // BSD rounds the buffers up to whole MSS (§3)
+  // Linux's initial receive window (tcp_select_initial_window; rcv_ssthresh starts there):
+  // 0 = ten segments (TCP_DEFAULT_INIT_RCVWND, Linux 3.0-5.3); > 0 = min(rcvbuf, this) rounded
+  // down to whole MSS (Linux 5.4 on: "SYN rwin to around 64KB", U16_MAX; §4).
+  std::int64_t linux_initial_rwnd = 0;
   CwndConfig cwnd{};
   Nanos rto_initial = Nanos::s(3);      // RFC 1122/2988 initial RTO
   Nanos rto_min = Nanos::ms(300);       // Windows MinRto [I]; OpenBSD TCPTV_MIN = 1 s
@@ -171,6 +183,9 @@ struct TcpProfile {
 // core chunk policy (the very code the real sender runs); every piece is one Winsock send.
 struct TtcpTransmitterConfig {
   std::int64_t writes = 30000;                 // ttcp -n
+  // ttcp -t --time: > 0 stops starting writes this long after the connection is up (at most
+  // `writes`; a started write is finished), as the lab's timed runs do. 0: `writes` writes.
+  Nanos duration = Nanos::zero();
   std::int64_t write_len = 8192;               // ttcp -l
   bool nonblocking = true;                     // Cygwin makes every socket nonblocking (§1)
   core::PolicyKind chunking = core::PolicyKind::none;
@@ -196,6 +211,13 @@ struct TtcpReceiverConfig {
   // the run's RNG (0 = none): the reader as a scheduled process. Measured in the lab from a
   // capture (docs/VALIDATION.md §4, bench/lab_vs_sim.sh), not fitted to goodput.
   Nanos read_jitter = Nanos::zero();
+  // Or (and) a reader that is on time but for rare late wake-ups: `read_late_ppm` of the wake-ups
+  // (per million) come `read_late_latency` later. The lab's capture gives both directly (how
+  // many reads came after the third segment, and how late), with nothing in between: an
+  // exponential tail fitted to that fraction puts most of its late reads at 50-200 us, which the
+  // capture does not show (docs/VALIDATION.md §4).
+  std::int64_t read_late_ppm = 0;
+  Nanos read_late_latency = Nanos::zero();
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
 };
 

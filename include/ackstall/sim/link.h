@@ -5,6 +5,9 @@
 //   wire bytes = max(ip_len + framing_overhead - frame_gap, min_frame) + frame_gap
 //   tx time    = ceil(wire bytes * 8 * 1e9 / rate_bps) ns (100BASE-T 1538 bytes: 123040 ns)
 // Frames leave in FIFO order; the queue limit counts the frame being transmitted.
+// With LinkConfig::burst > 0 the direction is a token bucket (Linux sch_tbf over a veth): credit,
+// in nanoseconds of line time, grows with elapsed time up to tx_time(burst); a frame leaves at
+// once if the credit covers its tx time (and spends it), else when the credit reaches it.
 #pragma once
 
 #include "ackstall/sim/engine.h"
@@ -35,6 +38,9 @@ class LinkDirection {
   // Transmission of the frame on air ended; it enters propagation. True when another frame
   // starts transmission now.
   bool tx_done(Nanos deliver_at);
+  // When the frame whose transmission may start at `start` (tx time `tx`) has left: start + tx
+  // on a wire (bank == 0), or per the token bucket of `bank` ns of credit (see above).
+  Nanos finish(Nanos start, Nanos tx, Nanos bank) noexcept;
   InFlight pop_arrival();
   std::size_t queued() const noexcept { return queue_.size(); }
   std::size_t in_flight() const noexcept { return flight_.size(); }
@@ -43,6 +49,8 @@ class LinkDirection {
   std::int32_t limit_;
   Ring<Segment> queue_;
   Ring<InFlight> flight_;
+  Nanos credit_ = Nanos::zero();     // token bucket: banked line time
+  Nanos credit_at_ = Nanos::zero();  // when credit_ was last brought up to date
 };
 
 }  // namespace ackstall::sim
