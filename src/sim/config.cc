@@ -100,7 +100,8 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
     return core::fail(pre + "ack.ack_frequency: must be in [1, 255]");
   if (p.ack.ato_min <= Nanos::zero() || p.ack.ato_max < p.ack.ato_min)
     return core::fail(pre + "ack.ato_min/ato_max: need 0 < ato_min <= ato_max");
-  if (p.ack.jiffy < Nanos::zero()) return core::fail(pre + "ack.jiffy: must be >= 0 (0 = exact timers)");
+  if (p.ack.jiffy < Nanos::zero() || p.ack.jiffy > Nanos::s(1))
+    return core::fail(pre + "ack.jiffy: must be in [0, 1s] (0 = exact timers)");
   if (p.ack.max_quickacks < 0) return core::fail(pre + "ack.max_quickacks: must be >= 0");
   if (p.cwnd.initial_segments < 0 || p.cwnd.initial_segments > 1000)
     return core::fail(pre + "cwnd.initial_segments: must be in [0, 1000]");
@@ -125,12 +126,14 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("link.frame_gap: must be in [0, framing_overhead]");
   if (l.min_frame < 0 || l.min_frame > 10000) return core::fail("link.min_frame: must be in [0, 10000]");
   if (l.queue_limit_packets < 1) return core::fail("link.queue_limit_packets: must be >= 1");
-  if (l.burst < 0) return core::fail("link.burst: must be >= 0 bytes (0 = a wire)");
+  if (l.burst < 0 || l.burst > (std::int64_t{1} << 30))
+    return core::fail("link.burst: must be in [0, 1G] bytes (0 = a wire)");
   if (auto e = validate_profile(c.sender, "sender", l); !e) return e;
   if (auto e = validate_profile(c.receiver, "receiver", l); !e) return e;
   const auto& t = c.app.transmitter;
   if (t.writes < 0) return core::fail("app.transmitter.writes: must be >= 0");
-  if (t.duration < Nanos::zero()) return core::fail("app.transmitter.duration: must be >= 0 (0 = all writes)");
+  if (t.duration < Nanos::zero() || t.duration > Nanos::s(1'000'000))
+    return core::fail("app.transmitter.duration: must be in [0, 1000000s] (0 = all writes)");
   if (t.write_len <= 0 || t.write_len > (std::int64_t{1} << 30))
     return core::fail("app.transmitter.write_len: must be in [1, 2^30]");
   if (t.writes > 0 && t.write_len > (std::int64_t{1} << 62) / t.writes)
@@ -145,7 +148,8 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (r.read_jitter < Nanos::zero()) return core::fail("app.receiver.read_jitter: must be >= 0");
   if (r.read_late_ppm < 0 || r.read_late_ppm > 1'000'000)
     return core::fail("app.receiver.read_late_ppm: must be 0..1000000 (per million wake-ups)");
-  if (r.read_late_latency < Nanos::zero()) return core::fail("app.receiver.read_late_latency: must be >= 0");
+  if (r.read_late_latency < Nanos::zero() || r.read_late_latency > Nanos::s(10))
+    return core::fail("app.receiver.read_late_latency: must be in [0, 10s]");
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");

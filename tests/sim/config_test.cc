@@ -40,6 +40,35 @@ TEST(Config, ValidateNamesTheField) {
   EXPECT_EQ(run.error().message(), validate(c).error().message());
 }
 
+// The keys of the lab's model are bounded so that no value can overflow the ns clock.
+TEST(Config, LabModelKeysAreBounded) {
+  const auto rejects = [](const ExperimentConfig& c, const char* key) {
+    const auto v = validate(c);
+    ASSERT_FALSE(v.has_value()) << key;
+    EXPECT_NE(v.error().message().find(key), std::string::npos) << v.error().message();
+  };
+  ExperimentConfig c;
+  c.link.burst = (std::int64_t{1} << 30) + 1;
+  rejects(c, "link.burst");
+  c = {};
+  c.receiver.ack.jiffy = Nanos::s(2);
+  rejects(c, "receiver.ack.jiffy");
+  c = {};
+  c.app.receiver.read_late_ppm = 1'000'001;
+  rejects(c, "app.receiver.read_late_ppm");
+  c = {};
+  c.app.receiver.read_late_latency = Nanos::s(11);
+  rejects(c, "app.receiver.read_late_latency");
+  c = {};
+  c.app.transmitter.duration = Nanos(-1);
+  rejects(c, "app.transmitter.duration");
+  c = {};
+  c.link.burst = 1 << 30;
+  c.receiver.ack.jiffy = Nanos::s(1);
+  c.app.receiver.read_late_latency = Nanos::s(10);
+  EXPECT_TRUE(validate(c).has_value());
+}
+
 TEST(Config, NamesRoundTrip) {
   for (auto k : {AckPolicyKind::openbsd, AckPolicyKind::bsd_tick, AckPolicyKind::freebsd,
                  AckPolicyKind::linux_2_6, AckPolicyKind::linux, AckPolicyKind::linux_pingpong,
