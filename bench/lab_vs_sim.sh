@@ -5,8 +5,8 @@
 #   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases (unpatched among them); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
-#   READER_JITTER=same-run (default), pooled or per-size (each size's own mean for every row,
-#   as before 2026-12-04): see 2.)
+#   READER_JITTER=same-run (default), pooled or per-size; READER_MODEL=late (default) or
+#   exponential: see 2.)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -14,13 +14,14 @@
 #    the classic matrix captures every cell on the receiver's veth (`--capture-dir`).
 # 2. Reader latency, measured in the same runs: bench/lab_reader_latency.py on each classic
 #    unpatched cell's capture: how often, and how late, the reader's read (tcp_cleanup_rbuf)
-#    sends the ACK that the second segment could not (docs/STACKS.md §4). Its exponential tail's
-#    mean becomes the simulator's app.receiver.read_jitter. READER_JITTER=same-run (default):
-#    each classic unpatched cell is simulated with the mean from its own runs' capture (the lab's
-#    reader moves between runs minutes apart: one mean per machine missed cells whose lab stall
-#    rate moved 3-8x), every other cell with the mean pooled over those captures (late reads /
-#    ACK pairs of all of them, the late reads' t3 - t1 averaged); READER_JITTER=pooled: the pooled
-#    mean for every cell. Nothing is fitted to goodput or to the stall rate.
+#    sends the ACK that the second segment could not (docs/STACKS.md §4). READER_MODEL=late
+#    (default): that fraction of the reader's wake-ups comes that much later
+#    (app.receiver.read_late_ppm / read_late_latency), the others on time; =exponential: the
+#    fraction becomes the mean of an exponential tail (app.receiver.read_jitter).
+#    READER_JITTER=same-run (default): each classic unpatched cell is simulated with its own
+#    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
+#    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
+#    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (RUNS timed runs of SECS s, app.transmitter.duration, seeds 1..RUNS; medians),
 #    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
