@@ -92,6 +92,7 @@ class Simulation final : public SimulationView {
   EventQueue q_;
   Rng rng_;
   std::array<LinkDirection, 2> links_;
+  Nanos link_bank_;  // link.burst as line time (0: a wire); fixed for the run
   Nanos tick_phase_;
   std::array<TcpEndpoint, 2> eps_;
   std::array<std::array<Timer, kTimerKinds>, 2> timers_{};
@@ -113,6 +114,7 @@ Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObser
       observer_(observer),
       rng_(cfg.seed),
       links_{LinkDirection(cfg.link.queue_limit_packets), LinkDirection(cfg.link.queue_limit_packets)},
+      link_bank_(cfg.link.burst > 0 ? tx_time(cfg.link, cfg.link.burst) : Nanos::zero()),
       // RNG draws, in this order: bsd_tick phase, the endpoints' timestamp offsets, the ISSs.
       tick_phase_(rng_.uniform(cfg.receiver.ack.tick)),
       eps_{make_endpoint(cfg.sender, cfg.link, tick_phase_, rng_),
@@ -182,8 +184,7 @@ inline void Simulation::start_tx(int dir) {
   // serial with the NIC) precedes the frame's serialisation.
   const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
   const Nanos t = tx_time(cfg_.link, wire);
-  const Nanos bank = cfg_.link.burst > 0 ? tx_time(cfg_.link, cfg_.link.burst) : Nanos::zero();
-  const Nanos done = links_[dir].finish(q_.now() + host, t, bank);
+  const Nanos done = links_[dir].finish(q_.now() + host, t, link_bank_);
   q_.schedule(done, kTxDone, static_cast<std::uint32_t>(dir));
   // Timestamped when it starts to leave: its serialisation on a wire; at once through a bucket
   // with credit (then it leaves no later than `done`).

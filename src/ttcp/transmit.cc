@@ -60,11 +60,9 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     ops = afd.get();
   }
   // Over the emulated quota sends are charged whole, as on Windows: what `auto` reads.
-  net::SenderOptions options;
-  options.policy = cfg.chunk;
+  net::SenderOptions options = net::sender_options({cfg.chunk, cfg.isb});  // isb: follows the ISB
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
   options.allow_raise_sndbuf = cfg.allow_raise_sndbuf;
-  if (cfg.isb) options.follow_isb = true;  // seed following the ideal send backlog
   net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());
