@@ -150,7 +150,15 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
   // Above the cap (MSS > 32 KiB: loopback) no raise reaches 2 MSS; a larger buffer then only
   // lets more data meet a receive window below two segments (measured on the map, §8).
   const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
-  const std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
+  std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
+  if (want < 16 * m) {
+    // The cap keeps the raise below 16 segments (MSS > 4 KiB: jumbo frames). A quota of >= 5M
+    // means one-MSS chunks, which settle into one segment per round trip against a receive
+    // window under two segments (§8); 4M keeps multi-MSS chunks (2M <= S < 5M). Raise only
+    // where S < 2M.
+    if (cur >= 2 * m) return cur;
+    want = std::min(kRobustRaisedSndbuf, 4 * m);
+  }
   if (want < 2 * m) return cur;
   return std::max(cur, want);
 }
