@@ -155,8 +155,9 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
     // The cap keeps the raise below 16 segments (MSS > 4 KiB: jumbo frames). A quota of >= 5M
     // means one-MSS chunks, which settle into one segment per round trip against a receive
     // window under two segments (§8); 4M keeps multi-MSS chunks (2M <= S < 5M). Raise only
-    // where S < 2M.
-    if (cur >= 2 * m) return cur;
+    // where no whole MSS fits below the quota (S <= M): above it the seed's one-MSS chunks do
+    // as well (measured on the map, §8).
+    if (cur > m) return cur;
     want = std::min(kRobustRaisedSndbuf, 4 * m);
   }
   if (want < 2 * m) return cur;

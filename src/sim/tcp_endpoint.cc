@@ -464,47 +464,84 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
   process_ack(now, s, a);
 
   if (s.len > 0 || s.has(tcp_flag::fin)) {
-    if (s.seq == rcv_nxt_ && !fin_received_) {
-      const std::int64_t space = std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_);
-      const std::int64_t take = std::min<std::int64_t>(s.len, space);
-      if (take > 0) {
-        rcv_nxt_ += take;
-        rcv_queue_ += take;
-        ctr_.bytes_received += take;
-        a.readable = true;
-        // Linux tcp_event_data_recv -> tcp_grow_window, then __tcp_ack_snd_check's window term.
-        bool grew = false, window_ok = true;
-        if (prof_.receive_window == ReceiveWindowKind::linux) {
-          const std::int64_t before = rcv_ssthresh_;
-          rcv_ssthresh_ = linux_grow_ssthresh(rcv_ssthresh_, rcvbuf_, window_input().space, maxseg_, take);
-          grew = rcv_ssthresh_ > before;
-          window_ok = linux_select_window(window_input()) >= rcv_wnd_last_;
-        }
-        const AckDecision d = ack_->on_segment({.now = now,
-                                                .len = take,
-                                                .psh = s.has(tcp_flag::psh),
-                                                .unacked = rcv_nxt_ - rcv_wup_,
-                                                .rcv_wnd = window_to_advertise(),
-                                                .advmss = maxseg_,
-                                                .rto = rtt_.rto(),
-                                                .srtt = rtt_.srtt(),
-                                                .window_ok = window_ok,
-                                                .window_grew = grew});
-        apply(d, a, now);
-      }
-      if (take < s.len) {
-        ack_now_ = true;  // beyond the window (a persist probe into a full buffer): ACK now
-      } else if (s.has(tcp_flag::fin)) {
-        rcv_nxt_ += 1;   // FIN: ACK at once (tcp_input, TCPS_ESTABLISHED -> CLOSE_WAIT)
-        fin_received_ = true;
-        ack_now_ = true;
-        a.readable = true;
-      }
+    // A retransmission that overlaps bytes already received: keep only the new part (BSD
+    // tcp_input, todrop; after an RTO the sender goes back to snd_una, §3).
+    std::int64_t seq = s.seq, len = s.len;
+    if (seq < rcv_nxt_ && seq + len > rcv_nxt_) {
+      len -= rcv_nxt_ - seq;
+      seq = rcv_nxt_;
+    }
+    if (seq == rcv_nxt_ && !fin_received_) {
+      accept_in_order(now, s, len, a);
     } else {
-      ack_now_ = true;   // out of order or duplicate: ACK at once (§3, §4)
+      // Out of order (kept for reassembly) or a duplicate: ACK at once (§3, §4).
+      if (seq > rcv_nxt_ && !fin_received_)
+        reass_.add(seq, seq + len, s.has(tcp_flag::fin), rcv_nxt_ + std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_));
+      ack_now_ = true;
     }
   }
   output(now, a);
+}
+
+// The next expected bytes (len of them, from segment s): into the receive queue as far as the
+// buffer allows, the delayed-ACK rule decides, then whatever the reassembly queue now continues.
+void TcpEndpoint::accept_in_order(Nanos now, const Segment& s, std::int64_t len, Actions& a) {
+  const bool gap = !reass_.empty();
+  const std::int64_t space = std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_);
+  const std::int64_t take = std::min<std::int64_t>(len, space);
+  if (take > 0) {
+    rcv_nxt_ += take;
+    rcv_queue_ += take;
+    ctr_.bytes_received += take;
+    a.readable = true;
+    // Linux tcp_event_data_recv -> tcp_grow_window, then __tcp_ack_snd_check's window term.
+    bool grew = false, window_ok = true;
+    if (prof_.receive_window == ReceiveWindowKind::linux) {
+      const std::int64_t before = rcv_ssthresh_;
+      rcv_ssthresh_ = linux_grow_ssthresh(rcv_ssthresh_, rcvbuf_, window_input().space, maxseg_, take);
+      grew = rcv_ssthresh_ > before;
+      window_ok = linux_select_window(window_input()) >= rcv_wnd_last_;
+    }
+    const AckDecision d = ack_->on_segment({.now = now,
+                                            .len = take,
+                                            .psh = s.has(tcp_flag::psh),
+                                            .unacked = rcv_nxt_ - rcv_wup_,
+                                            .rcv_wnd = window_to_advertise(),
+                                            .advmss = maxseg_,
+                                            .rto = rtt_.rto(),
+                                            .srtt = rtt_.srtt(),
+                                            .window_ok = window_ok,
+                                            .window_grew = grew});
+    apply(d, a, now);
+  }
+  if (take < len) {
+    ack_now_ = true;  // beyond the window (a persist probe into a full buffer): ACK now
+    return;
+  }
+  bool fin = s.has(tcp_flag::fin);
+  if (gap) {
+    // The hole is (partly) filled: the queued bytes that now follow join the receive queue, and
+    // the ACK goes at once (reassembly.h: RFC 5681 §4.2, BSD tcp_reass, Linux, ns-3).
+    const std::int64_t end = reass_.take_contiguous(rcv_nxt_, rcv_nxt_ + std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_));
+    if (end > rcv_nxt_) {
+      const std::int64_t n = end - rcv_nxt_;
+      rcv_nxt_ = end;
+      rcv_queue_ += n;
+      ctr_.bytes_received += n;
+      a.readable = true;
+    }
+    if (reass_.fin_at(rcv_nxt_)) {
+      reass_.clear_fin();
+      fin = true;
+    }
+    ack_now_ = true;
+  }
+  if (fin) {
+    rcv_nxt_ += 1;  // FIN: ACK at once (tcp_input, TCPS_ESTABLISHED -> CLOSE_WAIT)
+    fin_received_ = true;
+    ack_now_ = true;
+    a.readable = true;
+  }
 }
 
 void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {

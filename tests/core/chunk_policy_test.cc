@@ -308,15 +308,16 @@ TEST(ChunkPolicy, RobustRecommendsRaisedSndbufOnlyWhenAllowed) {
   const ChunkPolicy r(PolicyKind::robust, p);
   EXPECT_EQ(r.recommended_sndbuf(8192), 16 * 1460);   // 16 MSS below the 64 KiB cap
   EXPECT_EQ(r.recommended_sndbuf(8191), 8192);        // below SO_SNDBUF: no KB823764 trigger
-  // Jumbo MSS: the 64 KiB cap binds below 16 MSS; robust raises only S < 2M, and to 4 MSS (seed-like
+  // Jumbo MSS: the 64 KiB cap binds below 16 MSS; robust raises only S <= M, and to 4 MSS (seed-like
   // multi-MSS chunks), not to the cap (one-MSS chunks against a two-segment window, STACKS.md §8).
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 8960, true, true, true}).recommended_sndbuf(8192), 4 * 8960);
-  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true}).recommended_sndbuf(16384), 4 * 8960);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8960, 8960, true, true, true}).recommended_sndbuf(8960), 4 * 8960);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true}).recommended_sndbuf(16384), 16384);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {17920, 8960, true, true, true}).recommended_sndbuf(17920), 17920);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 4096, true, true, true}).recommended_sndbuf(4096), 65536);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 8192, true, true, true}).recommended_sndbuf(4096), 32768);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 16384, true, true, true}).recommended_sndbuf(4096), 65536);
-  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 16384, true, true, true}).recommended_sndbuf(32768), 32768);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {20000, 16384, true, true, true}).recommended_sndbuf(20000), 20000);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 65483, true, true, true}).recommended_sndbuf(65536),
             32768);                                   // 2 MSS is above the cap: no raise
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, p).recommended_sndbuf(8192), 8192);

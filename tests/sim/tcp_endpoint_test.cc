@@ -134,6 +134,67 @@ TEST(DataPath, AckOnPushAcksTheTailAtOnce) {
   EXPECT_TRUE(p.writable[0] || !p.ep[0].send_buffer().writer_waiting());
 }
 
+TEST(DataPath, OutOfOrderSegmentsWaitAndTheFilledHoleIsAckedAtOnce) {
+  // Three segments of one send (OpenBSD's initial window); the wire loses the second. The
+  // receiver keeps the third (a duplicate ACK at once), and the retransmission of the second is
+  // ACKed at once past both (reassembly.h: RFC 5681 4.2, BSD tcp_reass), not left to the
+  // delayed-ACK timer.
+  Pair p(TcpProfile::openbsd39(), TcpProfile::openbsd39());
+  p.connect(0);
+  const std::int32_t m = p.ep[0].maxseg();  // 1448: both ask for timestamps
+  p.ep[0].send(Nanos::us(10), 3 * m, true, p.a);
+  p.collect(0);
+  ASSERT_EQ(p.wire.size(), 3u);
+  const Segment lost = p.wire[1].second;
+  p.wire.erase(p.wire.begin() + 1);
+  p.sent[1].clear();
+  p.pump(Nanos::us(20));
+  EXPECT_EQ(p.ep[1].rcv_nxt(), 1 + m);
+  EXPECT_EQ(p.ep[1].readable(), m);
+  // The first segment alone waits for the delayed-ACK timer; the third is out of order: ACK at once.
+  ASSERT_EQ(p.sent[1].size(), 1u);
+  EXPECT_FALSE(p.sent[1][0].delayed_ack);
+  EXPECT_EQ(p.sent[1].back().ack, 1 + m);
+  p.sent[1].clear();
+  p.ep[1].on_segment(Nanos::us(30), lost, p.a);  // the retransmission
+  p.collect(1);
+  ASSERT_EQ(p.sent[1].size(), 1u);
+  EXPECT_EQ(p.sent[1][0].ack, 1 + 3 * m);
+  EXPECT_FALSE(p.sent[1][0].delayed_ack);
+  EXPECT_FALSE(p.delack_armed(1));
+  EXPECT_EQ(p.ep[1].readable(), 3 * m);
+  EXPECT_EQ(p.ep[1].counters().bytes_received, 3 * m);
+  // A go-back-N copy of bytes already received adds nothing.
+  Segment old = lost;
+  old.len = 2 * m;
+  p.ep[1].on_segment(Nanos::us(40), old, p.a);
+  p.collect(1);
+  EXPECT_EQ(p.ep[1].counters().bytes_received, 3 * m);
+  EXPECT_EQ(p.ep[1].invariant_violation(), nullptr);
+}
+
+TEST(DataPath, RetransmissionOverlappingRcvNxtAddsOnlyItsNewBytes) {
+  // After an RTO the sender goes back to snd_una and may coalesce: a segment that starts in
+  // bytes already received is trimmed (BSD tcp_input, todrop), not dropped whole.
+  Pair p(TcpProfile::openbsd39(), TcpProfile::openbsd39());
+  p.connect(0);
+  const std::int32_t m = p.ep[0].maxseg();
+  p.ep[0].send(Nanos::us(10), 3 * m, true, p.a);
+  p.collect(0);
+  ASSERT_EQ(p.wire.size(), 3u);
+  Segment both = p.wire[0].second;  // the first again, coalesced with the (lost) second
+  both.len = 2 * m;
+  p.wire.pop_back();
+  p.wire.pop_back();
+  p.pump(Nanos::us(20));
+  ASSERT_EQ(p.ep[1].rcv_nxt(), 1 + m);
+  p.ep[1].on_segment(Nanos::us(30), both, p.a);
+  p.collect(1);
+  EXPECT_EQ(p.ep[1].rcv_nxt(), 1 + 2 * m);
+  EXPECT_EQ(p.ep[1].counters().bytes_received, 2 * m);
+  EXPECT_EQ(p.ep[1].invariant_violation(), nullptr);
+}
+
 TEST(DataPath, BytesReadOnceInOrderAcrossManySends) {
   Pair p(TcpProfile::openbsd39(), TcpProfile::openbsd39());
   p.connect(0);

@@ -57,7 +57,7 @@
 //            With allow_raise_sndbuf, a send >= S makes robust recommend SO_SNDBUF >=
 //            min(64 KiB, 16M) unless that is below 2M (KB823764's workaround: a larger SO_SNDBUF, §1; 2M: the
 //            seed's condition, §0; 64 KiB: Windows 10's default, §1). Where the cap binds (M > 4 KiB)
-//            it raises only S < 2M, to min(64 KiB, 4M): a quota >= 5M would mean one-MSS chunks,
+//            it raises only S <= M, to min(64 KiB, 4M): a quota >= 5M would mean one-MSS chunks,
 //            which against a receive window under two segments send one segment per round trip
 //            (measured on the map, §8). The caller applies it
 //            with setsockopt before the send and then updates the policy (ChunkedSender does;
@@ -137,7 +137,7 @@ class ChunkPolicy {
 
   // SO_SNDBUF the policy recommends for sends of `send_len` bytes: params().sndbuf unless the
   // policy is robust, params().allow_raise_sndbuf and send_len >= sndbuf (then at least
-  // min(64 KiB, 16 MSS); for M > 4 KiB only S < 2M, to min(64 KiB, 4 MSS); none where that is below
+  // min(64 KiB, 16 MSS); for M > 4 KiB only S <= M, to min(64 KiB, 4 MSS); none where that is below
   // 2 MSS: KB823764's workaround, §1, §8). Never lowers it.
   std::int64_t recommended_sndbuf(std::size_t send_len) const noexcept;
 

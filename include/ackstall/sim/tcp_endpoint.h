@@ -26,12 +26,15 @@
 //      outstanding with only the persist timer armed (tcp_output, t_force).
 //   4. A delayed-ACK timer request is cancelled whenever any segment carrying an ACK leaves:
 //      after such a segment no delayed ACK is owed and the delayed-ACK timer is not armed.
-// Simplifications (documented, not hidden): out-of-order segments are dropped and ACKed at once
-// (no reassembly queue, so recovery is go-back-N after NewReno's first retransmission); no
-// TIME_WAIT or RST handling; urgent data and SACK are not modelled.
+// Out-of-order segments wait in a ReassemblyQueue (reassembly.h) and are ACKed at once, as is
+// every segment while the queue holds data; a retransmission that overlaps rcv_nxt is trimmed
+// (BSD tcp_input's todrop). Simplifications (documented, not hidden): no SACK (recovery is
+// NewReno's, one hole per round trip; after an RTO go-back-N, whose duplicates the receiver
+// trims), no TIME_WAIT or RST handling, no urgent data.
 #pragma once
 
 #include "ackstall/sim/ack_policy.h"
+#include "ackstall/sim/reassembly.h"
 #include "ackstall/sim/receive_window.h"
 #include "ackstall/sim/congestion.h"
 #include "ackstall/sim/config.h"
@@ -178,6 +181,8 @@ class TcpEndpoint {
   std::int64_t rcv_ssthresh_ = 0, rcv_wnd_last_ = 0;
   WindowInput window_input() const noexcept;
   bool fin_received_ = false;
+  ReassemblyQueue reass_;                // out-of-order data (and FIN) past rcv_nxt
+  void accept_in_order(Nanos now, const Segment& s, std::int64_t len, Actions& a);
   std::uint32_t ts_recent_ = 0;
   bool ack_now_ = false;
   bool mark_window_update_ = false, mark_delayed_ = false;
