@@ -78,7 +78,13 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       // number of chunks queued; for M < S < 2M that is one-MSS chunks, two in flight, which a
       // BSD or Windows receiver ACKs at once where a whole send waits for its delayed-ACK timer
       // (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
-      seedlike_ = s > m && s < 5 * m;
+      // At jumbo MSS (M > 4 KiB: where the 64 KiB cap of recommended_sndbuf binds) the seed's
+      // chunks reach up to S < 8M, where a quarter would be one MSS: one-MSS jumbo chunks coalesce
+      // into a continuous stream that locks into one segment per round trip against a receive
+      // window below two segments, where the seed's chunks end each send with a short segment
+      // after which the reader drains (measured on the map: 56 -> 38 cells below the goal; 1 Gbit
+      // to OpenBSD, 64 KiB quota: 40.6 -> 60.3 MiB/s, docs/MAPS.md; STACKS.md §8).
+      seedlike_ = s > m && s < (m > 4096 ? 8 : 5) * m;
       base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
       // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
       // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one

@@ -237,6 +237,14 @@ TEST(ChunkPolicy, RobustWorkedExamples) {
             ChunkPolicy(PolicyKind::seed, {98304, 32741, true}).plan(98304));
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {2048, 536, true}).plan(8192),
             ChunkPolicy(PolicyKind::seed, {2048, 536, true}).plan(8192));
+  // Jumbo MSS (> 4 KiB) with 5M <= S < 8M: still the seed's chunks, not one-MSS ones (a continuous
+  // stream of jumbo segments locks into one segment per round trip against a window below two
+  // segments, STACKS.md §8): 64 KiB quota, MSS 8960 -> 6 x 8960, then 8960 + 2816 (tail rule).
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 8960, true}).plan(65536), (Plan{53760, 11776}));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 8960, true}).plan(65536),
+            ChunkPolicy(PolicyKind::seed, {65536, 8960, true}).plan(65536));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 1460, true}).base_chunk(), 16060);  // 1460: quarter
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {131072, 8960, true}).base_chunk(), 3 * 8960);  // >= 8M: quarter
   // Not a stream socket / unknown SO_SNDBUF: whole.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 1460, false}).plan(20000), (Plan{20000}));
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {0, 1460, true}).plan(20000), (Plan{20000}));
@@ -269,10 +277,11 @@ TEST(ChunkPolicy, RobustPropertiesEveryMss) {
             // (2)+(3): whole MSS but the last; every piece >= MSS once the send is.
             if (!is_last) { ASSERT_EQ(n % M, 0u); }
             if (len >= M) { ASSERT_GE(n, M) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len; }
-            // S >= 5M: several chunks fit below the quota: at most a quarter of it.
-            if (!is_last && sndbuf >= 5 * mss) { ASSERT_LE(n, std::max(M, S / 4)); }
-            // 2M <= S < 5M: the seed's chunks.
-            if (sndbuf < 5 * mss) { ASSERT_EQ(n, ChunkPolicy(PolicyKind::seed, {sndbuf, mss, true}).next_chunk(remaining)); }
+            // The seed's chunks for 2M <= S < 5M, and at jumbo MSS (> 4 KiB) up to S < 8M.
+            const std::int64_t seedlike_below = (mss > 4096 ? 8 : 5) * mss;
+            // Above that several chunks fit below the quota: at most a quarter of it.
+            if (!is_last && sndbuf >= seedlike_below) { ASSERT_LE(n, std::max(M, S / 4)); }
+            if (sndbuf < seedlike_below) { ASSERT_EQ(n, ChunkPolicy(PolicyKind::seed, {sndbuf, mss, true}).next_chunk(remaining)); }
           }
           sum += n;
           remaining -= n;
