@@ -584,7 +584,11 @@ void TcpEndpoint::on_timer(Nanos now, TimerKind k, Actions& a) {
       force_ = true;
       output(now, a);
       force_ = false;
-      persist_backoff_ = min(persist_backoff_ * 2, Nanos::s(60));
+      // tcp_setpersist / tcp_probe_timer: the interval starts at the RTO and doubles up to 60 s.
+      // An ACK that moved snd_una reset the backoff to zero while the timer ran (a probe's byte
+      // accepted into a window still advertised as zero): start again from the RTO, never from
+      // zero, or the probes would repeat at one instant forever.
+      persist_backoff_ = persist_backoff_ == Nanos::zero() ? rtt_.rto() : min(persist_backoff_ * 2, Nanos::s(60));
       if (!persist_armed_) arm(a, TimerKind::persist, now + persist_backoff_);
       return;
     }
