@@ -95,11 +95,21 @@ WindowInput TcpEndpoint::window_input() const noexcept {
   // 952-byte tail as for a full segment), so a short unread segment takes as much window as a
   // full one: count unread bytes in whole segments (tcp_space, 6.1 include/net/tcp.h).
   std::int64_t unread = rcv_queue_;
-  if (prof_.receive_window == ReceiveWindowKind::linux && maxseg_ > 0)
+  std::int64_t mss = maxseg_;
+  if (prof_.receive_window == ReceiveWindowKind::linux && maxseg_ > 0) {
     unread = (rcv_queue_ + maxseg_ - 1) / maxseg_ * maxseg_;
+    // __tcp_select_window rounds to icsk_ack.rcv_mss, the size of the segments seen so far, not
+    // to our MSS: before any data tcp_initialize_rcv_mss's min(advmss, TCP_MSS_DEFAULT = 536).
+    // (A Linux window behind another stack's delayed-ACK rule, a mix for tests: our MSS.)
+    const std::int64_t rcv_mss = ack_->rcv_mss();
+    const bool linux_acks = prof_.ack.kind == AckPolicyKind::linux_2_6 || prof_.ack.kind == AckPolicyKind::linux ||
+                            prof_.ack.kind == AckPolicyKind::linux_pingpong;
+    if (rcv_mss > 0) mss = rcv_mss;
+    else if (linux_acks) mss = std::min<std::int64_t>(maxseg_, 536);
+  }
   return {.space = rcvbuf_ - unread,
           .rcvbuf = rcvbuf_,
-          .maxseg = maxseg_,
+          .maxseg = mss,
           .promised = std::max<std::int64_t>(0, rcv_adv_ - rcv_nxt_),
           .max_win = kMaxWin << rcv_scale_,
           .ssthresh = rcv_ssthresh_,

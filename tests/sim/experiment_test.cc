@@ -50,6 +50,30 @@ void expect_clean(const Summary& s) {
 
 // ---- headline physics (docs/STACKS.md §6) --------------------------------
 
+TEST(LinuxReceiver, LoopbackMssKeepsTheWindowOpen) {
+  // __tcp_select_window rounds to icsk_ack.rcv_mss; rounding to the receiver's own MSS (65483 on
+  // loopback) closed the window whenever less than one MSS of an 87380-byte buffer was free, and
+  // each 32 KiB write then crept through zero-window probes: 4.08 MiB/s in this cell of the map
+  // (tests/sim/robust_map_test.cc) before, 10.50 since (2026-12-04).
+  ExperimentConfig c;
+  c.link.mtu = 65523;
+  c.sender.send_buffer.size = 8192;
+  c.sender.nagle = NagleKind::off;
+  c.receiver = TcpProfile::openbsd39();
+  c.receiver.ack.kind = AckPolicyKind::linux;
+  c.receiver.receive_window = ReceiveWindowKind::linux;
+  c.receiver.rcvbuf = 87380;
+  c.receiver.round_rcvbuf_to_mss = false;
+  c.receiver.ask_timestamps = c.receiver.accept_timestamps = true;
+  c.receiver.ask_window_scale = true;
+  c.app.transmitter.writes = 64;
+  c.app.transmitter.write_len = 32768;
+  auto s = run_experiment(c);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->completed);
+  EXPECT_GT(s->goodput_mib_s, 9.0);
+}
+
 TEST(SeedPhysics, UnpatchedStreamWriteIsFortyKilobytesPerSecond) {
   const ExperimentConfig c;  // the seed's defaults, 30000 x 8192
   const Summary s = run_experiment(c).value();

@@ -195,6 +195,45 @@ TEST(DataPath, RetransmissionOverlappingRcvNxtAddsOnlyItsNewBytes) {
   EXPECT_EQ(p.ep[1].invariant_violation(), nullptr);
 }
 
+TEST(Persist, AProbeAcceptedIntoAZeroWindowDoesNotRestartTheTimerAtZero) {
+  // Found on the map (2026-12-04): a receiver that still has room but advertises zero accepts a
+  // probe's byte and ACKs it with window 0. That ACK moved snd_una and reset the persist backoff
+  // while the persist timer ran; the timer then re-armed at now + 0 and probed at one instant
+  // forever. The backoff restarts from the RTO (tcp_setpersist / tcp_probe_timer).
+  Pair p(TcpProfile::winxp(), TcpProfile::openbsd39());
+  p.connect(0);
+  p.ep[0].send(Nanos::us(10), 4 * 1460, true, p.a);  // XP's initial window sends 2 of the 4
+  p.collect(0);
+  p.wire.clear();
+  const auto ack = [&](std::int64_t n, Nanos now) {  // an ACK of n data bytes, window 0
+    Segment s;
+    s.seq = 1;
+    s.ack = 1 + n;
+    s.flags = tcp_flag::ack;
+    s.wnd = 0;
+    p.ep[0].on_segment(now, s, p.a);
+    p.collect(0);
+  };
+  const auto last_persist = [&]() {
+    Nanos at = Nanos::never();
+    for (const auto& t : p.timers[0]) if (t.kind == TimerKind::persist) at = t.at;
+    return at;
+  };
+  ack(2 * 1460, Nanos::ms(1));  // all sent is ACKed, the window closed: persist
+  ASSERT_TRUE(p.ep[0].timer_armed(TimerKind::persist));
+  Nanos now = last_persist();
+  p.ep[0].on_timer(now, TimerKind::persist, p.a);  // the probe: one byte
+  p.collect(0);
+  ASSERT_FALSE(p.wire.empty());
+  EXPECT_EQ(p.wire.back().second.len, 1);
+  ack(2 * 1460 + 1, now + Nanos::us(200));  // the probe's byte accepted, the window still zero
+  ASSERT_TRUE(p.ep[0].timer_armed(TimerKind::persist));
+  now = last_persist();
+  p.ep[0].on_timer(now, TimerKind::persist, p.a);
+  p.collect(0);
+  EXPECT_GE(last_persist(), now + p.ep[0].rto()) << "persist re-armed at " << last_persist().count();
+}
+
 TEST(DataPath, BytesReadOnceInOrderAcrossManySends) {
   Pair p(TcpProfile::openbsd39(), TcpProfile::openbsd39());
   p.connect(0);

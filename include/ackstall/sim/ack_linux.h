@@ -45,7 +45,7 @@ class LinuxAckPolicy final : public AckPolicy {
   bool pending() const override { return timer_; }
 
   bool pingpong() const noexcept { return pingpong_; }
-  std::int64_t rcv_mss() const noexcept { return rcv_mss_; }
+  std::int64_t rcv_mss() const noexcept override { return rcv_mss_; }
   Nanos ato() const noexcept { return ato_; }
   std::int32_t quick() const noexcept { return quick_; }
 

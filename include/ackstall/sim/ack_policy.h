@@ -63,6 +63,10 @@ class AckPolicy {
   virtual bool on_timer() = 0;
   // A delayed ACK is owed (timer running).
   virtual bool pending() const = 0;
+  // Linux icsk_ack.rcv_mss, the receiver's estimate of the peer's segment size
+  // (tcp_measure_rcv_mss), which __tcp_select_window rounds the window to; 0 = not estimated
+  // (no data segment yet, or not a Linux receiver).
+  virtual std::int64_t rcv_mss() const noexcept { return 0; }
 };
 
 // `tick_phase`: bsd_tick's global fast-timeout tick phase in [0, tick) (drawn from the run's RNG).
