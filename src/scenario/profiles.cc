@@ -66,6 +66,12 @@ TcpProfile linux_current() {
   p.ack.kind = AckPolicyKind::linux;
   p.cwnd = {10, 10};
   p.rto_initial = Nanos::s(1);  // RFC 6298, TCP_TIMEOUT_INIT 1 s
+  // Linux >= 5.4 (commit a337531b942b): tcp_rmem[1] 131072 and a SYN window of ~64 KB (the lab's
+  // 6.18 offers 65160 = 45 x 1448 and reads tcp_rmem 4096 131072 ...); delayed-ACK timers on
+  // jiffies, HZ 250 as Debian's kernels (stalls of 40.3-43.4 ms measured in the lab, §7).
+  p.rcvbuf = 131072;
+  p.linux_initial_rwnd = 65535;
+  p.ack.jiffy = Nanos::ms(4);
   return p;
 }
 
@@ -128,7 +134,9 @@ constexpr std::array kProfiles = {
                  "when a read drains a short/PSH segment; Minshall Nagle; initial cwnd 2",
                  "docs/STACKS.md §4 (__tcp_ack_snd_check, tcp_cleanup_rbuf, tcp_event_data_recv)",
                  &linux26},
-    NamedProfile{"linux", "current Linux: as linux-2.6 plus ICSK_ACK_PUSHED2; initial cwnd 10",
+    NamedProfile{"linux",
+                 "current Linux (>= 5.4): as linux-2.6 plus ICSK_ACK_PUSHED2; initial cwnd 10; "
+                 "tcp_rmem 131072, SYN window ~64 KB; delayed-ACK timer on 4 ms jiffies (HZ 250)",
                  "docs/STACKS.md §4, §7 (no stall in 84 lab runs)", &linux_current},
     NamedProfile{"linux-pingpong",
                  "Linux with TCP_QUICKACK=0 re-set after every read: classic ~40 ms delayed ACK "
