@@ -476,8 +476,9 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
   if (s.len > 0 || s.has(tcp_flag::fin)) {
     // A retransmission that overlaps bytes already received: keep only the new part (BSD
     // tcp_input, todrop; after an RTO the sender goes back to snd_una, §3).
+    // A FIN right after bytes already received counts as new (its data was taken earlier).
     std::int64_t seq = s.seq, len = s.len;
-    if (seq < rcv_nxt_ && seq + len > rcv_nxt_) {
+    if (seq < rcv_nxt_ && (seq + len > rcv_nxt_ || (s.has(tcp_flag::fin) && seq + len == rcv_nxt_))) {
       len -= rcv_nxt_ - seq;
       seq = rcv_nxt_;
     }

@@ -193,6 +193,14 @@ TEST(DataPath, RetransmissionOverlappingRcvNxtAddsOnlyItsNewBytes) {
   EXPECT_EQ(p.ep[1].rcv_nxt(), 1 + 2 * m);
   EXPECT_EQ(p.ep[1].counters().bytes_received, 2 * m);
   EXPECT_EQ(p.ep[1].invariant_violation(), nullptr);
+  // A copy of those bytes that now carries the FIN: the bytes are old, the FIN is new.
+  Segment fin = both;
+  fin.flags |= tcp_flag::fin;
+  p.ep[1].on_segment(Nanos::us(40), fin, p.a);
+  p.collect(1);
+  EXPECT_EQ(p.ep[1].rcv_nxt(), 1 + 2 * m + 1);
+  EXPECT_EQ(p.ep[1].counters().bytes_received, 2 * m);
+  EXPECT_EQ(p.ep[1].invariant_violation(), nullptr);
 }
 
 TEST(Persist, AProbeAcceptedIntoAZeroWindowDoesNotRestartTheTimerAtZero) {
