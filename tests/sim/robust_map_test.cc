@@ -142,9 +142,9 @@ unsigned threads_from_env() {
 
 // Where robust does not meet the goal (measured on the full map, reported in issue 10 and
 // docs/STACKS.md §8). Every other cell must meet it; a cell in a gap must still not be below
-// `floor`, so a regression shows. The first two are receive-window limits (one or two segments
-// of window), not send-policy ones; the last four appear only where the application forbids
-// raising SO_SNDBUF (ACKSTALL_MAP_RAISE=0 or small).
+// `floor`, so a regression shows. The first three are receive-window limits (one or two
+// segments of window), not send-policy ones; the last four appear only where the application
+// forbids raising SO_SNDBUF (ACKSTALL_MAP_RAISE=0 or small).
 struct Gap {
   const char* why;
   double floor;
