@@ -154,8 +154,13 @@ core::Result<void> validate(const ExperimentConfig& c) {
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");
   if (s.event_wakeup < Nanos::zero()) return core::fail("app.scp.event_wakeup: must be >= 0");
-  if (s.sender_cpu_ps_per_byte < 0) return core::fail("app.scp.sender_cpu_ps_per_byte: must be >= 0");
-  if (s.receiver_cpu_ps_per_byte < 0) return core::fail("app.scp.receiver_cpu_ps_per_byte: must be >= 0");
+  // At most 1 ms per byte (ssh on 2006 hardware: 140 ns): the cost of a whole write or read
+  // (<= 2^30 bytes) then stays far inside int64 picoseconds (found by fuzz_simulation).
+  constexpr std::int64_t kMaxCpuPsPerByte = 1'000'000'000;
+  if (s.sender_cpu_ps_per_byte < 0 || s.sender_cpu_ps_per_byte > kMaxCpuPsPerByte)
+    return core::fail("app.scp.sender_cpu_ps_per_byte: must be in [0, 1000000000] (1 ms per byte)");
+  if (s.receiver_cpu_ps_per_byte < 0 || s.receiver_cpu_ps_per_byte > kMaxCpuPsPerByte)
+    return core::fail("app.scp.receiver_cpu_ps_per_byte: must be in [0, 1000000000] (1 ms per byte)");
   if (c.time_limit <= Nanos::zero()) return core::fail("time_limit: must be > 0");
   if (c.stall_threshold < Nanos::zero()) return core::fail("stall_threshold: must be >= 0");
   return {};

@@ -40,6 +40,24 @@ TEST(Config, ValidateNamesTheField) {
   EXPECT_EQ(run.error().message(), validate(c).error().message());
 }
 
+// scp's CPU cost per byte times a whole write (2^30 bytes at most) must fit int64 picoseconds:
+// fuzz_simulation found 7.4e15 ps/byte overflowing it (UBSan, app_ttcp.cc), 2026-12-04.
+TEST(Config, ScpCpuCostIsBounded) {
+  ExperimentConfig c;
+  c.app.scp.enabled = true;
+  c.app.scp.sender_cpu_ps_per_byte = 1'000'000'000;  // 1 ms per byte: accepted
+  c.app.scp.receiver_cpu_ps_per_byte = 1'000'000'000;
+  c.app.transmitter.write_len = std::int64_t{1} << 30;
+  c.app.transmitter.writes = 1;
+  EXPECT_TRUE(validate(c).has_value());
+  c.app.scp.sender_cpu_ps_per_byte = 7356711866666666;
+  ASSERT_FALSE(validate(c).has_value());
+  EXPECT_NE(validate(c).error().message().find("app.scp.sender_cpu_ps_per_byte"), std::string::npos);
+  c.app.scp.sender_cpu_ps_per_byte = 0;
+  c.app.scp.receiver_cpu_ps_per_byte = 1'000'000'001;
+  EXPECT_NE(validate(c).error().message().find("app.scp.receiver_cpu_ps_per_byte"), std::string::npos);
+}
+
 // The keys of the lab's model are bounded so that no value can overflow the ns clock.
 TEST(Config, LabModelKeysAreBounded) {
   const auto rejects = [](const ExperimentConfig& c, const char* key) {
