@@ -9,16 +9,10 @@
 #include <vector>
 
 #include "ackstall/scenario/scenario.h"
+#include "scenario_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  // The first line, if it starts with "#set ", is also used as one --set argument.
-  std::vector<std::string> sets;
-  if (text.starts_with("#set ")) {
-    const auto nl = text.find('\n');
-    sets.emplace_back(text.substr(5, nl == std::string_view::npos ? text.npos : nl - 5));
-  }
-  const auto s = ackstall::scenario::parse_scenario(text, "fuzz.toml", sets);
+  const auto s = parse_fuzz_scenario(data, size);  // a first "#set key=value" line is a --set
   if (s) {
     if (!ackstall::sim::validate(s->config)) std::abort();  // loader let an invalid config through
   } else {

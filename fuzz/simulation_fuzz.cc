@@ -13,15 +13,10 @@
 
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
+#include "scenario_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string_view text(reinterpret_cast<const char*>(data), size);
-  std::vector<std::string> sets;
-  if (text.starts_with("#set ")) {
-    const auto nl = text.find('\n');
-    sets.emplace_back(text.substr(5, nl == std::string_view::npos ? text.npos : nl - 5));
-  }
-  auto s = ackstall::scenario::parse_scenario(text, "fuzz.toml", sets);
+  auto s = parse_fuzz_scenario(data, size);
   if (!s) return 0;
   ackstall::sim::ExperimentConfig cfg = s->config;
   // Bounded work per input: the simulator's cost is in events, and a few small writes keep a
