@@ -25,6 +25,9 @@ std::string format(std::string_view f, const A&... args) {
     at = k + 2;
   }
 }
+// Jumbo MSS for robust: where 16 MSS of quota would pass the 64 KiB cap (MSS > 4 KiB), so
+// recommended_sndbuf cannot reach it and the quarter-quota chunks of a capped quota are one MSS.
+constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
 }  // namespace
 
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept {
@@ -84,7 +87,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       // window below two segments, where the seed's chunks end each send with a short segment
       // after which the reader drains (measured on the map: 56 -> 38 cells below the goal; 1 Gbit
       // to OpenBSD, 64 KiB quota: 40.6 -> 60.3 MiB/s, docs/MAPS.md; STACKS.md §8).
-      seedlike_ = s > m && s < (m > 4096 ? 8 : 5) * m;
+      seedlike_ = s > m && s < (cap_binds(m) ? 8 : 5) * m;
       base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
       // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
       // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one
@@ -157,7 +160,7 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
   // lets more data meet a receive window below two segments (measured on the map, §8).
   const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
   std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
-  if (want < 16 * m) {
+  if (cap_binds(m)) {
     // The cap keeps the raise below 16 segments (MSS > 4 KiB: jumbo frames). A quota of >= 5M
     // means one-MSS chunks, which settle into one segment per round trip against a receive
     // window under two segments (§8); 4M keeps multi-MSS chunks (2M <= S < 5M). Raise only

@@ -101,11 +101,7 @@ WindowInput TcpEndpoint::window_input() const noexcept {
     // __tcp_select_window rounds to icsk_ack.rcv_mss, the size of the segments seen so far, not
     // to our MSS: before any data tcp_initialize_rcv_mss's min(advmss, TCP_MSS_DEFAULT = 536).
     // (A Linux window behind another stack's delayed-ACK rule, a mix for tests: our MSS.)
-    const std::int64_t rcv_mss = ack_->rcv_mss();
-    const bool linux_acks = prof_.ack.kind == AckPolicyKind::linux_2_6 || prof_.ack.kind == AckPolicyKind::linux ||
-                            prof_.ack.kind == AckPolicyKind::linux_pingpong;
-    if (rcv_mss > 0) mss = rcv_mss;
-    else if (linux_acks) mss = std::min<std::int64_t>(maxseg_, 536);
+    if (const std::int64_t rcv_mss = ack_->rcv_mss(); rcv_mss > 0) mss = std::min(rcv_mss, maxseg_);
   }
   return {.space = rcvbuf_ - unread,
           .rcvbuf = rcvbuf_,
@@ -487,7 +483,7 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
     } else {
       // Out of order (kept for reassembly) or a duplicate: ACK at once (§3, §4).
       if (seq > rcv_nxt_ && !fin_received_)
-        reass_.add(seq, seq + len, s.has(tcp_flag::fin), rcv_nxt_ + std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_));
+        reass_.add(seq, seq + len, s.has(tcp_flag::fin), rcv_nxt_ + rcv_room());
       ack_now_ = true;
     }
   }
@@ -498,8 +494,7 @@ void TcpEndpoint::on_segment(Nanos now, const Segment& s, Actions& a) {
 // buffer allows, the delayed-ACK rule decides, then whatever the reassembly queue now continues.
 void TcpEndpoint::accept_in_order(Nanos now, const Segment& s, std::int64_t len, Actions& a) {
   const bool gap = !reass_.empty();
-  const std::int64_t space = std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_);
-  const std::int64_t take = std::min<std::int64_t>(len, space);
+  const std::int64_t take = std::min<std::int64_t>(len, rcv_room());
   if (take > 0) {
     rcv_nxt_ += take;
     rcv_queue_ += take;
@@ -533,7 +528,7 @@ void TcpEndpoint::accept_in_order(Nanos now, const Segment& s, std::int64_t len,
   if (gap) {
     // The hole is (partly) filled: the queued bytes that now follow join the receive queue, and
     // the ACK goes at once (reassembly.h: RFC 5681 §4.2, BSD tcp_reass, Linux, ns-3).
-    const std::int64_t end = reass_.take_contiguous(rcv_nxt_, rcv_nxt_ + std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_));
+    const std::int64_t end = reass_.take_contiguous(rcv_nxt_, rcv_nxt_ + rcv_room());
     if (end > rcv_nxt_) {
       const std::int64_t n = end - rcv_nxt_;
       rcv_nxt_ = end;

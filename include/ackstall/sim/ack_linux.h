@@ -45,7 +45,9 @@ class LinuxAckPolicy final : public AckPolicy {
   bool pending() const override { return timer_; }
 
   bool pingpong() const noexcept { return pingpong_; }
-  std::int64_t rcv_mss() const noexcept override { return rcv_mss_; }
+  // Before the first data segment: tcp_initialize_rcv_mss's TCP_MSS_DEFAULT (536; the caller caps
+  // it at its advmss).
+  std::int64_t rcv_mss() const noexcept override { return rcv_mss_ > 0 ? rcv_mss_ : 536; }
   Nanos ato() const noexcept { return ato_; }
   std::int32_t quick() const noexcept { return quick_; }
 

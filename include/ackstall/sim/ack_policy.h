@@ -64,8 +64,8 @@ class AckPolicy {
   // A delayed ACK is owed (timer running).
   virtual bool pending() const = 0;
   // Linux icsk_ack.rcv_mss, the receiver's estimate of the peer's segment size
-  // (tcp_measure_rcv_mss), which __tcp_select_window rounds the window to; 0 = not estimated
-  // (no data segment yet, or not a Linux receiver).
+  // (tcp_initialize_rcv_mss, tcp_measure_rcv_mss), which __tcp_select_window rounds the window
+  // to; 0 = not a Linux receiver (the window then rounds to our MSS).
   virtual std::int64_t rcv_mss() const noexcept { return 0; }
 };
 

@@ -43,6 +43,7 @@
 #include "ackstall/sim/segment.h"
 #include "ackstall/sim/send_buffer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -182,6 +183,8 @@ class TcpEndpoint {
   WindowInput window_input() const noexcept;
   bool fin_received_ = false;
   ReassemblyQueue reass_;                // out-of-order data (and FIN) past rcv_nxt
+  // Bytes the receive buffer can still take behind rcv_nxt (unread data counts, reassembly not).
+  std::int64_t rcv_room() const noexcept { return std::max<std::int64_t>(0, rcvbuf_ - rcv_queue_); }
   void accept_in_order(Nanos now, const Segment& s, std::int64_t len, Actions& a);
   std::uint32_t ts_recent_ = 0;
   bool ack_now_ = false;
