@@ -26,7 +26,7 @@ std::string format(std::string_view f, const A&... args) {
   }
 }
 // Jumbo MSS for robust: where 16 MSS of quota would pass the 64 KiB cap (MSS > 4 KiB), so
-// recommended_sndbuf cannot reach it and the quarter-quota chunks of a capped quota are one MSS.
+// recommended_sndbuf cannot reach it; robust then takes the seed's chunks (ChunkPolicy::update).
 constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
 }  // namespace
 
@@ -81,13 +81,16 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       // number of chunks queued; for M < S < 2M that is one-MSS chunks, two in flight, which a
       // BSD or Windows receiver ACKs at once where a whole send waits for its delayed-ACK timer
       // (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
-      // At jumbo MSS (M > 4 KiB: where the 64 KiB cap of recommended_sndbuf binds) the seed's
-      // chunks reach up to S < 8M, where a quarter would be one MSS: one-MSS jumbo chunks coalesce
-      // into a continuous stream that locks into one segment per round trip against a receive
-      // window below two segments, where the seed's chunks end each send with a short segment
-      // after which the reader drains (measured on the map: 56 -> 38 cells below the goal; 1 Gbit
-      // to OpenBSD, 64 KiB quota: 40.6 -> 60.3 MiB/s, docs/MAPS.md; STACKS.md §8).
-      seedlike_ = s > m && s < (cap_binds(m) ? 8 : 5) * m;
+      // At jumbo MSS (M > 4 KiB: where the 64 KiB cap of recommended_sndbuf binds) robust takes
+      // the seed's chunks for every S > M: quarter-quota chunks (one to a few MSS) coalesce into a
+      // continuous stream that locks into one segment per round trip against a receive window
+      // below two segments, where the seed's chunks end each send with a short segment after
+      // which the reader drains (measured on the map: 56 -> 38 cells below the goal with the
+      // seed's chunks up to S < 8M, later 29 -> 11 for all S; 1 Gbit to OpenBSD, 64 KiB quota: 40.6 ->
+      // 60.3 MiB/s, docs/MAPS.md; STACKS.md §8). The quarter rule's reason does not hold there:
+      // for S >= 8M a seed chunk is >= 7 jumbo segments, so one still queued when AFD releases
+      // the other covers a late wake-up as three quarter-quota chunks would.
+      seedlike_ = s > m && (cap_binds(m) || s < 5 * m);
       base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
       // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
       // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one

@@ -244,7 +244,10 @@ TEST(ChunkPolicy, RobustWorkedExamples) {
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 8960, true}).plan(65536),
             ChunkPolicy(PolicyKind::seed, {65536, 8960, true}).plan(65536));
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {65536, 1460, true}).base_chunk(), 16060);  // 1460: quarter
-  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {131072, 8960, true}).base_chunk(), 3 * 8960);  // >= 8M: quarter
+  // ... and above 8M too (a quarter would be 3 MSS: the map's 18 cells against a 2-segment window).
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {131072, 8960, true}).plan(262144),
+            ChunkPolicy(PolicyKind::seed, {131072, 8960, true}).plan(262144));
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {131072, 8960, true}).base_chunk(), 14 * 8960);
   // Not a stream socket / unknown SO_SNDBUF: whole.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 1460, false}).plan(20000), (Plan{20000}));
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {0, 1460, true}).plan(20000), (Plan{20000}));
@@ -277,8 +280,8 @@ TEST(ChunkPolicy, RobustPropertiesEveryMss) {
             // (2)+(3): whole MSS but the last; every piece >= MSS once the send is.
             if (!is_last) { ASSERT_EQ(n % M, 0u); }
             if (len >= M) { ASSERT_GE(n, M) << "mss=" << mss << " sndbuf=" << sndbuf << " len=" << len; }
-            // The seed's chunks for 2M <= S < 5M, and at jumbo MSS (> 4 KiB) up to S < 8M.
-            const std::int64_t seedlike_below = (mss > 4096 ? 8 : 5) * mss;
+            // The seed's chunks for 2M <= S < 5M, and at jumbo MSS (> 4 KiB) for every S.
+            const std::int64_t seedlike_below = mss > 4096 ? INT64_MAX : 5 * mss;
             // Above that several chunks fit below the quota: at most a quarter of it.
             if (!is_last && sndbuf >= seedlike_below) { ASSERT_LE(n, std::max(M, S / 4)); }
             if (sndbuf < seedlike_below) { ASSERT_EQ(n, ChunkPolicy(PolicyKind::seed, {sndbuf, mss, true}).next_chunk(remaining)); }

@@ -39,12 +39,15 @@
 //
 //   robust — beyond the seed (issue 10 point 4; docs/STACKS.md §8 "the robust and auto
 //            policies"). With S = SO_SNDBUF, M = MSS, r = bytes still to send of this send:
-//            * S >= 5M: base = M * floor(S / 4M) (whole MSS, about a quarter of the quota: when
+//            * S >= 5M (MSS <= 4 KiB): base = M * floor(S / 4M) (whole MSS, about a quarter of the quota: when
 //              the quota releases one chunk >= 3 are still queued, so a late wake-up of the
 //              sender does not idle the link); chunk = r if r < base + M (the tail rides along
 //              with the last chunk: no piece shorter than M), else base. Every piece < S.
-//            * M < S < 5M: the seed's get_chunk (so few segments of quota that the bytes in
-//              flight, two large chunks, matter more than the number queued; for M < S < 2M
+//            * M < S < 5M, and every S > M at jumbo MSS (> 4 KiB, where the 64 KiB cap binds):
+//              the seed's get_chunk (so few segments of quota that the bytes in
+//              flight, two large chunks, matter more than the number queued; at jumbo MSS
+//              quarter-quota chunks lock into one segment per round trip against a receive
+//              window below two segments, §8; for M < S < 2M
 //              one-MSS chunks, which BSD and Windows receivers ACK in pairs at once where a
 //              whole send waits for the delayed ACK: measured on the map,
 //              tests/sim/robust_map_test.cc, docs/STACKS.md §8).
@@ -145,7 +148,7 @@ class ChunkPolicy {
   PolicyKind kind_ = PolicyKind::none;
   PolicyKind effective_ = PolicyKind::none;
   bool nodelay_ = false;
-  bool seedlike_ = false;  // robust with 2M <= S < 5M: the seed's rules
+  bool seedlike_ = false;  // robust with M < S < 5M, or S > M at jumbo MSS: the seed's rules
   SocketParams params_{};
   std::int64_t base_ = 0;
 };
