@@ -310,6 +310,8 @@ std::vector<Field> build_fields() {
       duration([](C& c) -> auto& { return c.app.scp.event_wakeup; }));
   add(f, s + "sender_cpu_ps_per_byte", "sender CPU picoseconds per byte",
       integer<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_cpu_ps_per_byte; }));
+  add(f, s + "sender_output_buffer", "bytes the sender may encrypt ahead of the socket (ssh's output buffer; 0: serially)",
+      size<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_output_buffer; }));
   add(f, s + "receiver_cpu_ps_per_byte", "receiver CPU picoseconds per byte",
       integer<std::int64_t>([](C& c) -> auto& { return c.app.scp.receiver_cpu_ps_per_byte; }));
   add(f, "initiator", "which side opens the connection",

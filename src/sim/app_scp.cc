@@ -15,7 +15,7 @@ Nanos select_teardown_end(const ScpConfig& scp, Nanos select_start, Nanos ready)
 
 TtcpTransmitter make_scp_source(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
                                 const ScpConfig& scp) {
-  return TtcpTransmitter(cfg, chunk_params, scp.sender_cpu_ps_per_byte);
+  return TtcpTransmitter(cfg, chunk_params, scp.sender_cpu_ps_per_byte, scp.sender_output_buffer);
 }
 
 RxRequest ScpSink::run(Nanos now, bool ready) noexcept {

@@ -3,13 +3,18 @@
 // chunk policy is core's (core/chunk_policy.h).
 #include "ackstall/sim/app_ttcp.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ackstall::sim {
 
 TtcpTransmitter::TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
-                                 std::int64_t cpu_ps_per_byte)
-    : cfg_(cfg), chunker_(cfg.chunking, chunk_params), cpu_ps_per_byte_(cpu_ps_per_byte) {}
+                                 std::int64_t cpu_ps_per_byte, std::int64_t cpu_ahead_bytes)
+    : cfg_(cfg), chunker_(cfg.chunking, chunk_params), cpu_ps_per_byte_(cpu_ps_per_byte) {
+  // At most 2^17 writes ahead (1 MiB of bookkeeping however small the writes).
+  if (cpu_ahead_bytes > 0 && cfg.write_len > 0)
+    cpu_ahead_writes_ = static_cast<std::size_t>(std::min<std::int64_t>(cpu_ahead_bytes / cfg.write_len, 1 << 17));
+}
 
 Nanos TtcpTransmitter::connected(Nanos now) noexcept {
   state_ = State::running;
@@ -30,7 +35,15 @@ TxRequest TtcpTransmitter::run(Nanos now) {
     piece_left_ = 0;
     split_nodelay_ = chunker_.nodelay_for(static_cast<std::size_t>(write_left_));
     const std::int64_t cpu_ps = cpu_ps_per_byte_ * cfg_.write_len;
-    if (cpu_ps > 0) return {.kind = TxKind::sleep, .at = now + Nanos(cpu_ps / 1000)};  // scp: encrypt first
+    if (cpu_ps > 0) {  // scp: this write's encryption (serially, or begun while earlier writes waited)
+      // `now`: the previous write has been accepted (the first write: connected).
+      accepted_.push_back(now);
+      if (accepted_.size() > cpu_ahead_writes_ + 1) accepted_.pop_front();
+      // The output buffer has room once write k - 1 - N is accepted (the front when N + 1 are kept).
+      const Nanos room = accepted_.size() == cpu_ahead_writes_ + 1 ? accepted_.front() : Nanos::zero();
+      cpu_done_ = std::max(cpu_done_, room) + Nanos(cpu_ps / 1000);
+      if (cpu_done_ > now) return {.kind = TxKind::sleep, .at = cpu_done_};
+    }
   }
   // The simulated Cygwin calls the very chunk policy of core (seed's get_chunk).
   if (piece_left_ == 0)

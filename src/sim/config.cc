@@ -161,6 +161,8 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.scp.sender_cpu_ps_per_byte: must be in [0, 1000000000] (1 ms per byte)");
   if (s.receiver_cpu_ps_per_byte < 0 || s.receiver_cpu_ps_per_byte > kMaxCpuPsPerByte)
     return core::fail("app.scp.receiver_cpu_ps_per_byte: must be in [0, 1000000000] (1 ms per byte)");
+  if (s.sender_output_buffer < 0 || s.sender_output_buffer > (std::int64_t{1} << 30))
+    return core::fail("app.scp.sender_output_buffer: must be in [0, 1073741824] bytes");
   if (c.time_limit <= Nanos::zero()) return core::fail("time_limit: must be > 0");
   if (c.stall_threshold < Nanos::zero()) return core::fail("stall_threshold: must be >= 0");
   return {};

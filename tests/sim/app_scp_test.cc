@@ -87,6 +87,7 @@ TEST(ScpSink, ReceiverCpuPerByte) {
 TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
   ScpConfig c = scp(SelectTeardown::sleep_loop);
   c.sender_cpu_ps_per_byte = 1000;  // 1 ns per byte
+  c.sender_output_buffer = 0;       // serially: encrypt, then send
   TtcpTransmitterConfig t;
   t.writes = 2;
   t.write_len = 4096;
@@ -100,6 +101,50 @@ TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
   EXPECT_EQ(r.len, 4096);
   now = src.sent(Nanos::ns(4096), {.accepted = 4096, .would_block = false, .completed = true});
   EXPECT_EQ(src.run(now).kind, TxKind::sleep);  // the next block is encrypted first
+}
+
+// ssh's output buffer (OpenSSH packet_not_very_much_data_to_write, docs/STACKS.md §2): while a
+// write waits for the socket, the next ones are encrypted, up to the buffer's size.
+TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
+  ScpConfig c = scp(SelectTeardown::event);
+  c.sender_cpu_ps_per_byte = 1000;  // 1 ns per byte: 4096 ns per write
+  c.sender_output_buffer = 8192;    // two writes ahead
+  TtcpTransmitterConfig t;
+  t.writes = 4;
+  t.write_len = 4096;
+  t.wakeup_latency = Nanos::zero();
+  t.send_cost = Nanos::zero();
+  TtcpTransmitter src = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
+  Rng rng(1);
+  TxRequest r = src.run(src.connected(Nanos::zero()));
+  ASSERT_EQ(r.kind, TxKind::sleep);
+  EXPECT_EQ(r.at, Nanos::ns(4096));  // the first write is encrypted before anything is sent
+  ASSERT_EQ(src.run(r.at).kind, TxKind::send);
+  // The socket makes it wait 100 us (WSAEWOULDBLOCK, then FD_WRITE).
+  EXPECT_TRUE(src.sent(Nanos::ns(4096), {.accepted = 0, .would_block = true, .completed = false}).is_never());
+  const Nanos w = Nanos::us(100);
+  EXPECT_EQ(src.writable(w, rng).at, w);
+  ASSERT_EQ(src.run(w).kind, TxKind::send);
+  Nanos now = src.sent(w, {.accepted = 4096, .would_block = false, .completed = true});
+  // Writes 2 and 3 were encrypted during the wait (ready at 8192 and 12288 ns): sent at once.
+  for (int k = 2; k <= 3; ++k) {
+    r = src.run(now);
+    ASSERT_EQ(r.kind, TxKind::send) << "write " << k;
+    now = src.sent(now, {.accepted = 4096, .would_block = false, .completed = true});
+  }
+  // Write 4 could start only when write 1 had left the buffer (at 100 us): ready 4096 ns later.
+  r = src.run(now);
+  ASSERT_EQ(r.kind, TxKind::sleep);
+  EXPECT_EQ(r.at, w + Nanos::ns(4096));
+  // Serially (sender_output_buffer 0) write 2 would wait for its own encryption after the wait.
+  c.sender_output_buffer = 0;
+  TtcpTransmitter serial = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
+  r = serial.run(serial.connected(Nanos::zero()));
+  ASSERT_EQ(serial.run(r.at).kind, TxKind::send);
+  now = serial.sent(w, {.accepted = 4096, .would_block = false, .completed = true});
+  r = serial.run(now);
+  ASSERT_EQ(r.kind, TxKind::sleep);
+  EXPECT_EQ(r.at, w + Nanos::ns(4096));
 }
 
 }  // namespace

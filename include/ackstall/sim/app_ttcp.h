@@ -9,7 +9,11 @@
 //   from the run's RNG, a wakeup stall), then the next send. Each completed send costs
 //   send_cost of CPU. After the last write: close() (FIN) when close_when_done.
 //   The scp source (app_scp.h) is this loop with `cpu_ps_per_byte` of encryption before each
-//   write; plain ttcp has 0.
+//   write; plain ttcp has 0. With `cpu_ahead_bytes` > 0 the encryption runs ahead of the socket
+//   (ssh's output buffer): write k's encryption starts when the previous one's ends and write
+//   k - 1 - N has been accepted by the socket, N = cpu_ahead_bytes / write_len; each write goes
+//   to the socket when both its encryption and the previous write are done. 0: encrypt, then
+//   send, serially.
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
@@ -36,6 +40,7 @@
 #include "ackstall/sim/send_buffer.h"
 
 #include <cstdint>
+#include <deque>
 
 namespace ackstall::sim {
 
@@ -57,9 +62,10 @@ struct RxRequest {
 class TtcpTransmitter {
  public:
   // `chunk_params`: what the chunk policy believes about the socket (SO_SNDBUF, MSS guess).
-  // `cpu_ps_per_byte`: CPU picoseconds per byte spent before each write (scp's encryption).
+  // `cpu_ps_per_byte`: CPU picoseconds per byte spent before each write (scp's encryption);
+  // `cpu_ahead_bytes`: how far that work may run ahead of the socket (0: serially, see above).
   TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
-                  std::int64_t cpu_ps_per_byte = 0);
+                  std::int64_t cpu_ps_per_byte = 0, std::int64_t cpu_ahead_bytes = 0);
 
   Nanos connected(Nanos now) noexcept;  // the connection is up: run at the returned time
   TxRequest run(Nanos now);
@@ -107,6 +113,9 @@ class TtcpTransmitter {
   TtcpTransmitterConfig cfg_;
   core::ChunkPolicy chunker_;
   std::int64_t cpu_ps_per_byte_;
+  std::size_t cpu_ahead_writes_ = 0;  // N above
+  Nanos cpu_done_ = Nanos::zero();    // the newest write's encryption ends
+  std::deque<Nanos> accepted_;        // when the last N + 1 writes began (the one before accepted)
   State state_ = State::idle;
   std::int64_t writes_done_ = 0, write_left_ = 0, piece_left_ = 0;
   Nanos wait_since_ = Nanos::zero();

@@ -222,7 +222,10 @@ struct TtcpReceiverConfig {
 };
 
 // scp-like pipeline: the sending application pays `sender_cpu_ps_per_byte` before each write
-// (ssh encryption); the receiving application calls select() on the socket and a pipe before
+// (ssh encryption), ahead of the socket by up to `sender_output_buffer` bytes: ssh's loops
+// encrypt buffered input into packets (channel_output_poll) while its output buffer holds less
+// than 128 KiB (OpenSSH packet.c packet_not_very_much_data_to_write; docs/STACKS.md §2), so
+// encryption overlaps the socket's waits; the receiving application calls select() on the socket and a pipe before
 // every read, pays the select teardown, then reads and pays `receiver_cpu_ps_per_byte`.
 // Cygwin's select() starts a helper thread per pipe on every call (select.cc thread_pipe);
 // tearing select down waits for that thread to stop: with the 2006 `Sleep(10)` loop until its
@@ -236,6 +239,7 @@ struct ScpConfig {
   Nanos sleep_quantum = Nanos::ms(10);     // thread_pipe's Sleep(10)
   Nanos event_wakeup = Nanos::us(20);      // SetEvent -> thread exit
   std::int64_t sender_cpu_ps_per_byte = 0;    // picoseconds of CPU per byte written
+  std::int64_t sender_output_buffer = 131072;  // bytes encrypted ahead of the socket (0: serially)
   std::int64_t receiver_cpu_ps_per_byte = 0;  // picoseconds of CPU per byte read
 };
 
