@@ -75,9 +75,9 @@ else
 fi
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model = sys.argv[1:9]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs = sys.argv[1:10]
 base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
 
@@ -87,12 +87,19 @@ def reader(v):
     if not late or not pairs:
         return [], "on time"
     if model == "late":
-        # What the capture shows: `late` of `pairs` reads came after the third segment, by a median
-        # of `late_read_after_1st_us_median` after the first; all others on time.
+        # What the capture shows: `late` of `pairs` reads came after the third segment, spread as the
+        # capture's p10 and median of their delay after the first (a shifted exponential through
+        # both: shift + Exp(mean), whose p10 and p50 are shift + 0.105 mean and shift + 0.693 mean);
+        # all others on time. Captures without the p10 (older kept runs): every late read at the median.
         ppm = round(1e6 * late / pairs)
-        extra = max(v["late_read_after_1st_us_median"] - base, 0.0)
-        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_latency={extra:.1f}us"], \
-               f"{ppm} ppm +{extra:.0f} us"
+        q = v.get("late_read_after_1st_us_p10_p50_p90")
+        p10 = q[0] if q else None
+        med = v["late_read_after_1st_us_median"]
+        mean = max(med - p10, 0.0) / (math.log(2) - math.log(1 / 0.9)) if p10 is not None else 0.0
+        extra = max(med - base - mean * math.log(2), 0.0)
+        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_latency={extra:.1f}us",
+                "--set", f"app.receiver.read_late_jitter={mean:.1f}us"], \
+               f"{ppm} ppm +{extra:.0f} us + exp {mean:.0f} us"
     # exponential: a tail of mean (t3 - t1 - base) / ln(pairs / late) (bench/lab_reader_latency.py)
     mean = max(v["t3_minus_t1_us_median"] - base, 0.0) / math.log(pairs / late)
     return ["--set", f"app.receiver.read_jitter={mean:.1f}us"], f"exp {mean:.1f} us"
@@ -105,11 +112,14 @@ if mode_j in ("pooled", "same-run"):
     pooled = {"ack_pairs": sum(v["ack_pairs"] for v in lat.values()), "late_reads": late}
     for k in ("t3_minus_t1_us_median", "late_read_after_1st_us_median"):
         pooled[k] = sum(v["late_reads"] * v.get(k, 0.0) for v in lat.values()) / late if late else 0.0
+    qs = [(v["late_reads"], v.get("late_read_after_1st_us_p10_p50_p90")) for v in lat.values() if v["late_reads"]]
+    if late and all(q is not None for _, q in qs):  # the late reads' spread, weighted the same way
+        pooled["late_read_after_1st_us_p10_p50_p90"] = [sum(n * q[i] for n, q in qs) / late for i in range(3)]
     print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
           f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
 print(f"# sim: {scen} --set app.receiver.read_latency={base:g}us + the reader above (READER_JITTER={mode_j}, "
-      f"READER_MODEL={model}), --set app.transmitter.duration={secs}s, seeds 1..{runs}; "
-      f"both: median of {runs} runs of {secs} s")
+      f"READER_MODEL={model}), --set app.transmitter.duration={secs}s, seeds 1..{sim_runs}; "
+      f"lab: median of {runs} runs of {secs} s; sim: median of {sim_runs}")
 print("| receiver | -l | case | reader | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 allok = True
@@ -126,7 +136,7 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         # The lab's protocol: RUNS timed runs of SECS s (ttcp -t --time), each from its own
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
-        for seed in range(1, int(runs) + 1):
+        for seed in range(1, int(sim_runs) + 1):
             out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
                                   "--set", f"app.transmitter.duration={secs}s",
                                   "--set", "app.transmitter.writes=100000000"],

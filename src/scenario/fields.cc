@@ -295,6 +295,8 @@ std::vector<Field> build_fields() {
       integer<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_late_ppm; }));
   add(f, r + "read_late_latency", "extra delay of a late reader wake-up (read_late_ppm)",
       duration([](C& c) -> auto& { return c.app.receiver.read_late_latency; }));
+  add(f, r + "read_late_jitter", "mean of an exponential extra delay of a late reader wake-up",
+      duration([](C& c) -> auto& { return c.app.receiver.read_late_jitter; }));
   add(f, r + "read_cost", "CPU time of one read call",
       duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";

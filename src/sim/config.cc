@@ -150,6 +150,8 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.receiver.read_late_ppm: must be 0..1000000 (per million wake-ups)");
   if (r.read_late_latency < Nanos::zero() || r.read_late_latency > Nanos::s(10))
     return core::fail("app.receiver.read_late_latency: must be in [0, 10s]");
+  if (r.read_late_jitter < Nanos::zero() || r.read_late_jitter > Nanos::s(10))
+    return core::fail("app.receiver.read_late_jitter: must be in [0, 10s]");
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");

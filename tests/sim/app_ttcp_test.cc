@@ -189,5 +189,32 @@ TEST(TtcpReceiver, ReadJitterIsAnExponentialDrawFromTheRunsRng) {
   EXPECT_EQ(untouched.next(), probe.next());
 }
 
+// Late wake-ups (read_late_ppm) spread as the lab's captures show them: read_late_latency plus an
+// exponential draw of mean read_late_jitter; on-time wake-ups are not moved.
+TEST(TtcpReceiver, LateWakeUpsSpreadByAnExponentialDraw) {
+  TtcpReceiverConfig c;
+  c.read_latency = Nanos::us(20);
+  c.read_late_ppm = 250'000;  // a quarter of the wake-ups
+  c.read_late_latency = Nanos::us(100);
+  c.read_late_jitter = Nanos::us(200);
+  Rng rng(3);
+  int late = 0;
+  std::int64_t extra = 0;
+  Nanos lo = Nanos::never();
+  constexpr int kN = 40000;
+  for (int i = 0; i < kN; ++i) {
+    TtcpReceiver rx(c);
+    const Nanos d = rx.readable(Nanos::zero(), rng).at - Nanos::us(20);
+    if (d == Nanos::zero()) continue;  // on time
+    ASSERT_GE(d, Nanos::us(100));
+    lo = std::min(lo, d);
+    ++late;
+    extra += (d - Nanos::us(100)).count();
+  }
+  EXPECT_NEAR(late, kN / 4, kN / 50);
+  EXPECT_NEAR(static_cast<double>(extra) / late / 1000.0, 200.0, 10.0);  // the exponential's mean
+  EXPECT_LT(lo, Nanos::us(105));  // the shift is the minimum
+}
+
 }  // namespace
 }  // namespace ackstall::sim

@@ -17,8 +17,8 @@
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
-//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency for
-//   read_late_ppm of the wake-ups per million) (the scheduler's wake-up
+//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency and an
+//   exponential draw of mean read_late_jitter for read_late_ppm of the wake-ups per million) (the scheduler's wake-up
 //   latency: sk_data_ready -> the blocked reader runs); each read that returned data costs
 //   read_cost of CPU, then reads again.
 //
@@ -151,7 +151,7 @@ class TtcpReceiver {
     w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter);
     // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
     if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm))
-      w.at += cfg_.read_late_latency;
+      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter);
     return w;
   }
 
