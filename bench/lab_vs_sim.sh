@@ -6,7 +6,7 @@
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
 #   READER_JITTER=same-run (default), pooled or per-size; READER_MODEL=late (default) or
-#   exponential: see 2.)
+#   exponential: see 2.; SIM_RUNS the simulator's seeds per cell, default 25)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -15,15 +15,16 @@
 # 2. Reader latency, measured in the same runs: bench/lab_reader_latency.py on each classic
 #    unpatched cell's capture: how often, and how late, the reader's read (tcp_cleanup_rbuf)
 #    sends the ACK that the second segment could not (docs/STACKS.md §4). READER_MODEL=late
-#    (default): that fraction of the reader's wake-ups comes that much later
-#    (app.receiver.read_late_ppm / read_late_latency), the others on time; =exponential: the
+#    (default): that fraction of the reader's wake-ups comes late, spread as the capture's late
+#    reads (a shifted exponential through their p10 and median: app.receiver.read_late_ppm /
+#    read_late_latency / read_late_jitter), the others on time; =exponential: the
 #    fraction becomes the mean of an exponential tail (app.receiver.read_jitter).
 #    READER_JITTER=same-run (default): each classic unpatched cell is simulated with its own
 #    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
 #    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
-#    the lab runs (RUNS timed runs of SECS s, app.transmitter.duration, seeds 1..RUNS; medians),
+#    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians),
 #    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
 #    within 1.5x (both below 1 per second counts as agreeing).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
