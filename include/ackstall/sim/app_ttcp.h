@@ -115,7 +115,7 @@ class TtcpTransmitter {
   std::int64_t cpu_ps_per_byte_;
   std::size_t cpu_ahead_writes_ = 0;  // N above
   Nanos cpu_done_ = Nanos::zero();    // the newest write's encryption ends
-  std::deque<Nanos> accepted_;        // when the last N + 1 writes began (the one before accepted)
+  std::deque<Nanos> accepted_;        // when each of the last N + 1 writes began: its predecessor accepted
   State state_ = State::idle;
   std::int64_t writes_done_ = 0, write_left_ = 0, piece_left_ = 0;
   Nanos wait_since_ = Nanos::zero();
