@@ -20,7 +20,8 @@ app.receiver.read_jitter. Also printed: the delay of every ACK after the arrival
 segment it covers (kernel processing included), the segments per ACK, and the read-ACKs' delay
 after the segment that woke the reader (median and p10: `late_read_after_1st_us_p10_p50_p90`;
 a late read that comes after the fourth segment covers four and keeps the ACK pairing, so the
-spread of late reads matters, not only how many there are). Prints one JSON object. Nothing here
+spread of late reads matters, not only how many there are), and the same per connection
+(`per_connection`, in capture order: one lab run each). Prints one JSON object. Nothing here
 looks at goodput.
 """
 import json
@@ -51,7 +52,9 @@ def main() -> int:
     d2, t31 = [], []
     per_ack = {}
     n_acks = n_data = 0
+    runs = []  # per connection (one lab run each), in capture order: its pairs and late reads
     for data, acks in streams.values():
+        pairs0, late0 = pairs, len(late)
         n_acks += len(acks)
         n_data += len(data)
         acked, i = 0, 0
@@ -77,6 +80,14 @@ def main() -> int:
             if len(covered) >= 3:
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
+        mine = late[late0:]
+        run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
+        if mine:
+            run["late_read_after_1st_us_median"] = round(statistics.median(mine) * 1e6, 1)
+            ql = statistics.quantiles(mine, n=10) if len(mine) > 1 else [mine[0]] * 9
+            run["late_read_after_1st_us_p10_p50_p90"] = [round(ql[0] * 1e6, 1), run["late_read_after_1st_us_median"],
+                                                        round(ql[8] * 1e6, 1)]
+        runs.append(run)
     out = {"connections": len(streams), "acks": n_acks, "data_segments": n_data, "segments_per_ack": per_ack,
            "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
            "base_us": base_us}
@@ -96,6 +107,7 @@ def main() -> int:
         out["read_jitter_us"] = round(max(gap - base_us, 0.0) / math.log(1.0 / f), 1)
     else:
         out["read_jitter_us"] = 0
+    out["per_connection"] = runs
     print(json.dumps(out))
     return 0
 

@@ -6,7 +6,8 @@
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
 #   READER_JITTER=same-run (default), pooled or per-size; READER_MODEL=late (default) or
-#   exponential: see 2.; SIM_RUNS the simulator's seeds per cell, default 25)
+#   exponential: see 2.; READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the
+#   simulator's seeds per cell, default 25)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -24,7 +25,9 @@
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
 #    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
-#    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians),
+#    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
+#    a classic unpatched cell gives seed s the late-read rate of its capture's connection
+#    (s - 1) mod RUNS, i.e. of one lab run, READER_RUNS=per-run),
 #    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
 #    within 1.5x (both below 1 per second counts as agreeing).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
@@ -76,9 +79,10 @@ else
 fi
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model, sim_runs = sys.argv[1:10]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs = sys.argv[1:11]
+per_run = reader_runs == "per-run"
 base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
 
@@ -119,7 +123,7 @@ if mode_j in ("pooled", "same-run"):
     print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
           f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
 print(f"# sim: {scen} --set app.receiver.read_latency={base:g}us + the reader above (READER_JITTER={mode_j}, "
-      f"READER_MODEL={model}), --set app.transmitter.duration={secs}s, seeds 1..{sim_runs}; "
+      f"READER_MODEL={model}, READER_RUNS={reader_runs}), --set app.transmitter.duration={secs}s, seeds 1..{sim_runs}; "
       f"lab: median of {runs} runs of {secs} s; sim: median of {sim_runs}")
 print("| receiver | -l | case | reader | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -129,15 +133,27 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
     for row in lab["rows"]:
         L, case = row["len"], row["case"]
         own = mode == "classic" and case == "unpatched" and mode_j != "pooled"
-        rd, label = reader(lat[str(L)] if own or pooled is None else pooled)
-        sets = ["--set", f"app.transmitter.write_len={L}",
-                "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
-                "--set", f"receiver.profile={prof}",
-                "--set", f"app.receiver.read_latency={base:g}us", *rd]
+        v = lat[str(L)] if own or pooled is None else pooled
+        rd, label = reader(v)
+        # READER_RUNS=per-run (default): a cell with its own capture simulates each lab run with
+        # the late-read rate of that run's connection (the lab's reader moves between the runs of
+        # one cell too: one run in five with 5-10x the late reads of the others), the spread from
+        # the whole capture; seed s uses run (s - 1) mod RUNS. =pooled: the whole capture's rate.
+        per = v.get("per_connection") if own and mode_j != "per-size" and per_run else None
+        readers = [reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"]})[0]
+                   if r["ack_pairs"] and r["late_reads"] else [] for r in per] if per else [rd]
+        if per:
+            label = "per run " + "/".join(str(round(1e6 * r["late_reads"] / r["ack_pairs"])) if r["ack_pairs"] else "0"
+                                          for r in per) + " ppm" + label[label.index(" ppm") + 4:] if " ppm" in label else label
+        base_sets = ["--set", f"app.transmitter.write_len={L}",
+                     "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
+                     "--set", f"receiver.profile={prof}",
+                     "--set", f"app.receiver.read_latency={base:g}us"]
         # The lab's protocol: RUNS timed runs of SECS s (ttcp -t --time), each from its own
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
         for seed in range(1, int(sim_runs) + 1):
+            sets = base_sets + readers[(seed - 1) % len(readers)]
             out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
                                   "--set", f"app.transmitter.duration={secs}s",
                                   "--set", "app.transmitter.writes=100000000"],
