@@ -27,7 +27,7 @@
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
 #    a classic unpatched cell gives seed s the late-read rate of its capture's connection
-#    (s - 1) mod RUNS, i.e. of one lab run, READER_RUNS=per-run),
+#    (s - 1) mod (connections), i.e. of one lab run, READER_RUNS=per-run),
 #    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
 #    within 1.5x (both below 1 per second counts as agreeing).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
@@ -82,6 +82,8 @@ fi
 python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" <<'PY'
 import json, math, statistics, subprocess, sys
 binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs = sys.argv[1:11]
+if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
+    sys.exit(f"lab_vs_sim: READER_RUNS must be per-run or pooled (got {reader_runs!r}), SIM_RUNS >= 1 (got {sim_runs})")
 per_run = reader_runs == "per-run"
 base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
@@ -98,7 +100,9 @@ def reader(v):
         # all others on time. Captures without the p10 (older kept runs): every late read at the median.
         ppm = round(1e6 * late / pairs)
         q = v.get("late_read_after_1st_us_p10_p50_p90")
-        p10 = q[0] if q else None
+        # The spread needs enough late reads: below 10 the quantiles are guesses (statistics'
+        # exclusive method puts p10 below the smallest); then every late read at the median.
+        p10 = q[0] if q and v.get("spread_n", late) >= 10 else None
         med = v["late_read_after_1st_us_median"]
         mean = max(med - p10, 0.0) / (math.log(2) - math.log(1 / 0.9)) if p10 is not None else 0.0
         extra = max(med - base - mean * math.log(2), 0.0)
@@ -138,9 +142,10 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         # READER_RUNS=per-run (default): a cell with its own capture simulates each lab run with
         # the late-read rate of that run's connection (the lab's reader moves between the runs of
         # one cell too: one run in five with 5-10x the late reads of the others), the spread from
-        # the whole capture; seed s uses run (s - 1) mod RUNS. =pooled: the whole capture's rate.
+        # the whole capture; seed s uses connection (s - 1) mod (the capture's connections).
+        # =pooled: the whole capture's rate. READER_JITTER=per-size and =pooled use pooled rates.
         per = v.get("per_connection") if own and mode_j != "per-size" and per_run else None
-        readers = [reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"]})[0]
+        readers = [reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"], "spread_n": v["late_reads"]})[0]
                    if r["ack_pairs"] and r["late_reads"] else [] for r in per] if per else [rd]
         if per:
             label = "per run " + "/".join(str(round(1e6 * r["late_reads"] / r["ack_pairs"])) if r["ack_pairs"] else "0"

@@ -21,7 +21,7 @@ import tomllib
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = os.path.join(HERE, "..", "examples", "seed")
 
-# Rows the model was calibrated on (docs/VALIDATION.md §1), and the patched predictions.
+# Rows the model was calibrated on (docs/VALIDATION.md §1), and the predictions (patched rows, 08).
 CHECK_ROWS = ["01-best-raw-winsock", "07-patched-defaults", "10-scp-openbsd-to-cygwin-after",
               "04-patched-l7300", "05-patched-l2920", "06-patched-b32768", "08-scp-cygwin-to-openbsd"]
 

@@ -11,14 +11,18 @@ namespace ackstall::sim {
 TtcpTransmitter::TtcpTransmitter(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
                                  std::int64_t cpu_ps_per_byte, std::int64_t cpu_ahead_bytes)
     : cfg_(cfg), chunker_(cfg.chunking, chunk_params), cpu_ps_per_byte_(cpu_ps_per_byte) {
-  // At most 2^17 writes ahead (1 MiB of bookkeeping however small the writes).
+  // ssh encrypts more only while its output buffer holds < cpu_ahead_bytes, so at most
+  // (B - 1) / write_len whole writes wait when the next encryption starts; at most 2^17 (1 MiB of
+  // bookkeeping however small the writes).
   if (cpu_ahead_bytes > 0 && cfg.write_len > 0)
-    cpu_ahead_writes_ = static_cast<std::size_t>(std::min<std::int64_t>(cpu_ahead_bytes / cfg.write_len, 1 << 17));
+    cpu_ahead_writes_ =
+        static_cast<std::size_t>(std::min<std::int64_t>((cpu_ahead_bytes - 1) / cfg.write_len, 1 << 17));
 }
 
 Nanos TtcpTransmitter::connected(Nanos now) noexcept {
   state_ = State::running;
   started_at_ = now;
+  cpu_done_ = now;  // nothing is encrypted before the connection is up
   return now;
 }
 
@@ -42,7 +46,8 @@ TxRequest TtcpTransmitter::run(Nanos now) {
       // The output buffer has room once write k - 1 - N is accepted (the front when N + 1 are kept).
       const Nanos room = accepted_.size() == cpu_ahead_writes_ + 1 ? accepted_.front() : Nanos::zero();
       cpu_done_ = std::max(cpu_done_, room) + Nanos(cpu_ps / 1000);
-      if (cpu_done_ > now) return {.kind = TxKind::sleep, .at = cpu_done_};
+      // Serially (N = 0) always a sleep, as before encrypt-ahead existed (even one of 0 ns).
+      if (cpu_done_ > now || cpu_ahead_writes_ == 0) return {.kind = TxKind::sleep, .at = cpu_done_};
     }
   }
   // The simulated Cygwin calls the very chunk policy of core (seed's get_chunk).

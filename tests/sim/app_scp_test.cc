@@ -108,7 +108,7 @@ TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
 TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   ScpConfig c = scp(SelectTeardown::event);
   c.sender_cpu_ps_per_byte = 1000;  // 1 ns per byte: 4096 ns per write
-  c.sender_output_buffer = 8192;    // two writes ahead
+  c.sender_output_buffer = 12288;   // two writes ahead: encrypts while < 12288 bytes wait
   TtcpTransmitterConfig t;
   t.writes = 4;
   t.write_len = 4096;

@@ -11,7 +11,8 @@
 //   The scp source (app_scp.h) is this loop with `cpu_ps_per_byte` of encryption before each
 //   write; plain ttcp has 0. With `cpu_ahead_bytes` > 0 the encryption runs ahead of the socket
 //   (ssh's output buffer): write k's encryption starts when the previous one's ends and write
-//   k - 1 - N has been accepted by the socket, N = cpu_ahead_bytes / write_len; each write goes
+//   k - 1 - N has been accepted by the socket, N = (cpu_ahead_bytes - 1) / write_len (ssh encrypts
+//   while its buffer holds < cpu_ahead_bytes; N at most 2^17); each write goes
 //   to the socket when both its encryption and the previous write are done. 0: encrypt, then
 //   send, serially.
 //

@@ -215,8 +215,8 @@ struct TtcpReceiverConfig {
   // (per million) come `read_late_latency` later. The lab's capture gives both directly (how
   // many reads came after the third segment, and how late), with nothing in between: an
   // exponential tail fitted to that fraction puts most of its late reads at 50-200 us, which the
-  // capture does not show (docs/VALIDATION.md §4). The late reads' own spread (the capture's
-  // p10..p90 of them is 171..679 us at -l 16384): `read_late_latency` plus an exponential draw of
+  // capture does not show (docs/VALIDATION.md §4). The late reads' own spread (a 12:10 UTC
+  // capture's p10..p90 of them: 171..679 us at -l 16384): `read_late_latency` plus an exponential draw of
   // mean `read_late_jitter` (0 = every late read exactly read_late_latency late); both from the
   // capture's p10 and median of the late reads (bench/lab_vs_sim.sh).
   std::int64_t read_late_ppm = 0;
