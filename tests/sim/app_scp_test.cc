@@ -136,6 +136,12 @@ TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   r = src.run(now);
   ASSERT_EQ(r.kind, TxKind::sleep);
   EXPECT_EQ(r.at, w + Nanos::ns(4096));
+  // Nothing is encrypted before the connection is up: connected at 500 us, the first write waits
+  // for its own encryption from then.
+  TtcpTransmitter late = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
+  r = late.run(late.connected(Nanos::us(500)));
+  ASSERT_EQ(r.kind, TxKind::sleep);
+  EXPECT_EQ(r.at, Nanos::us(500) + Nanos::ns(4096));
   // Serially (sender_output_buffer 0) write 2 would wait for its own encryption after the wait.
   c.sender_output_buffer = 0;
   TtcpTransmitter serial = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
