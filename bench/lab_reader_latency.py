@@ -32,6 +32,12 @@ import sys
 TIMER_S = 20e-3       # 20 ms and more: the delayed-ACK timer, not a read
 
 
+def p10_p50_p90_us(xs):
+    """The 10th percentile, median and 90th percentile of delays in seconds, in us (0.1 us)."""
+    q = statistics.quantiles(xs, n=10) if len(xs) > 1 else [xs[0]] * 9
+    return [round(q[0] * 1e6, 1), round(statistics.median(xs) * 1e6, 1), round(q[8] * 1e6, 1)]
+
+
 def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
@@ -83,23 +89,19 @@ def main() -> int:
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:
-            run["late_read_after_1st_us_median"] = round(statistics.median(mine) * 1e6, 1)
-            ql = statistics.quantiles(mine, n=10) if len(mine) > 1 else [mine[0]] * 9
-            run["late_read_after_1st_us_p10_p50_p90"] = [round(ql[0] * 1e6, 1), run["late_read_after_1st_us_median"],
-                                                        round(ql[8] * 1e6, 1)]
+            q = p10_p50_p90_us(mine)
+            run["late_read_after_1st_us_median"] = q[1]
+            run["late_read_after_1st_us_p10_p50_p90"] = q
         runs.append(run)
     out = {"connections": len(streams), "acks": n_acks, "data_segments": n_data, "segments_per_ack": per_ack,
            "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
            "base_us": base_us}
     if d2:
-        q = statistics.quantiles(d2, n=10) if len(d2) > 1 else [d2[0]] * 9
-        out["ack_after_2nd_us_p10_p50_p90"] = [round(q[0] * 1e6, 1), round(statistics.median(d2) * 1e6, 1),
-                                               round(q[8] * 1e6, 1)]
+        out["ack_after_2nd_us_p10_p50_p90"] = p10_p50_p90_us(d2)
     if late:
-        out["late_read_after_1st_us_median"] = round(statistics.median(late) * 1e6, 1)
-        ql = statistics.quantiles(late, n=10) if len(late) > 1 else [late[0]] * 9
-        out["late_read_after_1st_us_p10_p50_p90"] = [round(ql[0] * 1e6, 1), round(statistics.median(late) * 1e6, 1),
-                                                    round(ql[8] * 1e6, 1)]
+        q = p10_p50_p90_us(late)
+        out["late_read_after_1st_us_median"] = q[1]
+        out["late_read_after_1st_us_p10_p50_p90"] = q
         f = len(late) / pairs
         gap = statistics.median(t31) * 1e6
         out["late_fraction"] = round(f, 6)
