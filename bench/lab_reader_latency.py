@@ -19,10 +19,14 @@ mean = (median(t3 - t1) - base) / ln(1 / f): `read_jitter_us`, the simulator's
 app.receiver.read_jitter. Also printed: the delay of every ACK after the arrival of the second
 segment it covers (kernel processing included), the segments per ACK, and the read-ACKs' delay
 after the segment that woke the reader (median and p10: `late_read_after_1st_us_p10_p50_p90`;
+p0, p1, ..., p100: `late_read_after_1st_us_percentiles`, the simulator's read_late_quantiles;
 a late read that comes after the fourth segment covers four and keeps the ACK pairing, so the
 spread of late reads matters, not only how many there are), and the same per connection
-(`per_connection`, in capture order: one lab run each). Prints one JSON object. Nothing here
-looks at goodput.
+(`per_connection`, in capture order: one lab run each). With argv[3] = the write length,
+`late_reads_by_write_offset`: the late reads by the offset in its write of the first segment they
+cover (relative sequence numbers start at 1), each [count, p10, median, p90 of the delay in us]:
+at -l 8192 a late read from offset 2896 covers the write's 3rd-5th segments and leaves its short
+tail alone. Prints one JSON object. Nothing here looks at goodput.
 """
 import json
 import math
@@ -38,9 +42,18 @@ def p10_p50_p90_us(xs):
     return [round(q[0] * 1e6, 1), round(statistics.median(xs) * 1e6, 1), round(q[8] * 1e6, 1)]
 
 
+def percentiles_us(xs):
+    """p0, p1, ..., p100 of delays in seconds, in us (0.1 us): the smallest, the 99
+    inclusive-method percentiles, the largest. (Deciles would spread a tenth of the late reads
+    evenly up to the largest one, a tail the captures do not have.)"""
+    q = statistics.quantiles(xs, n=100, method="inclusive") if len(xs) > 1 else [xs[0]] * 99
+    return [round(v * 1e6, 1) for v in [min(xs), *q, max(xs)]]
+
+
 def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
+    write_len = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # > 0: late reads by offset in the write
     streams = {}  # stream -> (data: [(t, end_seq)] in arrival order, acks: [(t, ack)])
     for line in sys.stdin:
         f = line.rstrip("\n").split("\t")
@@ -51,13 +64,14 @@ def main() -> int:
         if src == sender:
             ln = int(f[3] or 0)
             if ln > 0:
-                data.append((t, int(f[2]) + ln))
+                data.append((t, int(f[2]) + ln, int(f[2])))
         elif f[4]:
             acks.append((t, int(f[4])))
     pairs, late, timer = 0, [], 0
     d2, t31 = [], []
     per_ack = {}
     n_acks = n_data = 0
+    by_offset = {}  # write_len > 0: offset of a late read's first segment in its write -> delays
     runs = []  # per connection (one lab run each), in capture order: its pairs and late reads
     for data, acks in streams.values():
         pairs0, late0 = pairs, len(late)
@@ -68,9 +82,11 @@ def main() -> int:
             if ack <= acked:
                 continue
             covered = []
+            first_seq = None
             while i < len(data) and data[i][1] <= ack:
                 if data[i][0] <= ta:
                     covered.append(data[i][0])
+                    first_seq = data[i][2] if first_seq is None else first_seq
                 i += 1
             acked = ack
             per_ack[len(covered)] = per_ack.get(len(covered), 0) + 1
@@ -86,6 +102,8 @@ def main() -> int:
             if len(covered) >= 3:
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
+                if write_len:
+                    by_offset.setdefault(first_seq % write_len, []).append(ta - covered[0])
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:
@@ -102,6 +120,7 @@ def main() -> int:
         q = p10_p50_p90_us(late)
         out["late_read_after_1st_us_median"] = q[1]
         out["late_read_after_1st_us_p10_p50_p90"] = q
+        out["late_read_after_1st_us_percentiles"] = percentiles_us(late)
         f = len(late) / pairs
         gap = statistics.median(t31) * 1e6
         out["late_fraction"] = round(f, 6)
@@ -109,6 +128,8 @@ def main() -> int:
         out["read_jitter_us"] = round(max(gap - base_us, 0.0) / math.log(1.0 / f), 1)
     else:
         out["read_jitter_us"] = 0
+    if write_len:
+        out["late_reads_by_write_offset"] = {str(k - 1): [len(v), *p10_p50_p90_us(v)] for k, v in sorted(by_offset.items())}
     out["per_connection"] = runs
     print(json.dumps(out))
     return 0

@@ -4,9 +4,9 @@
 #   bench/lab_vs_sim.sh [ACKSTALL] [RUNS] [SECONDS]      # root; defaults build/release/..., 5, 1
 #   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases (unpatched among them); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
-#   names; LAB_DIR=that directory skips the lab and simulates again against its measurements;
-#   READER_JITTER=same-run (default), pooled or per-size; READER_MODEL=late (default) or
-#   exponential: see 2.; READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the
+#   names; LAB_DIR=that directory skips the lab, analyses its captures again and simulates
+#   against its measurements; READER_JITTER=same-run (default), pooled or per-size;
+#   READER_MODEL=late (default), quantiles or exponential: see 2.; READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the
 #   simulator's seeds per cell, default 25)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
@@ -18,8 +18,10 @@
 #    sends the ACK that the second segment could not (docs/STACKS.md §4). READER_MODEL=late
 #    (default): that fraction of the reader's wake-ups comes late, spread as the capture's late
 #    reads (a shifted exponential through their p10 and median: app.receiver.read_late_ppm /
-#    read_late_latency / read_late_jitter), the others on time; =exponential: the
-#    fraction becomes the mean of an exponential tail (app.receiver.read_jitter).
+#    read_late_latency / read_late_jitter), the others on time; =quantiles: the late reads
+#    delayed as the capture's own percentiles (read_late_quantiles; as good over eight kept lab
+#    runs, 278 vs 280 of 288 cells, docs/VALIDATION.md §4); =exponential: the fraction becomes
+#    the mean of an exponential tail (app.receiver.read_jitter).
 #    READER_JITTER=same-run (default): each classic unpatched cell is simulated with its own
 #    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
@@ -61,7 +63,18 @@ for mode in classic default; do
     --cases ${CASES:-unpatched chunked robust} "${capture[@]}" --json "$work/lab-$mode.json" >"$work/lab-$mode.txt"
 done
 
-# 2. reader latency from the classic unpatched cells' own captures
+else
+  work_lab=$LAB_DIR   # reuse a kept run's measurements (KEEP=1), simulate again
+  cp "$work_lab"/lab-*.json "$work/"
+  ln -s "$work_lab/cap" "$work/cap"
+  sed 's/^/# (reused) /' "$work_lab/header.txt" 2>/dev/null | grep -v 'reader latency' || true
+  # The kept run's own protocol (its runs and seconds), whatever the command line says.
+  read -r runs secs < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["config"]; print(c["runs"], c["seconds"])' "$work/lab-classic.json")
+  echo "# (reused) lab protocol: $runs runs of $secs s each"
+fi
+
+# 2. reader latency from the classic unpatched cells' own captures (also for LAB_DIR: the
+#    captures are analysed again, so a kept run gets today's analysis)
 echo "{" >"$work/lat.json"
 sep=
 for L in ${lengths//,/ }; do
@@ -72,11 +85,6 @@ for L in ${lengths//,/ }; do
   sep=,
 done
 echo "}" >>"$work/lat.json"
-else
-  work_lab=$LAB_DIR   # reuse a kept run's measurements (KEEP=1), simulate again
-  cp "$work_lab"/lat.json "$work_lab"/lab-*.json "$work/"
-  sed 's/^/# (reused) /' "$work_lab/header.txt" 2>/dev/null || true
-fi
 
 # 3. the simulator and the table
 python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" <<'PY'
@@ -84,6 +92,8 @@ import json, math, statistics, subprocess, sys
 binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs = sys.argv[1:11]
 if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
     sys.exit(f"lab_vs_sim: READER_RUNS must be per-run or pooled (got {reader_runs!r}), SIM_RUNS >= 1 (got {sim_runs})")
+if model not in ("quantiles", "late", "exponential"):
+    sys.exit(f"lab_vs_sim: READER_MODEL must be quantiles, late or exponential (got {model!r})")
 per_run = reader_runs == "per-run"
 base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
@@ -93,6 +103,19 @@ def reader(v):
     pairs, late = v["ack_pairs"], v["late_reads"]
     if not late or not pairs:
         return [], "on time"
+    if model == "quantiles":
+        # What the capture shows: `late` of `pairs` reads came after the third segment, their delays
+        # after the first as the capture's percentiles (p0..p100): app.receiver.read_late_quantiles,
+        # less the base wake-up every read has; all others on time. The late reads cluster just
+        # after the third segment and have a long tail, which the percentiles keep (VALIDATION §4).
+        # Below 10 late reads every late read at the median.
+        ppm = round(1e6 * late / pairs)
+        dec = v.get("late_read_after_1st_us_percentiles")
+        if dec is None or v.get("spread_n", late) < 10:
+            dec = [v["late_read_after_1st_us_median"]] * 2
+        qs = ",".join(f"{max(d - base, 0.0):.1f}us" for d in dec)
+        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_quantiles={qs}"], \
+               f"{ppm} ppm, late by {dec[0]:.0f}/{dec[len(dec) // 2]:.0f}/{dec[len(dec) * 9 // 10]:.0f}/{dec[-1]:.0f} us (p0/p50/p90/p100)"
     if model == "late":
         # What the capture shows: `late` of `pairs` reads came after the third segment, spread as the
         # capture's p10 and median of their delay after the first (a shifted exponential through
@@ -124,6 +147,9 @@ if mode_j in ("pooled", "same-run"):
     qs = [(v["late_reads"], v.get("late_read_after_1st_us_p10_p50_p90")) for v in lat.values() if v["late_reads"]]
     if late and all(q is not None for _, q in qs):  # the late reads' spread, weighted the same way
         pooled["late_read_after_1st_us_p10_p50_p90"] = [sum(n * q[i] for n, q in qs) / late for i in range(3)]
+    ds = [(v["late_reads"], v.get("late_read_after_1st_us_percentiles")) for v in lat.values() if v["late_reads"]]
+    if late and all(d is not None for _, d in ds):
+        pooled["late_read_after_1st_us_percentiles"] = [sum(n * d[i] for n, d in ds) / late for i in range(101)]
     print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
           f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
 print(f"# sim: {scen} --set app.receiver.read_latency={base:g}us + the reader above (READER_JITTER={mode_j}, "

@@ -113,6 +113,32 @@ Codec duration(At<Nanos> at) {
           [at](const ExperimentConfig& c) { return core::format_duration_ns(read(at, c).count()); }};
 }
 
+// A list of durations: one string, comma-separated ("220us,260us,2ms"); "none" (or "") is the
+// empty list, and reads back as "none".
+Codec durations(At<std::vector<Nanos>> at) {
+  return {FieldKind::durations, "durations",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a string of durations like \"220us,2ms\", got a " + type_name(v);
+            std::vector<Nanos> out;
+            for (std::size_t pos = 0; *s != "none" && pos < s->size();) {
+              const std::size_t comma = std::min(s->find(',', pos), s->size());
+              const auto d = core::parse_duration_ns(std::string_view(*s).substr(pos, comma - pos));
+              if (!d) return "item " + std::to_string(out.size() + 1) + ": " + d.error().message();
+              out.emplace_back(*d);
+              pos = comma + 1;
+              if (comma + 1 == s->size()) return "item " + std::to_string(out.size() + 1) + ": empty";
+            }
+            at(c) = std::move(out);
+            return std::nullopt;
+          },
+          [at](const ExperimentConfig& c) {
+            std::string out;
+            for (const Nanos d : read(at, c)) out += (out.empty() ? "" : ",") + core::format_duration_ns(d.count());
+            return out.empty() ? std::string("none") : out;
+          }};
+}
+
 Codec rate(At<std::int64_t> at) {
   return {FieldKind::rate, "rate",
           [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
@@ -297,6 +323,8 @@ std::vector<Field> build_fields() {
       duration([](C& c) -> auto& { return c.app.receiver.read_late_latency; }));
   add(f, r + "read_late_jitter", "mean of an exponential extra delay of a late reader wake-up",
       duration([](C& c) -> auto& { return c.app.receiver.read_late_jitter; }));
+  add(f, r + "read_late_quantiles", "evenly spaced quantiles p0..p100 of a late reader wake-up's further delay",
+      durations([](C& c) -> auto& { return c.app.receiver.read_late_quantiles; }));
   add(f, r + "read_cost", "CPU time of one read call",
       duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";
@@ -388,6 +416,7 @@ std::string_view grammar(FieldKind kind) {
     case FieldKind::duration: return core::kDurationGrammar;
     case FieldKind::rate: return core::kRateGrammar;
     case FieldKind::enumeration: return "one of the names listed";
+    case FieldKind::durations: return "comma-separated durations in one string, or none, e.g. \"220us,260us,2ms\"";
   }
   return {};
 }

@@ -152,6 +152,15 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.receiver.read_late_latency: must be in [0, 10s]");
   if (r.read_late_jitter < Nanos::zero() || r.read_late_jitter > Nanos::s(10))
     return core::fail("app.receiver.read_late_jitter: must be in [0, 10s]");
+  if (r.read_late_quantiles.size() == 1 || r.read_late_quantiles.size() > 101)
+    return core::fail("app.receiver.read_late_quantiles: needs 2..101 quantiles (p0 .. p100), or none");
+  for (std::size_t i = 0; i < r.read_late_quantiles.size(); ++i) {
+    const Nanos q = r.read_late_quantiles[i];
+    if (q < Nanos::zero() || q > Nanos::s(10))
+      return core::fail("app.receiver.read_late_quantiles: each must be in [0, 10s]");
+    if (i > 0 && q < r.read_late_quantiles[i - 1])
+      return core::fail("app.receiver.read_late_quantiles: must not fall (p0 first, p100 last)");
+  }
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");

@@ -42,6 +42,12 @@ TEST(Fields, SetsEachType) {
   EXPECT_FALSE(c.app.transmitter.allow_raise_sndbuf);
   EXPECT_TRUE(set_field(c, "app.transmitter.allow_raise_sndbuf", Value{true}));
   EXPECT_TRUE(c.app.transmitter.allow_raise_sndbuf);
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("220us,1.5ms,2s")}));
+  EXPECT_EQ(c.app.receiver.read_late_quantiles,
+            (std::vector<Nanos>{Nanos::us(220), Nanos::us(1500), Nanos::s(2)}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_late_quantiles"), "220us,1500us,2s");
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("none")}));
+  EXPECT_TRUE(c.app.receiver.read_late_quantiles.empty());
 }
 
 TEST(Fields, ErrorsNameKeyAndProblem) {
@@ -57,6 +63,11 @@ TEST(Fields, ErrorsNameKeyAndProblem) {
             "sender.nagle: unknown value \"sometimes\" (expected one of: off, classic, minshall)");
   EXPECT_EQ(set_field(c, "link.prop_delay", Value{std::int64_t{5}}).error().message(),
             "link.prop_delay: expected a duration string like \"200ms\", got a integer");
+  const std::string q = "app.receiver.read_late_quantiles";
+  EXPECT_EQ(set_field(c, q, Value{std::string("220us,,1ms")}).error().message().substr(0, q.size() + 9), q + ": item 2:");
+  EXPECT_EQ(set_field(c, q, Value{std::string("220us,")}).error().message(), q + ": item 2: empty");
+  EXPECT_EQ(set_field(c, q, Value{std::int64_t{5}}).error().message(),
+            q + ": expected a string of durations like \"220us,2ms\", got a integer");
 }
 
 TEST(Fields, PathsAreUniqueAndCoverBothSides) {

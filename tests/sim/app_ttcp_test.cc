@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
+
 
 namespace ackstall::sim {
 namespace {
@@ -214,6 +216,38 @@ TEST(TtcpReceiver, LateWakeUpsSpreadByAnExponentialDraw) {
   EXPECT_NEAR(late, kN / 4, kN / 50);
   EXPECT_NEAR(static_cast<double>(extra) / late / 1000.0, 200.0, 10.0);  // the exponential's mean
   EXPECT_LT(lo, Nanos::us(105));  // the shift is the minimum
+}
+
+// Late wake-ups drawn from measured quantiles (read_late_quantiles, the lab's deciles): the draw's
+// own quantiles are the table's, linear in between; a cluster and a long tail both survive,
+// which no shifted exponential through two quantiles keeps (docs/VALIDATION.md §4).
+TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {
+  TtcpReceiverConfig c;
+  c.read_latency = Nanos::us(20);
+  c.read_late_ppm = 1'000'000;  // every wake-up late: the draw alone
+  // p0 200, p25 240, p50 260, p75 280, p100 4000 us: 3/4 of the mass within 80 us, then a tail.
+  c.read_late_quantiles = {Nanos::us(200), Nanos::us(240), Nanos::us(260), Nanos::us(280), Nanos::us(4000)};
+  Rng rng(5);
+  std::vector<std::int64_t> d;
+  constexpr int kN = 40000;
+  for (int i = 0; i < kN; ++i) {
+    TtcpReceiver rx(c);
+    d.push_back((rx.readable(Nanos::zero(), rng).at - Nanos::us(20)).count());
+  }
+  std::sort(d.begin(), d.end());
+  const auto q = [&](double p) { return static_cast<double>(d[static_cast<std::size_t>(p * (kN - 1))]) / 1000.0; };
+  EXPECT_GE(q(0.0), 200.0);
+  EXPECT_NEAR(q(0.125), 220.0, 3.0);  // halfway between p0 and p25
+  EXPECT_NEAR(q(0.25), 240.0, 3.0);
+  EXPECT_NEAR(q(0.5), 260.0, 3.0);
+  EXPECT_NEAR(q(0.75), 280.0, 3.0);
+  EXPECT_NEAR(q(0.875), 2140.0, 60.0);  // halfway up the tail
+  EXPECT_LE(q(1.0), 4000.0);
+
+  // Empty: no draw, so runs without the key keep their random numbers.
+  Rng untouched(9), probe(9);
+  EXPECT_EQ(from_quantiles(untouched, {}), Nanos::zero());
+  EXPECT_EQ(untouched.next(), probe.next());
 }
 
 }  // namespace

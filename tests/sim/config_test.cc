@@ -81,9 +81,19 @@ TEST(Config, LabModelKeysAreBounded) {
   c.app.transmitter.duration = Nanos(-1);
   rejects(c, "app.transmitter.duration");
   c = {};
+  c.app.receiver.read_late_quantiles = {Nanos::us(300)};  // one quantile is no distribution
+  rejects(c, "app.receiver.read_late_quantiles");
+  c.app.receiver.read_late_quantiles = {Nanos::us(300), Nanos::us(200)};  // falling
+  rejects(c, "app.receiver.read_late_quantiles");
+  c.app.receiver.read_late_quantiles = {Nanos::us(300), Nanos::s(11)};
+  rejects(c, "app.receiver.read_late_quantiles");
+  c.app.receiver.read_late_quantiles = std::vector<Nanos>(102, Nanos::us(1));
+  rejects(c, "app.receiver.read_late_quantiles");
+  c = {};
   c.link.burst = 1 << 30;
   c.receiver.ack.jiffy = Nanos::s(1);
   c.app.receiver.read_late_latency = Nanos::s(10);
+  c.app.receiver.read_late_quantiles = std::vector<Nanos>(101, Nanos::s(10));
   EXPECT_TRUE(validate(c).has_value());
 }
 

@@ -11,6 +11,7 @@
 //   duration  a string with a unit: "200ms", "50us", "1500ns", "3s", "42.7ms"
 //   rate      a string "100mbit", "1gbit", "64kbit" or an integer in bit/s
 //   enum      one of the names listed for the key (e.g. "classic", "openbsd", "seed")
+//   durations a string of comma-separated durations, or "none": "220us,260us,2ms"
 //
 // Besides these keys, a scenario may name a profile or preset first (profiles.h):
 // sender.profile, receiver.profile (TCP profiles) and link.preset; listed by profile_keys().
@@ -32,7 +33,7 @@ namespace ackstall::scenario {
 // A scalar as written in a scenario: TOML integer, boolean, float or string.
 using Value = std::variant<std::int64_t, bool, double, std::string>;
 
-enum class FieldKind { integer, size, boolean, duration, rate, enumeration };
+enum class FieldKind { integer, size, boolean, duration, rate, enumeration, durations };
 
 struct FieldInfo {
   std::string path;           // "receiver.ack.delack_timeout"

@@ -41,6 +41,7 @@
 #include "ackstall/sim/send_buffer.h"
 
 #include <cstdint>
+#include <span>
 #include <deque>
 
 namespace ackstall::sim {
@@ -128,6 +129,9 @@ class TtcpTransmitter {
 // An exponential draw of the given mean from the run's RNG (zero mean: no draw, so runs without
 // jitter consume no random numbers and keep their results).
 Nanos exponential(Rng& rng, Nanos mean) noexcept;
+// A draw from a distribution given by n >= 2 evenly spaced quantiles (p0 .. p100, rising):
+// inverse transform, linear between neighbouring quantiles. Empty: zero, and no draw.
+Nanos from_quantiles(Rng& rng, std::span<const Nanos> quantiles) noexcept;
 
 class TtcpReceiver {
  public:
@@ -152,7 +156,8 @@ class TtcpReceiver {
     w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter);
     // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
     if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm))
-      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter);
+      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter) +
+              from_quantiles(rng, cfg_.read_late_quantiles);
     return w;
   }
 

@@ -25,6 +25,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ackstall::sim {
 
@@ -222,6 +223,15 @@ struct TtcpReceiverConfig {
   std::int64_t read_late_ppm = 0;
   Nanos read_late_latency = Nanos::zero();
   Nanos read_late_jitter = Nanos::zero();
+  // Or the late reads' measured distribution itself: `read_late_quantiles`, n >= 2 evenly spaced
+  // quantiles (p0, p100/(n-1), ..., p100) of a late read's extra delay, rising; a late wake-up
+  // adds a draw from them (linear between neighbours), on top of the two keys above. The lab's
+  // late reads cluster just after the third segment arrives and have a long tail (-l 8192: the 42
+  // that start at a write's third segment, median 306 us after it, p10 147, p90 2541 us;
+  // docs/STACKS.md §4), which no shifted exponential through two quantiles keeps; the capture's
+  // percentiles do (bench/lab_reader_latency.py `late_read_after_1st_us_percentiles`).
+  // Empty: no draw (runs without it stay bit-identical).
+  std::vector<Nanos> read_late_quantiles;
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
 };
 
