@@ -123,6 +123,9 @@ core::Result<SweepAxis> parse_sweep_axis(std::string_view spec) {
   bool profile_key = false;
   for (const FieldInfo& p : profile_keys()) profile_key = profile_key || p.path == axis.key;
   if (field == nullptr && !profile_key) return core::fail(context + "unknown key (see sim --list-keys)");
+  // A list key's values hold commas themselves: one list per cell cannot be written here.
+  if (field != nullptr && field->kind == FieldKind::durations)
+    return core::fail(context + "a list key cannot be swept (set it with --set or in the file)");
   if (values.find("..") != std::string_view::npos) {
     if (field == nullptr) return core::fail(context + "a range needs an integer, size, duration or rate key");
     auto r = expand_range(field->kind, values);

@@ -64,6 +64,7 @@ TEST(SweepAxis, ErrorsNameTheKeyAndTheValue) {
   EXPECT_NE(msg("=1,2").find("expected KEY="), std::string::npos);
   EXPECT_NE(msg("receiver.profile=nosuch").find("unknown profile"), std::string::npos);
   EXPECT_NE(msg("app.transmitter.writes=1..100000000:1").find("1000000"), std::string::npos);
+  EXPECT_NE(msg("app.receiver.read_late_quantiles=1ms,2ms").find("a list key cannot be swept"), std::string::npos);
 }
 
 TEST(Sweep, CellsAreTheCartesianProductLastAxisFastest) {
