@@ -54,7 +54,7 @@ def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     write_len = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # > 0: late reads by offset in the write
-    streams = {}  # stream -> (data: [(t, end_seq)] in arrival order, acks: [(t, ack)])
+    streams = {}  # stream -> (data: [(t, end_seq, seq)] in arrival order, acks: [(t, ack)])
     for line in sys.stdin:
         f = line.rstrip("\n").split("\t")
         if len(f) < 5 or not f[0]:
@@ -103,7 +103,7 @@ def main() -> int:
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
                 if write_len:
-                    by_offset.setdefault(first_seq % write_len, []).append(ta - covered[0])
+                    by_offset.setdefault((first_seq - 1) % write_len, []).append(ta - covered[0])
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:
@@ -129,7 +129,7 @@ def main() -> int:
     else:
         out["read_jitter_us"] = 0
     if write_len:
-        out["late_reads_by_write_offset"] = {str(k - 1): [len(v), *p10_p50_p90_us(v)] for k, v in sorted(by_offset.items())}
+        out["late_reads_by_write_offset"] = {str(k): [len(v), *p10_p50_p90_us(v)] for k, v in sorted(by_offset.items())}
     out["per_connection"] = runs
     print(json.dumps(out))
     return 0

@@ -5,9 +5,10 @@
 #   (env: LENGTHS=a,b,c the write sizes; CASES the matrix cases (unpatched among them); SIM_BIN another binary
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab, analyses its captures again and simulates
-#   against its measurements; READER_JITTER=same-run (default), pooled or per-size;
-#   READER_MODEL=late (default), quantiles or exponential: see 2.; READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the
-#   simulator's seeds per cell, default 25)
+#   against its measurements (with the kept run's own runs and seconds); READER_JITTER=same-run
+#   (default), pooled or per-size; READER_MODEL=late (default), quantiles or exponential: see 2.;
+#   READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the simulator's seeds per cell,
+#   default 25)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -110,12 +111,12 @@ def reader(v):
         # after the third segment and have a long tail, which the percentiles keep (VALIDATION §4).
         # Below 10 late reads every late read at the median.
         ppm = round(1e6 * late / pairs)
-        dec = v.get("late_read_after_1st_us_percentiles")
-        if dec is None or v.get("spread_n", late) < 10:
-            dec = [v["late_read_after_1st_us_median"]] * 2
-        qs = ",".join(f"{max(d - base, 0.0):.1f}us" for d in dec)
+        pct = v.get("late_read_after_1st_us_percentiles")
+        if pct is None or v.get("spread_n", late) < 10:
+            pct = [v["late_read_after_1st_us_median"]] * 2
+        qs = ",".join(f"{max(d - base, 0.0):.1f}us" for d in pct)
         return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_quantiles={qs}"], \
-               f"{ppm} ppm, late by {dec[0]:.0f}/{dec[len(dec) // 2]:.0f}/{dec[len(dec) * 9 // 10]:.0f}/{dec[-1]:.0f} us (p0/p50/p90/p100)"
+               f"{ppm} ppm, late by {pct[0]:.0f}/{pct[len(pct) // 2]:.0f}/{pct[len(pct) * 9 // 10]:.0f}/{pct[-1]:.0f} us (p0/p50/p90/p100)"
     if model == "late":
         # What the capture shows: `late` of `pairs` reads came after the third segment, spread as the
         # capture's p10 and median of their delay after the first (a shifted exponential through

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <vector>
 
-
 namespace ackstall::sim {
 namespace {
 
@@ -218,7 +217,7 @@ TEST(TtcpReceiver, LateWakeUpsSpreadByAnExponentialDraw) {
   EXPECT_LT(lo, Nanos::us(105));  // the shift is the minimum
 }
 
-// Late wake-ups drawn from measured quantiles (read_late_quantiles, the lab's deciles): the draw's
+// Late wake-ups drawn from measured quantiles (read_late_quantiles, the lab's percentiles): the draw's
 // own quantiles are the table's, linear in between; a cluster and a long tail both survive,
 // which no shifted exponential through two quantiles keeps (docs/VALIDATION.md §4).
 TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {

@@ -41,8 +41,8 @@
 #include "ackstall/sim/send_buffer.h"
 
 #include <cstdint>
-#include <span>
 #include <deque>
+#include <span>
 
 namespace ackstall::sim {
 
