@@ -92,4 +92,14 @@ std::string format_size(std::uint64_t bytes) {
   return spell(bytes, kUnits, "");
 }
 
+std::vector<std::string_view> split_list(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0;;) {
+    const auto at = text.find(sep, start);
+    out.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
 }  // namespace ackstall::core

@@ -121,13 +121,14 @@ Codec durations(At<std::vector<Nanos>> at) {
             const auto* s = std::get_if<std::string>(&v);
             if (s == nullptr) return "expected a string of durations like \"220us,2ms\", got a " + type_name(v);
             std::vector<Nanos> out;
-            for (std::size_t pos = 0; *s != "none" && pos < s->size();) {
-              const std::size_t comma = std::min(s->find(',', pos), s->size());
-              const auto d = core::parse_duration_ns(std::string_view(*s).substr(pos, comma - pos));
-              if (!d) return "item " + std::to_string(out.size() + 1) + ": " + d.error().message();
-              out.emplace_back(*d);
-              pos = comma + 1;
-              if (comma + 1 == s->size()) return "item " + std::to_string(out.size() + 1) + ": empty";
+            if (*s != "none" && !s->empty()) {
+              for (const std::string_view item : core::split_list(*s)) {
+                const std::string n = "item " + std::to_string(out.size() + 1) + ": ";
+                if (item.empty()) return n + "empty";
+                const auto d = core::parse_duration_ns(item);
+                if (!d) return n + d.error().message();
+                out.emplace_back(*d);
+              }
             }
             at(c) = std::move(out);
             return std::nullopt;

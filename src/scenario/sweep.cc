@@ -14,16 +14,6 @@ namespace {
 
 constexpr std::size_t kMaxValuesPerAxis = 1'000'000;
 
-std::vector<std::string> split(std::string_view s, char sep) {
-  std::vector<std::string> out;
-  for (std::size_t start = 0;;) {
-    const auto at = s.find(sep, start);
-    out.emplace_back(s.substr(start, at - start));
-    if (at == std::string_view::npos) return out;
-    start = at + 1;
-  }
-}
-
 // A number in KIND's grammar, in base units (bytes, ns, bit/s, or a plain integer).
 core::Result<std::int64_t> number(FieldKind kind, std::string_view text) {
   switch (kind) {
@@ -133,7 +123,7 @@ core::Result<SweepAxis> parse_sweep_axis(std::string_view spec) {
     axis.values = std::move(*r);
     axis.geometric = values.substr(values.rfind(':') + 1).starts_with('x');
   } else {
-    axis.values = split(values, ',');
+    for (const std::string_view v : core::split_list(values)) axis.values.emplace_back(v);
   }
   std::set<std::string> seen;
   for (const std::string& v : axis.values) {

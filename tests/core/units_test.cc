@@ -61,5 +61,14 @@ TEST(Units, FormatIsTheShortestExactSpellingAndRoundTrips) {
     EXPECT_EQ(parse_size(format_size(b)).value(), b);
 }
 
+TEST(Units, ListsSplitKeepingEmptyItems) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(split_list("220us,2ms"), (V{"220us", "2ms"}));
+  EXPECT_EQ(split_list("1,,2"), (V{"1", "", "2"}));
+  EXPECT_EQ(split_list("8k,"), (V{"8k", ""}));
+  EXPECT_EQ(split_list(""), (V{""}));
+  EXPECT_EQ(split_list("a;b", ';'), (V{"a", "b"}));
+}
+
 }  // namespace
 }  // namespace ackstall::core

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ackstall/core/error.h"
 
@@ -26,6 +27,10 @@ inline constexpr std::string_view kSizeGrammar = "bytes, or a number and k, M or
 Result<std::int64_t> parse_duration_ns(std::string_view text);
 Result<std::int64_t> parse_rate_bps(std::string_view text);
 Result<std::uint64_t> parse_size(std::string_view text);
+
+// The items of a SEP-separated list, empty ones included ("1,,2" -> "1", "", "2"; "" -> ""):
+// sweep values (KEY=V1,V2) and list-valued keys ("220us,2ms") split the same way.
+std::vector<std::string_view> split_list(std::string_view text, char sep = ',');
 
 // The shortest exact spelling in each grammar (values >= 0): 200000000 ns -> "200ms", 100000000 -> "100mbit",
 // 8192 -> "8k", 1000 -> "1000".

@@ -18,8 +18,9 @@
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
-//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency and an
-//   exponential draw of mean read_late_jitter for read_late_ppm of the wake-ups per million) (the scheduler's wake-up
+//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency, an
+//   exponential draw of mean read_late_jitter and a draw from read_late_quantiles for
+//   read_late_ppm of the wake-ups per million) (the scheduler's wake-up
 //   latency: sk_data_ready -> the blocked reader runs); each read that returned data costs
 //   read_cost of CPU, then reads again.
 //
