@@ -104,13 +104,13 @@ def reader(v):
     pairs, late = v["ack_pairs"], v["late_reads"]
     if not late or not pairs:
         return [], "on time"
+    ppm = round(1e6 * late / pairs)  # late reads per million wake-ups (late and quantiles)
     if model == "quantiles":
         # What the capture shows: `late` of `pairs` reads came after the third segment, their delays
         # after the first as the capture's percentiles (p0..p100): app.receiver.read_late_quantiles,
         # less the base wake-up every read has; all others on time. The late reads cluster just
         # after the third segment and have a long tail, which the percentiles keep (VALIDATION §4).
         # Below 10 late reads every late read at the median.
-        ppm = round(1e6 * late / pairs)
         pct = v.get("late_read_after_1st_us_percentiles")
         if pct is None or v.get("spread_n", late) < 10:
             pct = [v["late_read_after_1st_us_median"]] * 2
@@ -122,7 +122,6 @@ def reader(v):
         # capture's p10 and median of their delay after the first (a shifted exponential through
         # both: shift + Exp(mean), whose p10 and p50 are shift + 0.105 mean and shift + 0.693 mean);
         # all others on time. Captures without the p10 (older kept runs): every late read at the median.
-        ppm = round(1e6 * late / pairs)
         q = v.get("late_read_after_1st_us_p10_p50_p90")
         # The spread needs enough late reads: below 10 the quantiles are guesses (statistics'
         # exclusive method puts p10 below the smallest); then every late read at the median.
