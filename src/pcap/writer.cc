@@ -6,6 +6,7 @@
 #include <bit>
 #include <fstream>
 #include <ostream>
+#include <utility>
 
 #include "ackstall/pcap/frame_encoder.h"
 #include "ackstall/pcap/payload_pattern.h"
@@ -49,8 +50,24 @@ Writer::Writer(std::unique_ptr<std::ostream> owned, std::ostream* out, WriterOpt
   buffer_.resize(16 + options_.snaplen);
 }
 
-Writer::Writer(Writer&&) noexcept = default;
-Writer& Writer::operator=(Writer&&) noexcept = default;
+// A moved-from Writer lets go of the stream: it may outlive the Writer that now owns the stream,
+// and its destructor must not flush a stream that is gone.
+Writer::Writer(Writer&& o) noexcept
+    : owned_(std::move(o.owned_)), out_(std::exchange(o.out_, nullptr)), options_(o.options_),
+      name_(std::move(o.name_)), buffer_(std::move(o.buffer_)), packets_(o.packets_), bytes_(o.bytes_) {}
+Writer& Writer::operator=(Writer&& o) noexcept {
+  if (this != &o) {
+    if (out_ != nullptr) out_->flush();
+    owned_ = std::move(o.owned_);
+    out_ = std::exchange(o.out_, nullptr);
+    options_ = o.options_;
+    name_ = std::move(o.name_);
+    buffer_ = std::move(o.buffer_);
+    packets_ = o.packets_;
+    bytes_ = o.bytes_;
+  }
+  return *this;
+}
 Writer::~Writer() {
   if (out_ != nullptr) out_->flush();
 }

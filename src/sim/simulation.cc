@@ -220,6 +220,7 @@ void Simulation::trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos
   WireFrame f;
   f.time = t;
   f.arrival = arrival;
+  f.reported = q_.now();
   f.dir = dir == kSender ? Direction::sender_to_receiver : Direction::receiver_to_sender;
   const auto& ad = cfg_.addressing;
   f.src_ip = dir == kSender ? ad.sender_ip : ad.receiver_ip;

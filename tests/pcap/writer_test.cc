@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ackstall/pcap/conversation.h"
+#include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/payload_pattern.h"
 #include "test_capture.h"
 
@@ -112,6 +113,29 @@ TEST(Writer, BadInputIsAnErrorValue) {
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message().find("payload_len 70000 too large"), std::string::npos);
   EXPECT_FALSE(Writer::create("/nonexistent-dir/x.pcap"));
+}
+
+// A Writer moved out of (here: the Result that create() returned) may outlive the Writer that
+// took its file; it must not touch the file then (it did: use after free, found by a sink whose
+// Result was destroyed after it).
+TEST(Writer, MovedFromWriterLetsGoOfTheFile) {
+  const auto path = testing::temp_path("moved.pcap");
+  auto created = Writer::create(path);
+  ASSERT_TRUE(created);
+  {
+    Writer owner(std::move(*created));
+    TcpPacket p;
+    p.payload_len = 10;
+    ASSERT_TRUE(owner.write(p));
+    Writer again = std::move(owner);  // and move-assignment's source the same way
+    owner = std::move(again);
+    ASSERT_TRUE(owner.flush());
+  }
+  created = make_error("gone");  // destroys the moved-from Writer after the file closed
+  auto r = FileReader::open(path);
+  ASSERT_TRUE(r) << r.error().message();
+  auto rec = r->next();
+  ASSERT_TRUE(rec && *rec);
 }
 
 TEST(Writer, MemoryIsConstant) {

@@ -33,8 +33,8 @@ std::string pcap_bytes(const std::string& rel, std::int64_t writes) {
   EXPECT_TRUE(writer);
   PcapTraceSink sink(std::move(*writer));
   (void)sim::run_experiment(sc->config, &sink).value();
-  EXPECT_FALSE(sink.error()) << *sink.error();
-  EXPECT_TRUE(sink.writer().flush());
+  const auto done = sink.finish();
+  EXPECT_TRUE(done) << done.error().message();
   return out.str();
 }
 

@@ -38,6 +38,7 @@ struct SimOptions {
   bool json = false;
   std::string pcap_path;
   std::uint32_t snaplen = 128;
+  std::string pcap_at = "wire";
   std::string plot_path;
   std::string plot_window;
   bool list_profiles = false;
@@ -209,7 +210,7 @@ int execute(const SimOptions& o, Io io) {
     if (!o.pcap_path.empty()) {
       auto w = pcap::Writer::create(o.pcap_path, pcap::WriterOptions{o.snaplen});
       if (!w) return fail(io, w.error());
-      pcap_sink = std::make_unique<PcapTraceSink>(std::move(*w));
+      pcap_sink = std::make_unique<PcapTraceSink>(std::move(*w), *parse_capture_point(o.pcap_at));
     }
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
@@ -218,10 +219,8 @@ int execute(const SimOptions& o, Io io) {
     auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
     if (!run) return fail(io, run.error());
     runs.push_back(std::move(*run));
-    if (pcap_sink) {
-      if (auto r = pcap_sink->writer().flush(); !r && !pcap_sink->error()) return fail(io, r.error());
-      if (pcap_sink->error()) return fail(io, *pcap_sink->error());
-    }
+    if (pcap_sink)
+      if (auto r = pcap_sink->finish(); !r) return fail(io, r.error());
     if (plot_sink) {
       const std::string title = runs[0].scenario.name.empty() ? files[0] : runs[0].scenario.name;
       if (auto r = plot_sink->render(o.plot_path, title, window); !r)
@@ -279,7 +278,12 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
   cmd->add_option("--stall-threshold", o->stall_threshold,
                   "waits longer than this count as stalls, shorter ones are reported apart (default 20ms)");
-  cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
+  auto* pcap_opt = cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
+  cmd->add_option("--pcap-at", o->pcap_at,
+                  "where the pcap is taken: wire (a tap, every frame at its first bit), sender or receiver "
+                  "(that host's capture: its own frames leaving, the peer's at their last bit in)")
+      ->check(CLI::IsMember({"wire", "sender", "receiver"}))
+      ->needs(pcap_opt);
   cmd->add_option("--snaplen", o->snaplen, "bytes kept per frame in the pcap")
       ->check(CLI::Range(54u, 262144u));
   cmd->add_option("--plot", o->plot_path,

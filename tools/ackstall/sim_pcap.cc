@@ -1,5 +1,7 @@
 #include "sim_pcap.h"
 
+#include <cstdint>
+
 namespace ackstall::tools {
 namespace {
 
@@ -8,10 +10,27 @@ constexpr pcap::MacAddr kReceiverMac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
 
 }  // namespace
 
-pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t epoch_ns) {
+std::optional<CapturePoint> parse_capture_point(std::string_view name) noexcept {
+  if (name == "wire") return CapturePoint::wire;
+  if (name == "sender") return CapturePoint::sender;
+  if (name == "receiver") return CapturePoint::receiver;
+  return std::nullopt;
+}
+
+sim::Nanos PcapTraceSink::stamp(const sim::WireFrame& f, CapturePoint at) noexcept {
+  const bool from_sender = f.dir == sim::Direction::sender_to_receiver;
+  switch (at) {
+    case CapturePoint::wire: break;
+    case CapturePoint::sender: return from_sender ? f.time : f.arrival;
+    case CapturePoint::receiver: return from_sender ? f.arrival : f.time;
+  }
+  return f.time;
+}
+
+pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t epoch_ns, CapturePoint at) {
   const bool from_sender = f.dir == sim::Direction::sender_to_receiver;
   pcap::TcpPacket p;
-  p.time_ns = epoch_ns + f.time.count();
+  p.time_ns = epoch_ns + stamp(f, at).count();
   p.src = {f.src_ip, f.src_port, from_sender ? kSenderMac : kReceiverMac};
   p.dst = {f.dst_ip, f.dst_port, from_sender ? kReceiverMac : kSenderMac};
   p.seq = f.seq;
@@ -23,9 +42,27 @@ pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t e
   return p;
 }
 
+void PcapTraceSink::write_until(std::int64_t stamp) {
+  while (!held_.empty() && held_.top().stamp <= stamp) {
+    if (!error_)
+      if (auto r = writer_.write(held_.top().packet); !r) error_ = r.error().message();
+    held_.pop();
+  }
+}
+
 void PcapTraceSink::on_frame(const sim::WireFrame& frame) {
   if (frame.dropped || error_) return;
-  if (auto r = writer_.write(to_packet(frame, epoch_ns_)); !r) error_ = r.error().message();
+  pcap::TcpPacket p = to_packet(frame, epoch_ns_, at_);
+  const std::int64_t t = p.time_ns;
+  held_.push(Held{t, reported_++, std::move(p)});
+  // Every frame reported from now on is stamped at or after frame.reported (WireFrame).
+  write_until(epoch_ns_ + frame.reported.count());
+}
+
+pcap::Result<void> PcapTraceSink::finish() {
+  write_until(INT64_MAX);
+  if (error_) return pcap::make_error(*error_);
+  return writer_.flush();
 }
 
 }  // namespace ackstall::tools

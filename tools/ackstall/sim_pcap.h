@@ -1,35 +1,67 @@
 // A sim::TraceSink that writes every frame the simulated NICs put on the wire into a pcap file
 // (Ethernet/IPv4/TCP, nanosecond timestamps), through the pcap library's streaming Writer.
-// Timestamps are simulated time plus `epoch_ns` (default: the seed's date, 2006-04-25 UTC).
-// Frames dropped by a full queue never reach the wire and are not written.
+// Timestamps are simulated time plus `epoch_ns` (default: the seed's date, 2006-04-25 UTC), taken
+// where the capture is (CapturePoint):
+//   wire      a tap on the cable: every frame at its first bit (the default);
+//   sender    the data sender's host (tcpdump there): its own frames at their first bit on the wire,
+//             the peer's at their last bit in;
+//   receiver  the data receiver's host, the same way round — as a capture a user takes on the
+//             receiving machine (and the lab's dumpcap on the receiver's veth, docs/VALIDATION.md §4).
+// A host capture stamps an outgoing frame when the driver takes it; the simulator's is its first
+// bit on the wire, later by any wait in the NIC's queue. Records are written in timestamp order
+// (a small reorder buffer: a frame can be stamped after a frame reported later). Frames dropped by
+// a full queue never reach the wire and are not written. Call finish() after the run.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <queue>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ackstall/pcap/writer.h"
 #include "ackstall/sim/trace.h"
 
 namespace ackstall::tools {
 
+enum class CapturePoint : std::uint8_t { wire, sender, receiver };
+std::optional<CapturePoint> parse_capture_point(std::string_view name) noexcept;
+
 class PcapTraceSink final : public sim::TraceSink {
  public:
   static constexpr std::int64_t kSeedEpochNs = 1145923200LL * 1'000'000'000;
 
-  explicit PcapTraceSink(pcap::Writer writer, std::int64_t epoch_ns = kSeedEpochNs)
-      : writer_(std::move(writer)), epoch_ns_(epoch_ns) {}
+  explicit PcapTraceSink(pcap::Writer writer, CapturePoint at = CapturePoint::wire,
+                         std::int64_t epoch_ns = kSeedEpochNs)
+      : writer_(std::move(writer)), at_(at), epoch_ns_(epoch_ns) {}
 
   void on_frame(const sim::WireFrame& frame) override;
+  // Writes the frames still held for ordering and flushes the file; the first error, if any.
+  pcap::Result<void> finish();
   // The first write error, if any (the simulation cannot be interrupted from a sink).
   const std::optional<std::string>& error() const noexcept { return error_; }
-  pcap::Writer& writer() noexcept { return writer_; }
 
-  static pcap::TcpPacket to_packet(const sim::WireFrame& frame, std::int64_t epoch_ns);
+  // The frame's timestamp at capture point `at` (simulated ns, before the epoch is added).
+  static sim::Nanos stamp(const sim::WireFrame& frame, CapturePoint at) noexcept;
+  static pcap::TcpPacket to_packet(const sim::WireFrame& frame, std::int64_t epoch_ns, CapturePoint at);
 
  private:
+  struct Held {
+    std::int64_t stamp;
+    std::uint64_t order;  // report order: equal stamps keep it
+    pcap::TcpPacket packet;
+    bool operator>(const Held& o) const noexcept {
+      return stamp != o.stamp ? stamp > o.stamp : order > o.order;
+    }
+  };
+  void write_until(std::int64_t stamp);
+
   pcap::Writer writer_;
+  CapturePoint at_;
   std::int64_t epoch_ns_;
+  std::uint64_t reported_ = 0;
+  std::priority_queue<Held, std::vector<Held>, std::greater<>> held_;
   std::optional<std::string> error_;
 };
 

@@ -29,6 +29,7 @@ namespace tcp_flag = core::tcp_flag;  // core/tcp_flags.h
 struct WireFrame {
   Nanos time;                    // first bit on the wire at the sending NIC
   Nanos arrival;                 // last bit at the receiving NIC (== time if dropped)
+  Nanos reported;                // simulated time of the report: no later frame has time < reported
   Direction dir = Direction::sender_to_receiver;
   std::uint32_t src_ip = 0, dst_ip = 0;
   std::uint16_t src_port = 0, dst_port = 0;

@@ -1,0 +1,151 @@
+// tools/ackstall/sim_pcap.h: the simulator's pcap at a capture point (wire, sender, receiver),
+// written in timestamp order; and `ackstall sim --pcap-at` end to end.
+#include "sim_pcap.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ackstall/pcap/file_reader.h"
+#include "ackstall/pcap/frame_decoder.h"
+#include "app.h"
+#include "cli_runner.h"
+#include "temp_dir.h"
+
+namespace ackstall::tools {
+namespace {
+
+using sim::Direction;
+using sim::Nanos;
+
+sim::WireFrame frame(Direction dir, std::int64_t time, std::int64_t arrival, std::uint32_t seq) {
+  sim::WireFrame f;
+  f.dir = dir;
+  f.time = Nanos(time);
+  f.arrival = Nanos(arrival);
+  f.reported = Nanos(time);
+  f.seq = seq;
+  f.src_ip = dir == Direction::sender_to_receiver ? 0x0a000001 : 0x0a000002;
+  f.dst_ip = dir == Direction::sender_to_receiver ? 0x0a000002 : 0x0a000001;
+  f.src_port = 5001;
+  f.dst_port = 5002;
+  f.flags = core::tcp_flag::ack;
+  f.payload_len = dir == Direction::sender_to_receiver ? 100 : 0;
+  return f;
+}
+
+struct Record {
+  std::int64_t time_ns;
+  std::uint32_t seq;
+  bool from_sender;  // 10.0.0.1, the data sender in every example
+  std::uint32_t payload_len;
+};
+
+std::vector<Record> read_back(const std::filesystem::path& path) {
+  std::vector<Record> out;
+  auto reader = pcap::FileReader::open(path);
+  EXPECT_TRUE(reader) << reader.error().message();
+  if (!reader) return out;
+  while (true) {
+    auto rec = reader->next();
+    EXPECT_TRUE(rec) << rec.error().message();
+    if (!rec || !*rec) break;
+    auto f = pcap::decode_frame(reader->header().link, (*rec)->data, (*rec)->orig_len, (*rec)->time_ns);
+    EXPECT_TRUE(f) << f.error().reason;
+    if (!f) break;
+    out.push_back({(*rec)->time_ns, f->packet.seq, f->packet.src.addr == 0x0a000001, f->packet.payload_len});
+  }
+  return out;
+}
+
+// Data frames 1 and 3 (on the wire at 100 and 200, in at 300 and 400), an ACK 2 between them
+// (out at 150, in at 160): each point stamps and orders them its own way.
+std::vector<Record> capture(CapturePoint at, const TempDir& dir) {
+  const auto path = dir / "t.pcap";
+  auto w = pcap::Writer::create(path);
+  EXPECT_TRUE(w);
+  PcapTraceSink sink(std::move(*w), at, /*epoch_ns=*/0);
+  sink.on_frame(frame(Direction::sender_to_receiver, 100, 300, 1));
+  sink.on_frame(frame(Direction::receiver_to_sender, 150, 160, 2));
+  sink.on_frame(frame(Direction::sender_to_receiver, 200, 400, 3));
+  const auto done = sink.finish();
+  EXPECT_TRUE(done) << done.error().message();
+  return read_back(path);
+}
+
+TEST(SimPcap, EachCapturePointStampsAndOrdersItsOwnWay) {
+  const TempDir dir;
+  const auto wire = capture(CapturePoint::wire, dir);
+  ASSERT_EQ(wire.size(), 3u);
+  EXPECT_EQ(wire[0].time_ns, 100);
+  EXPECT_EQ(wire[1].time_ns, 150);
+  EXPECT_EQ(wire[2].time_ns, 200);
+  const auto sender = capture(CapturePoint::sender, dir);  // the ACK at its last bit in
+  ASSERT_EQ(sender.size(), 3u);
+  EXPECT_EQ(sender[1].seq, 2u);
+  EXPECT_EQ(sender[1].time_ns, 160);
+  const auto receiver = capture(CapturePoint::receiver, dir);  // data at its last bit in: the ACK first
+  ASSERT_EQ(receiver.size(), 3u);
+  EXPECT_EQ(receiver[0].seq, 2u);
+  EXPECT_EQ(receiver[0].time_ns, 150);
+  EXPECT_EQ(receiver[1].seq, 1u);
+  EXPECT_EQ(receiver[1].time_ns, 300);
+  EXPECT_EQ(receiver[2].time_ns, 400);
+}
+
+TEST(SimPcap, CapturePointsByName) {
+  EXPECT_EQ(parse_capture_point("wire"), CapturePoint::wire);
+  EXPECT_EQ(parse_capture_point("sender"), CapturePoint::sender);
+  EXPECT_EQ(parse_capture_point("receiver"), CapturePoint::receiver);
+  EXPECT_FALSE(parse_capture_point("tap"));
+}
+
+// A whole run: the receiver's capture has the wire's frames, in time order; each direction keeps
+// its order; every frame from the sender comes later than on the wire by at least its own
+// serialisation at 100 Mbit/s (80 ns a byte, 54 bytes of headers), every ACK at the same time.
+TEST(SimPcap, ReceiverCaptureOfARun) {
+  const TempDir dir;
+  const std::string scen = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/02-unpatched.toml";
+  std::vector<std::vector<Record>> caps;
+  for (const char* at : {"wire", "receiver"}) {
+    const auto path = (dir / (std::string(at) + ".pcap")).string();
+    const auto r = run_ackstall({"sim", scen, "--set", "app.transmitter.writes=20", "--pcap", path, "--pcap-at", at});
+    ASSERT_EQ(r.code, 0) << r.err;
+    caps.push_back(read_back(path));
+  }
+  const auto& wire = caps[0];
+  const auto& rx = caps[1];
+  ASSERT_EQ(wire.size(), rx.size());
+  ASSERT_GT(rx.size(), 100u);
+  for (std::size_t i = 1; i < rx.size(); ++i) EXPECT_LE(rx[i - 1].time_ns, rx[i].time_ns) << "record " << i;
+  for (const bool from_sender : {true, false}) {
+    std::vector<Record> a, b;
+    for (const Record& r : wire)
+      if (r.from_sender == from_sender) a.push_back(r);
+    for (const Record& r : rx)
+      if (r.from_sender == from_sender) b.push_back(r);
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].seq, b[i].seq) << "frame " << i;
+      if (from_sender)
+        EXPECT_GE(b[i].time_ns - a[i].time_ns, 80 * (54 + static_cast<std::int64_t>(a[i].payload_len))) << "frame " << i;
+      else
+        EXPECT_EQ(b[i].time_ns, a[i].time_ns) << "frame " << i;
+    }
+  }
+}
+
+TEST(SimPcap, CapturePointNeedsAPcap) {
+  const auto r = run_ackstall({"sim", "--defaults", "--pcap-at", "receiver"});
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("--pcap"), std::string::npos) << r.err;
+  const TempDir dir;
+  const auto bad = run_ackstall({"sim", "--defaults", "--pcap", (dir / "x.pcap").string(), "--pcap-at", "tap"});
+  EXPECT_EQ(bad.code, kExitUsage) << bad.err;
+  EXPECT_NE(bad.err.find("tap"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace ackstall::tools
