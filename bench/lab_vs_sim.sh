@@ -8,7 +8,7 @@
 #   against its measurements (with the kept run's own runs and seconds); READER_JITTER=same-run
 #   (default), pooled or per-size; READER_MODEL=late (default), quantiles or exponential: see 2.;
 #   READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the simulator's seeds per cell,
-#   default 25)
+#   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -27,6 +27,9 @@
 #    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
 #    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
+#    LINK_JITTER=measured: the same captures give the tbf shaper's lateness
+#    (bench/lab_link_jitter.py), pooled, as link.shaper_wakeup_quantiles for every cell (over
+#    eight kept runs 279 of 288 cells against 280 without: docs/VALIDATION.md §4).
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
 #    a classic unpatched cell gives seed s the late-read rate of its capture's connection
@@ -76,21 +79,31 @@ fi
 
 # 2. reader latency from the classic unpatched cells' own captures (also for LAB_DIR: the
 #    captures are analysed again, so a kept run gets today's analysis)
+#    and the shaper's lateness from the same captures (bench/lab_link_jitter.py)
 echo "{" >"$work/lat.json"
+echo "{" >"$work/jit.json"
 sep=
 for L in ${lengths//,/ }; do
-  one=$(tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack -e tcp.stream \
-    | python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us")
+  tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
+    -e tcp.stream -e frame.len >"$work/fields.tsv"
+  one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" <"$work/fields.tsv")
+  jit=$(python3 "$here/bench/lab_link_jitter.py" 10.77.0.1 "$L" <"$work/fields.tsv")
   echo "# reader latency, classic receiver, -l $L unpatched, its $runs runs' capture on the receiver's veth: $one" | tee -a "$work/header.txt"
+  echo "# shaper lateness, same capture: $(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d.pop("delta_us_percentiles", None); print(json.dumps(d))' "$jit")" | tee -a "$work/header.txt"
   printf '%s"%s": %s\n' "$sep" "$L" "$one" >>"$work/lat.json"
+  printf '%s"%s": %s\n' "$sep" "$L" "$jit" >>"$work/jit.json"
   sep=,
 done
+rm -f "$work/fields.tsv"
 echo "}" >>"$work/lat.json"
+echo "}" >>"$work/jit.json"
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs = sys.argv[1:11]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter = sys.argv[1:12]
+if link_jitter not in ("none", "measured"):
+    sys.exit(f"lab_vs_sim: LINK_JITTER must be none or measured (got {link_jitter!r})")
 if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
     sys.exit(f"lab_vs_sim: READER_RUNS must be per-run or pooled (got {reader_runs!r}), SIM_RUNS >= 1 (got {sim_runs})")
 if model not in ("quantiles", "late", "exponential"):
@@ -98,6 +111,16 @@ if model not in ("quantiles", "late", "exponential"):
 per_run = reader_runs == "per-run"
 base = float(base)
 lat = json.load(open(f"{work}/lat.json"))
+# LINK_JITTER=measured: the shaper's lateness of every classic unpatched capture, pooled (each
+# percentile averaged, weighted by the capture's samples), for every cell: one link, one host.
+link_sets = []
+if link_jitter == "measured":
+    jit = [v for v in json.load(open(f"{work}/jit.json")).values() if "delta_us_percentiles" in v]
+    n = sum(v["samples"] for v in jit)
+    pooled_q = [sum(v["samples"] * v["delta_us_percentiles"][i] for v in jit) / n for i in range(101)]
+    link_sets = ["--set", "link.shaper_wakeup_quantiles=" + ",".join(f"{x:.1f}us" for x in pooled_q)]
+    print(f"# shaper lateness pooled over {len(jit)} captures ({n} samples): p10/p50/p90/p99/p100 "
+          + "/".join(f"{pooled_q[i]:.0f}" for i in (10, 50, 90, 99, 100)) + " us (LINK_JITTER=measured)")
 
 def reader(v):
     """The reader's wake-up from one capture's counts (or the pooled ones): simulator keys + label."""
@@ -186,7 +209,7 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
         for seed in range(1, int(sim_runs) + 1):
-            sets = base_sets + readers[(seed - 1) % len(readers)]
+            sets = base_sets + link_sets + readers[(seed - 1) % len(readers)]
             out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
                                   "--set", f"app.transmitter.duration={secs}s",
                                   "--set", "app.transmitter.writes=100000000"],

@@ -280,6 +280,9 @@ std::vector<Field> build_fields() {
       size<std::int32_t>([](C& c) -> auto& { return c.link.frame_gap; }));
   add(f, "link.burst", "token-bucket burst in bytes (tbf); 0 = a wire",
       size<std::int64_t>([](C& c) -> auto& { return c.link.burst; }));
+  add(f, "link.shaper_wakeup_quantiles",
+      "evenly spaced quantiles p0..p100 of how late a token-bucket frame leaves after its credit suffices",
+      durations([](C& c) -> auto& { return c.link.shaper_wakeup_quantiles; }));
   add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
       integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
   add_profile_fields(f, "sender", [](C& c) -> TcpProfile& { return c.sender; });

@@ -33,17 +33,18 @@ bool LinkDirection::tx_done(Nanos deliver_at) {
   return !queue_.empty();
 }
 
-Nanos LinkDirection::finish(Nanos start, Nanos tx, Nanos bank) noexcept {
+Nanos LinkDirection::finish(Nanos start, Nanos tx, Nanos bank, Nanos late) noexcept {
   if (bank <= Nanos::zero()) return start + tx;  // a wire
   // sch_tbf (tbf_dequeue): toks = min(toks + elapsed, buffer); the packet goes when toks >= its
-  // length in time, and toks -= length.
+  // length in time, and toks -= length. Short of tokens, the qdisc watchdog fires when they
+  // suffice, `late` after that; the tokens of those `late` ns stay (up to the buffer).
   credit_ = min(bank, credit_ + (start - credit_at_));
   Nanos done = start;
   if (credit_ >= tx) {
     credit_ = credit_ - tx;
   } else {
-    done = start + (tx - credit_);
-    credit_ = Nanos::zero();
+    done = start + (tx - credit_) + late;
+    credit_ = min(bank, tx + late) - tx;
   }
   credit_at_ = done;
   return done;

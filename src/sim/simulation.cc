@@ -91,6 +91,7 @@ class Simulation final : public SimulationView {
   EventObserver* observer_;
   EventQueue q_;
   Rng rng_;
+  Rng link_rng_;  // the shaper's wake-ups: a stream of its own (the apps' draws stay as they were)
   std::array<LinkDirection, 2> links_;
   Nanos link_bank_;  // link.burst as line time (0: a wire); fixed for the run
   Nanos tick_phase_;
@@ -113,6 +114,7 @@ Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObser
       trace_(trace),
       observer_(observer),
       rng_(cfg.seed),
+      link_rng_(cfg.seed ^ 0x6c696e6b6a697474ULL),  // "linkjitt"
       links_{LinkDirection(cfg.link.queue_limit_packets), LinkDirection(cfg.link.queue_limit_packets)},
       link_bank_(cfg.link.burst > 0 ? tx_time(cfg.link, cfg.link.burst) : Nanos::zero()),
       // RNG draws, in this order: bsd_tick phase, the endpoints' timestamp offsets, the ISSs.
@@ -184,7 +186,11 @@ inline void Simulation::start_tx(int dir) {
   // serial with the NIC) precedes the frame's serialisation.
   const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
   const Nanos t = tx_time(cfg_.link, wire);
-  const Nanos done = links_[dir].finish(q_.now() + host, t, link_bank_);
+  const auto& wake = cfg_.link.shaper_wakeup_quantiles;
+  const Nanos start = q_.now() + host;
+  const Nanos late = !wake.empty() && links_[dir].waits(start, t, link_bank_) ? from_quantiles(link_rng_, wake)
+                                                                               : Nanos::zero();
+  const Nanos done = links_[dir].finish(start, t, link_bank_, late);
   q_.schedule(done, kTxDone, static_cast<std::uint32_t>(dir));
   // Timestamped when it starts to leave: its serialisation on a wire; at once through a bucket
   // with credit (then it leaves no later than `done`).

@@ -68,6 +68,18 @@ TEST(Config, LabModelKeysAreBounded) {
   ExperimentConfig c;
   c.link.burst = (std::int64_t{1} << 30) + 1;
   rejects(c, "link.burst");
+  c.link.burst = 0;
+  c.link.shaper_wakeup_quantiles = {Nanos::us(1), Nanos::us(50)};  // no token bucket to be late
+  rejects(c, "link.shaper_wakeup_quantiles");
+  c.link.burst = 3100;
+  c.link.shaper_wakeup_quantiles = {Nanos::us(50), Nanos::us(1)};  // falling
+  rejects(c, "link.shaper_wakeup_quantiles");
+  c.link.shaper_wakeup_quantiles = {Nanos::us(1), Nanos::ms(11)};  // above 10 ms
+  rejects(c, "link.shaper_wakeup_quantiles");
+  c.link.shaper_wakeup_quantiles = {Nanos::us(1)};  // one quantile is no distribution
+  rejects(c, "link.shaper_wakeup_quantiles");
+  c.link.shaper_wakeup_quantiles.clear();
+  c.link.burst = 0;
   c = {};
   c.receiver.ack.jiffy = Nanos::s(2);
   rejects(c, "receiver.ack.jiffy");

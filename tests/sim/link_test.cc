@@ -62,5 +62,34 @@ TEST(LinkDirection, TokenBucketBanksIdleTimeUpToTheBurst) {
   EXPECT_EQ(tbf.finish(idle_end, t, bank), idle_end + t / 2);
 }
 
+// link.shaper_wakeup_quantiles: a frame short of credit leaves `late` after its credit suffices
+// (tbf's watchdog fired late); the credit kept accruing, so the next frame's wait is shorter by as
+// much: the lateness does not add up and the line rate holds.
+TEST(LinkDirection, LateShaperWakeUpsDoNotAddUp) {
+  LinkDirection tbf(100);
+  const Nanos t = Nanos::us(123);
+  const Nanos bank = 2 * t;
+  const Nanos start = Nanos::ms(10);
+  EXPECT_FALSE(tbf.waits(start, t, bank));  // after a long idle: credit for two frames
+  EXPECT_EQ(tbf.finish(start, t, bank, Nanos::us(40)), start);  // had credit: no wake-up to be late
+  EXPECT_EQ(tbf.finish(start, t, bank), start);
+  EXPECT_TRUE(tbf.waits(start, t, bank));
+  const Nanos late = Nanos::us(30);
+  const Nanos third = tbf.finish(start, t, bank, late);
+  EXPECT_EQ(third, start + t + late);
+  // Back to back: the fourth needs one frame time less the 30 us banked while the watchdog was late.
+  EXPECT_EQ(tbf.finish(third, t, bank), start + 2 * t);
+  // Late by more than the bucket holds: the credit stops at the burst.
+  const Nanos fifth = tbf.finish(start + 2 * t, t, bank, 5 * t);
+  EXPECT_EQ(fifth, start + 3 * t + 5 * t);
+  EXPECT_FALSE(tbf.waits(fifth, t, bank));  // one frame of credit left (bank - t)
+  EXPECT_EQ(tbf.finish(fifth, t, bank), fifth);
+  EXPECT_TRUE(tbf.waits(fifth, t, bank));
+  // A wire has no shaper to be late.
+  LinkDirection wire(100);
+  EXPECT_FALSE(wire.waits(start, t, Nanos::zero()));
+  EXPECT_EQ(wire.finish(start, t, Nanos::zero(), late), start + t);
+}
+
 }  // namespace
 }  // namespace ackstall::sim

@@ -50,6 +50,13 @@ struct LinkConfig {
   // fast link, as the lab's `tbf rate R burst B` (docs/STACKS.md §7): idle time banks up to
   // `burst` bytes of credit at `rate`, and a frame that finds enough credit leaves at once.
   std::int64_t burst = 0;
+  // With burst > 0: a frame that must wait for credit leaves later by a draw from these evenly
+  // spaced quantiles (p0 .. p100; empty: exactly when the credit suffices). sch_tbf does not poll:
+  // tbf_dequeue arms the qdisc watchdog (an hrtimer) for the moment the tokens will suffice, and
+  // the frame leaves when the timer's NET_TX softirq runs, late by the host's timer and softirq
+  // latency; tokens keep accruing meanwhile, so the lateness does not add up (docs/STACKS.md §7).
+  // Measured from a capture by bench/lab_link_jitter.py.
+  std::vector<Nanos> shaper_wakeup_quantiles;
 
   // The framing as core's link vocabulary (core/link_framing.h: wire bytes, goodput ceiling).
   constexpr core::LinkFraming framing() const noexcept {

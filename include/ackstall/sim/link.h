@@ -40,7 +40,13 @@ class LinkDirection {
   bool tx_done(Nanos deliver_at);
   // When the frame whose transmission may start at `start` (tx time `tx`) has left: start + tx
   // on a wire (bank == 0), or per the token bucket of `bank` ns of credit (see above).
-  Nanos finish(Nanos start, Nanos tx, Nanos bank) noexcept;
+  // With `late` (LinkConfig::shaper_wakeup_quantiles): a frame that waited for credit leaves
+  // that much later; the credit kept accruing meanwhile (up to `bank`).
+  Nanos finish(Nanos start, Nanos tx, Nanos bank, Nanos late = Nanos::zero()) noexcept;
+  // Whether a frame starting at `start` must wait for credit (token bucket only).
+  bool waits(Nanos start, Nanos tx, Nanos bank) const noexcept {
+    return bank > Nanos::zero() && min(bank, credit_ + (start - credit_at_)) < tx;
+  }
   InFlight pop_arrival();
   std::size_t queued() const noexcept { return queue_.size(); }
   std::size_t in_flight() const noexcept { return flight_.size(); }
