@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -134,6 +136,25 @@ TEST(SimPcap, ReceiverCaptureOfARun) {
       else
         EXPECT_EQ(b[i].time_ns, a[i].time_ns) << "frame " << i;
     }
+  }
+}
+
+// Where the capture is taken does not change what `ackstall scan` finds: the seed's unpatched row,
+// 20 writes, 20 delayed-ACK stalls of ~200 ms from a tap, the sender's host and the receiver's.
+TEST(SimPcap, ScanFindsTheSameStallsAtEveryCapturePoint) {
+  const TempDir dir;
+  const std::string scen = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/02-unpatched.toml";
+  for (const char* at : {"wire", "sender", "receiver"}) {
+    const auto path = (dir / (std::string(at) + ".pcap")).string();
+    ASSERT_EQ(run_ackstall({"sim", scen, "--set", "app.transmitter.writes=20", "--pcap", path, "--pcap-at", at}).code, 0);
+    const auto r = run_ackstall({"scan", path, "--json"});
+    ASSERT_EQ(r.code, 0) << at << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    const auto& d = j["flows"][0]["directions"][0];
+    EXPECT_EQ(d["stall_count"], 20) << at;
+    EXPECT_EQ(d["stalls_by_kind"]["delayed_ack"], 20) << at;
+    EXPECT_NEAR(d["delayed_ack_timeout_ms"].get<double>(), 200.0, 0.2) << at;
+    EXPECT_EQ(d["diagnosis"]["write_size"], 8192) << at;
   }
 }
 
