@@ -36,6 +36,9 @@
 #    (s - 1) mod (connections), i.e. of one lab run, READER_RUNS=per-run),
 #    and the table: goodput within 15 % of the lab median, stall rate (completion waits > 20 ms per s)
 #    within 1.5x (both below 1 per second counts as agreeing).
+# 4. The reader check: each classic unpatched cell simulated once per lab run with the pcap taken
+#    on the receiver's side (`sim --pcap-at receiver`) and analysed by lab_reader_latency.py as
+#    the lab's capture is: late reads, timer ACKs, delays and offsets side by side.
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,7 +89,7 @@ sep=
 for L in ${lengths//,/ }; do
   tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
     -e tcp.stream -e frame.len >"$work/fields.tsv"
-  one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" <"$work/fields.tsv")
+  one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" "$L" <"$work/fields.tsv")
   jit=$(python3 "$here/bench/lab_link_jitter.py" 10.77.0.1 "$L" <"$work/fields.tsv")
   echo "# reader latency, classic receiver, -l $L unpatched, its $runs runs' capture on the receiver's veth: $one" | tee -a "$work/header.txt"
   echo "# shaper lateness, same capture: $(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d.pop("delta_us_percentiles", None); print(json.dumps(d))' "$jit")" | tee -a "$work/header.txt"
@@ -99,9 +102,9 @@ echo "}" >>"$work/lat.json"
 echo "}" >>"$work/jit.json"
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter = sys.argv[1:12]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench = sys.argv[1:13]
 if link_jitter not in ("none", "measured"):
     sys.exit(f"lab_vs_sim: LINK_JITTER must be none or measured (got {link_jitter!r})")
 if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
@@ -229,4 +232,44 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         print(f"| {mode} | {L} | {case} | {label} | {lab_mb:.2f} ({min(row['mb_s']):.2f}-{max(row['mb_s']):.2f}) | {lab_st:.1f} "
               f"| {sim_mb:.2f} | {sim_st:.1f} | {g * 100:+.1f} % | {ratio} | {'yes' if ok else 'NO'} |")
 print(f"# all cells within bounds: {'yes' if allok else 'no'}")
+
+# The reader seen the same way on both sides: each classic unpatched cell simulated once per lab
+# run (seeds 1..RUNS, that run's reader) with the pcap taken on the receiver's side
+# (`--pcap-at receiver`, as the lab's dumpcap on its veth), analysed by the same
+# bench/lab_reader_latency.py as the lab's capture. Where the stall rates differ, this shows
+# whether the late reads differ in number, in delay or in where in a write they fall.
+print()
+print("# reader check, classic receiver, unpatched: the lab's capture and the simulator's, same analysis")
+print("| -l | capture | ACK pairs | late reads (per M pairs) | timer ACKs (per late read) | late read after the 1st, p10/p50/p90 us | late reads by offset in the write (top 3) |")
+print("|---|---|---|---|---|---|---|")
+lab_rows = {r["len"]: r for r in json.load(open(f"{work}/lab-classic.json"))["rows"] if r["case"] == "unpatched"}
+for L in sorted(int(k) for k in lat):
+    if L not in lab_rows:
+        continue
+    v = lat[str(L)]
+    per = v.get("per_connection") or [v]
+    lines = []
+    for seed in range(1, int(runs) + 1):
+        r = per[(seed - 1) % len(per)]
+        rd = reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"], "spread_n": v["late_reads"]})[0] \
+            if r["ack_pairs"] and r["late_reads"] else []
+        pcap = f"{work}/reader-check.pcap"
+        subprocess.run([binp, "sim", scen, "--set", f"app.transmitter.write_len={L}", "--set", "app.transmitter.chunking=none",
+                        "--set", "receiver.profile=linux-pingpong", "--set", f"app.receiver.read_latency={base:g}us",
+                        *link_sets, *rd, "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
+                        "--set", "app.transmitter.writes=100000000", "--pcap", pcap, "--pcap-at", "receiver"],
+                       check=True, capture_output=True)
+        out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "frame.time_epoch", "-e", "ip.src", "-e", "tcp.seq",
+                              "-e", "tcp.len", "-e", "tcp.ack"], check=True, capture_output=True, text=True).stdout
+        lines += [f"{line}\t{seed}" for line in out.splitlines()]  # one connection per run
+    sim = json.loads(subprocess.run(["python3", f"{bench}/lab_reader_latency.py", "10.0.0.1", f"{base:g}", str(L)],
+                                    input="\n".join(lines) + "\n", check=True, capture_output=True, text=True).stdout)
+    for name, d in (("lab", v), ("sim", sim)):
+        pairs, late, timer = d["ack_pairs"], d["late_reads"], d["timer_acks"]
+        q = d.get("late_read_after_1st_us_p10_p50_p90")
+        offs = d.get("late_reads_by_write_offset") or {}
+        top = sorted(offs.items(), key=lambda kv: -kv[1][0])[:3]
+        print(f"| {L} | {name} | {pairs} | {late} ({1e6 * late / pairs if pairs else 0:.0f}) | {timer} "
+              f"({timer / late if late else 0:.2f}) | {'/'.join(f'{x:.0f}' for x in q) if q else '-'} | "
+              + (", ".join(f"{k}: {c[0]}" for k, c in top) or "-") + " |")
 PY
