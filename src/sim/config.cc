@@ -143,7 +143,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (l.queue_limit_packets < 1) return core::fail("link.queue_limit_packets: must be >= 1");
   if (l.burst < 0 || l.burst > (std::int64_t{1} << 30))
     return core::fail("link.burst: must be in [0, 1G] bytes (0 = a wire)");
-  if (auto ok = check_quantiles("link.shaper_wakeup_quantiles", l.shaper_wakeup_quantiles, "10ms", Nanos::ms(10)); !ok)
+  if (auto ok = check_quantiles("link.shaper_wakeup_quantiles", l.shaper_wakeup_quantiles, "1s", Nanos::s(1)); !ok)
     return ok;
   if (!l.shaper_wakeup_quantiles.empty() && l.burst == 0)
     return core::fail("link.shaper_wakeup_quantiles: needs a token bucket (link.burst > 0)");

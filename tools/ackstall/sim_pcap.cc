@@ -1,6 +1,7 @@
 #include "sim_pcap.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace ackstall::tools {
 namespace {
@@ -60,7 +61,7 @@ void PcapTraceSink::on_frame(const sim::WireFrame& frame) {
 }
 
 pcap::Result<void> PcapTraceSink::finish() {
-  write_until(INT64_MAX);
+  write_until(std::numeric_limits<std::int64_t>::max());
   if (error_) return pcap::make_error(*error_);
   return writer_.flush();
 }
