@@ -38,7 +38,8 @@
 #    within 1.5x (both below 1 per second counts as agreeing).
 # 4. The reader check: each classic unpatched cell simulated once per lab run with the pcap taken
 #    on the receiver's side (`sim --pcap-at receiver`) and analysed by lab_reader_latency.py as
-#    the lab's capture is: late reads, timer ACKs, delays and offsets side by side.
+#    the lab's capture is: late reads, timer ACKs, delays and offsets side by side (always with
+#    each run's own late-read rate, whatever READER_JITTER and READER_RUNS say).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,7 +75,7 @@ else
   work_lab=$LAB_DIR   # reuse a kept run's measurements (KEEP=1), simulate again
   cp "$work_lab"/lab-*.json "$work/"
   ln -s "$work_lab/cap" "$work/cap"
-  sed 's/^/# (reused) /' "$work_lab/header.txt" 2>/dev/null | grep -v 'reader latency' || true
+  sed 's/^/# (reused) /' "$work_lab/header.txt" 2>/dev/null | grep -v -e 'reader latency' -e 'shaper lateness' || true
   # The kept run's own protocol (its runs and seconds), whatever the command line says.
   read -r runs secs < <(python3 -c 'import json, sys; c = json.load(open(sys.argv[1]))["config"]; print(c["runs"], c["seconds"])' "$work/lab-classic.json")
   echo "# (reused) lab protocol: $runs runs of $secs s each"
@@ -119,6 +120,8 @@ lat = json.load(open(f"{work}/lat.json"))
 link_sets = []
 if link_jitter == "measured":
     jit = [v for v in json.load(open(f"{work}/jit.json")).values() if "delta_us_percentiles" in v]
+    if not jit:
+        sys.exit("lab_vs_sim: LINK_JITTER=measured: no capture gave the shaper's lateness (writes of 3 or more segments needed)")
     n = sum(v["samples"] for v in jit)
     pooled_q = [sum(v["samples"] * v["delta_us_percentiles"][i] for v in jit) / n for i in range(101)]
     link_sets = ["--set", "link.shaper_wakeup_quantiles=" + ",".join(f"{x:.1f}us" for x in pooled_q)]

@@ -37,14 +37,16 @@ Nanos LinkDirection::finish(Nanos start, Nanos tx, Nanos bank, Nanos late) noexc
   if (bank <= Nanos::zero()) return start + tx;  // a wire
   // sch_tbf (tbf_dequeue): toks = min(toks + elapsed, buffer); the packet goes when toks >= its
   // length in time, and toks -= length. Short of tokens, the qdisc watchdog fires when they
-  // suffice, `late` after that; the tokens of those `late` ns stay (up to the buffer).
+  // suffice (net/sched/sch_tbf.c tbf_dequeue -> qdisc_watchdog_schedule_ns; sch_api.c
+  // qdisc_watchdog: an hrtimer that raises NET_TX via __netif_schedule; Linux 6.x), `late` after
+  // that; the tokens of those `late` ns stay (up to the buffer).
   credit_ = min(bank, credit_ + (start - credit_at_));
   Nanos done = start;
   if (credit_ >= tx) {
     credit_ = credit_ - tx;
   } else {
     done = start + (tx - credit_) + late;
-    credit_ = min(bank, tx + late) - tx;
+    credit_ = max(Nanos::zero(), min(bank, tx + late) - tx);  // a burst below one frame banks nothing
   }
   credit_at_ = done;
   return done;

@@ -138,6 +138,28 @@ TEST(Writer, MovedFromWriterLetsGoOfTheFile) {
   ASSERT_TRUE(rec && *rec);
 }
 
+// The same without a sanitiser: a stream that counts flushes. Destroying the moved-from Writer
+// after the owner must not flush the stream again (the old defaulted move kept the pointer).
+TEST(Writer, MovedFromWriterDoesNotFlush) {
+  struct CountingBuf : std::stringbuf {
+    int syncs = 0;
+    int sync() override {
+      ++syncs;
+      return std::stringbuf::sync();
+    }
+  } buf;
+  std::ostream out(&buf);
+  auto created = Writer::to_stream(out, {}, "counted");
+  ASSERT_TRUE(created);
+  {
+    Writer owner(std::move(*created));
+    ASSERT_TRUE(owner.flush());
+  }
+  const int after_owner = buf.syncs;
+  created = make_error("gone");
+  EXPECT_EQ(buf.syncs, after_owner);
+}
+
 TEST(Writer, MemoryIsConstant) {
   // A 64K-payload segment with a small snaplen writes only snaplen bytes per record.
   std::ostringstream out;

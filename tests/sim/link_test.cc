@@ -85,6 +85,12 @@ TEST(LinkDirection, LateShaperWakeUpsDoNotAddUp) {
   EXPECT_FALSE(tbf.waits(fifth, t, bank));  // one frame of credit left (bank - t)
   EXPECT_EQ(tbf.finish(fifth, t, bank), fifth);
   EXPECT_TRUE(tbf.waits(fifth, t, bank));
+  // A burst below one frame banks nothing, late or not (the credit never goes negative).
+  LinkDirection small(100);
+  const Nanos tiny = t / 2;
+  const Nanos first = small.finish(start, t, tiny, late);
+  EXPECT_EQ(first, start + (t - tiny) + late);
+  EXPECT_EQ(small.finish(first, t, tiny, late), first + t + late);
   // A wire has no shaper to be late.
   LinkDirection wire(100);
   EXPECT_FALSE(wire.waits(start, t, Nanos::zero()));

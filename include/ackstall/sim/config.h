@@ -52,7 +52,8 @@ struct LinkConfig {
   std::int64_t burst = 0;
   // With burst > 0: a frame that must wait for credit leaves later by a draw from these evenly
   // spaced quantiles (p0 .. p100; empty: exactly when the credit suffices). sch_tbf does not poll:
-  // tbf_dequeue arms the qdisc watchdog (an hrtimer) for the moment the tokens will suffice, and
+  // tbf_dequeue (net/sched/sch_tbf.c) arms the qdisc watchdog (sch_api.c, an hrtimer) for the
+  // moment the tokens will suffice, and
   // the frame leaves when the timer's NET_TX softirq runs, late by the host's timer and softirq
   // latency; tokens keep accruing meanwhile, so the lateness does not add up (docs/STACKS.md §7).
   // Measured from a capture by bench/lab_link_jitter.py.
