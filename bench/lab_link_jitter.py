@@ -29,8 +29,12 @@ link.shaper_wakeup_quantiles), `delta_us_max`, and the spacing of consecutive
 segments of a write (`spacing_us_p10_p50_p90`) with the count under 30 us (`spacing_under_30us`).
 """
 import json
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lab_reader_latency import ack_coverage, is_late_read  # noqa: E402  (one definition of a late read)
 
 
 def main() -> int:
@@ -57,19 +61,9 @@ def main() -> int:
         segs.sort()
         # Writes with a late read (bench/lab_reader_latency.py): an ACK, not the delayed-ACK timer,
         # that covers three or more segments which had all arrived before it.
-        late_read = set()
-        done, i = 0, 0
-        for ta, ack in sorted(acks.get(key, [])):
-            if ack <= done:
-                continue
-            covered = []
-            while i < len(segs) and segs[i][1] + segs[i][2] <= ack:
-                if segs[i][0] <= ta:
-                    covered.append(segs[i])
-                i += 1
-            done = ack
-            if len(covered) >= 3 and ta - covered[-1][0] < 20e-3:
-                late_read.update((c[1] - 1) // write_len for c in covered)
+        data = [(t, seq + ln, seq) for t, seq, ln, _ in segs]
+        late_read = {(c[2] - 1) // write_len for ta, covered in ack_coverage(data, sorted(acks.get(key, [])))
+                     if is_late_read(ta, covered) for c in covered}
         write = []
         for seg in segs + [None]:
             if write and (seg is None or (seg[1] - 1) // write_len != (write[0][1] - 1) // write_len):

@@ -50,6 +50,28 @@ def percentiles_us(xs):
     return [round(v * 1e6, 1) for v in [min(xs), *q, max(xs)]]
 
 
+def ack_coverage(data, acks):
+    """Each ACK that advances, with the segments it newly covers that had arrived by its time:
+    (ACK time, [segments]). `data`: (arrival time, end seq, seq, ...) in arrival order; `acks`:
+    (time, ack number) in capture order. (bench/lab_link_jitter.py counts late reads with it too.)"""
+    acked, i = 0, 0
+    for ta, ack in acks:
+        if ack <= acked:
+            continue
+        covered = []
+        while i < len(data) and data[i][1] <= ack:
+            if data[i][0] <= ta:
+                covered.append(data[i])
+            i += 1
+        acked = ack
+        yield ta, covered
+
+
+def is_late_read(ta, covered):
+    """A read's ACK, not the delayed-ACK timer's, covering three or more arrived segments."""
+    return len(covered) >= 3 and ta - covered[-1][0] < TIMER_S
+
+
 def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
@@ -77,21 +99,11 @@ def main() -> int:
         pairs0, late0 = pairs, len(late)
         n_acks += len(acks)
         n_data += len(data)
-        acked, i = 0, 0
-        for ta, ack in acks:
-            if ack <= acked:
+        for ta, segs in ack_coverage(data, acks):
+            per_ack[len(segs)] = per_ack.get(len(segs), 0) + 1
+            if not segs:
                 continue
-            covered = []
-            first_seq = None
-            while i < len(data) and data[i][1] <= ack:
-                if data[i][0] <= ta:
-                    covered.append(data[i][0])
-                    first_seq = data[i][2] if first_seq is None else first_seq
-                i += 1
-            acked = ack
-            per_ack[len(covered)] = per_ack.get(len(covered), 0) + 1
-            if not covered:
-                continue
+            covered = [s[0] for s in segs]  # arrival times
             if ta - covered[-1] >= TIMER_S:
                 timer += 1
                 continue
@@ -99,11 +111,11 @@ def main() -> int:
                 continue
             pairs += 1
             d2.append(ta - covered[1])
-            if len(covered) >= 3:
+            if is_late_read(ta, segs):
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
                 if write_len:
-                    by_offset.setdefault((first_seq - 1) % write_len, []).append(ta - covered[0])
+                    by_offset.setdefault((segs[0][2] - 1) % write_len, []).append(ta - covered[0])
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:

@@ -165,6 +165,19 @@ def reader(v):
     mean = max(v["t3_minus_t1_us_median"] - base, 0.0) / math.log(pairs / late)
     return ["--set", f"app.receiver.read_jitter={mean:.1f}us"], f"exp {mean:.1f} us"
 
+def run_readers(v):
+    """One reader per lab run: that run's connection's late-read rate, the spread from the whole
+    capture (seed s simulates connection (s - 1) mod their number)."""
+    return [reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"], "spread_n": v["late_reads"]})[0]
+            if r["ack_pairs"] and r["late_reads"] else [] for r in v["per_connection"]]
+
+def cell_sets(L, case, prof):
+    """The simulator's keys for one lab cell (the reader and the link come on top)."""
+    return ["--set", f"app.transmitter.write_len={L}",
+            "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
+            "--set", f"receiver.profile={prof}",
+            "--set", f"app.receiver.read_latency={base:g}us"]
+
 pooled = None
 if mode_j in ("pooled", "same-run"):
     # One reader for the machine: all captures' late reads and ACK pairs; the late reads' delays
@@ -202,15 +215,11 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         # the whole capture; seed s uses connection (s - 1) mod (the capture's connections).
         # =pooled: the whole capture's rate. READER_JITTER=per-size and =pooled use pooled rates.
         per = v.get("per_connection") if own and mode_j != "per-size" and per_run else None
-        readers = [reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"], "spread_n": v["late_reads"]})[0]
-                   if r["ack_pairs"] and r["late_reads"] else [] for r in per] if per else [rd]
+        readers = run_readers(v) if per else [rd]
         if per:
             label = "per run " + "/".join(str(round(1e6 * r["late_reads"] / r["ack_pairs"])) if r["ack_pairs"] else "0"
                                           for r in per) + " ppm" + label[label.index(" ppm") + 4:] if " ppm" in label else label
-        base_sets = ["--set", f"app.transmitter.write_len={L}",
-                     "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
-                     "--set", f"receiver.profile={prof}",
-                     "--set", f"app.receiver.read_latency={base:g}us"]
+        base_sets = cell_sets(L, case, prof)
         # The lab's protocol: RUNS timed runs of SECS s (ttcp -t --time), each from its own
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
@@ -250,16 +259,12 @@ for L in sorted(int(k) for k in lat):
     if L not in lab_rows:
         continue
     v = lat[str(L)]
-    per = v.get("per_connection") or [v]
+    readers = run_readers(v) if v.get("per_connection") else [reader(v)[0]]
     lines = []
     for seed in range(1, int(runs) + 1):
-        r = per[(seed - 1) % len(per)]
-        rd = reader({**v, "ack_pairs": r["ack_pairs"], "late_reads": r["late_reads"], "spread_n": v["late_reads"]})[0] \
-            if r["ack_pairs"] and r["late_reads"] else []
         pcap = f"{work}/reader-check.pcap"
-        subprocess.run([binp, "sim", scen, "--set", f"app.transmitter.write_len={L}", "--set", "app.transmitter.chunking=none",
-                        "--set", "receiver.profile=linux-pingpong", "--set", f"app.receiver.read_latency={base:g}us",
-                        *link_sets, *rd, "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
+        subprocess.run([binp, "sim", scen, *cell_sets(L, "unpatched", "linux-pingpong"), *link_sets,
+                        *readers[(seed - 1) % len(readers)], "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
                         "--set", "app.transmitter.writes=100000000", "--pcap", pcap, "--pcap-at", "receiver"],
                        check=True, capture_output=True)
         out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "frame.time_epoch", "-e", "ip.src", "-e", "tcp.seq",

@@ -4,7 +4,6 @@
 #include "ackstall/sim/app_ttcp.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace ackstall::sim {
 
@@ -54,24 +53,6 @@ TxRequest TtcpTransmitter::run(Nanos now) {
   if (piece_left_ == 0)
     piece_left_ = static_cast<std::int64_t>(chunker_.next_chunk(static_cast<std::size_t>(write_left_)));
   return {.kind = TxKind::send, .len = piece_left_, .nonblocking = cfg_.nonblocking};
-}
-
-Nanos exponential(Rng& rng, Nanos mean) noexcept {
-  if (mean.count() <= 0) return Nanos::zero();
-  // Inverse transform of a 53-bit uniform in (0, 1].
-  const double u = (static_cast<double>(rng.next() >> 11) + 1.0) * 0x1.0p-53;
-  return Nanos(static_cast<std::int64_t>(-std::log(u) * static_cast<double>(mean.count())));
-}
-
-Nanos from_quantiles(Rng& rng, std::span<const Nanos> quantiles) noexcept {
-  if (quantiles.size() < 2) return quantiles.empty() ? Nanos::zero() : quantiles.front();
-  // A 53-bit uniform in [0, 1) scaled onto the n - 1 intervals between the quantiles.
-  const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
-  const double at = u * static_cast<double>(quantiles.size() - 1);
-  const auto i = std::min(static_cast<std::size_t>(at), quantiles.size() - 2);
-  const double frac = at - static_cast<double>(i);
-  const auto lo = static_cast<double>(quantiles[i].count()), hi = static_cast<double>(quantiles[i + 1].count());
-  return Nanos(static_cast<std::int64_t>(lo + frac * (hi - lo)));
 }
 
 }  // namespace ackstall::sim

@@ -1,6 +1,8 @@
 // config.h: profiles, validation and names (and trace.h's stall names). No simulation here.
 #include "ackstall/sim/config.h"
 
+#include "ackstall/core/units.h"
+
 #include "ackstall/sim/trace.h"
 
 #include <array>
@@ -88,13 +90,13 @@ static_assert(static_cast<std::size_t>(Initiator::receiver) + 1 == kInit.size())
 static_assert(static_cast<std::size_t>(StallKind::select_teardown) + 1 == kStall.size());
 
 // A distribution given as evenly spaced quantiles p0 .. p100: none, or 2..101 rising values in
-// [0, max] (`max_text` names max in the message).
-core::Result<void> check_quantiles(std::string_view key, const std::vector<Nanos>& q, std::string_view max_text,
-                                   Nanos max) {
+// [0, max].
+core::Result<void> check_quantiles(std::string_view key, const std::vector<Nanos>& q, Nanos max) {
   const std::string k(key);
   if (q.size() == 1 || q.size() > 101) return core::fail(k + ": needs 2..101 quantiles (p0 .. p100), or none");
   for (std::size_t i = 0; i < q.size(); ++i) {
-    if (q[i] < Nanos::zero() || q[i] > max) return core::fail(k + ": each must be in [0, " + std::string(max_text) + "]");
+    if (q[i] < Nanos::zero() || q[i] > max)
+      return core::fail(k + ": each must be in [0, " + core::format_duration_ns(max.count()) + "]");
     if (i > 0 && q[i] < q[i - 1]) return core::fail(k + ": must not fall (p0 first, p100 last)");
   }
   return {};
@@ -143,7 +145,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (l.queue_limit_packets < 1) return core::fail("link.queue_limit_packets: must be >= 1");
   if (l.burst < 0 || l.burst > (std::int64_t{1} << 30))
     return core::fail("link.burst: must be in [0, 1G] bytes (0 = a wire)");
-  if (auto ok = check_quantiles("link.shaper_wakeup_quantiles", l.shaper_wakeup_quantiles, "1s", Nanos::s(1)); !ok)
+  if (auto ok = check_quantiles("link.shaper_wakeup_quantiles", l.shaper_wakeup_quantiles, Nanos::s(1)); !ok)
     return ok;
   if (!l.shaper_wakeup_quantiles.empty() && l.burst == 0)
     return core::fail("link.shaper_wakeup_quantiles: needs a token bucket (link.burst > 0)");
@@ -171,7 +173,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.receiver.read_late_latency: must be in [0, 10s]");
   if (r.read_late_jitter < Nanos::zero() || r.read_late_jitter > Nanos::s(10))
     return core::fail("app.receiver.read_late_jitter: must be in [0, 10s]");
-  if (auto ok = check_quantiles("app.receiver.read_late_quantiles", r.read_late_quantiles, "10s", Nanos::s(10)); !ok)
+  if (auto ok = check_quantiles("app.receiver.read_late_quantiles", r.read_late_quantiles, Nanos::s(10)); !ok)
     return ok;
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;

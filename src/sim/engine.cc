@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace ackstall::sim {
 
@@ -70,6 +71,24 @@ std::uint64_t Rng::below(std::uint64_t bound) noexcept {
     }
   }
   return static_cast<std::uint64_t>(m >> 64);
+}
+
+Nanos exponential(Rng& rng, Nanos mean) noexcept {
+  if (mean.count() <= 0) return Nanos::zero();
+  // Inverse transform of a 53-bit uniform in (0, 1].
+  const double u = (static_cast<double>(rng.next() >> 11) + 1.0) * 0x1.0p-53;
+  return Nanos(static_cast<std::int64_t>(-std::log(u) * static_cast<double>(mean.count())));
+}
+
+Nanos from_quantiles(Rng& rng, std::span<const Nanos> quantiles) noexcept {
+  if (quantiles.size() < 2) return quantiles.empty() ? Nanos::zero() : quantiles.front();
+  // A 53-bit uniform in [0, 1) scaled onto the n - 1 intervals between the quantiles.
+  const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;
+  const double at = u * static_cast<double>(quantiles.size() - 1);
+  const auto i = std::min(static_cast<std::size_t>(at), quantiles.size() - 2);
+  const double frac = at - static_cast<double>(i);
+  const auto lo = static_cast<double>(quantiles[i].count()), hi = static_cast<double>(quantiles[i + 1].count());
+  return Nanos(static_cast<std::int64_t>(lo + frac * (hi - lo)));
 }
 
 }  // namespace ackstall::sim

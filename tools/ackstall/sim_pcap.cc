@@ -1,6 +1,8 @@
 #include "sim_pcap.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 
 namespace ackstall::tools {
@@ -12,9 +14,8 @@ constexpr pcap::MacAddr kReceiverMac = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
 }  // namespace
 
 std::optional<CapturePoint> parse_capture_point(std::string_view name) noexcept {
-  if (name == "wire") return CapturePoint::wire;
-  if (name == "sender") return CapturePoint::sender;
-  if (name == "receiver") return CapturePoint::receiver;
+  for (std::size_t i = 0; i < std::size(kCapturePointNames); ++i)
+    if (kCapturePointNames[i] == name) return static_cast<CapturePoint>(i);
   return std::nullopt;
 }
 
@@ -44,7 +45,7 @@ pcap::TcpPacket PcapTraceSink::to_packet(const sim::WireFrame& f, std::int64_t e
 }
 
 void PcapTraceSink::write_until(std::int64_t stamp) {
-  while (!held_.empty() && held_.top().stamp <= stamp) {
+  while (!held_.empty() && held_.top().packet.time_ns <= stamp) {
     if (!error_)
       if (auto r = writer_.write(held_.top().packet); !r) error_ = r.error().message();
     held_.pop();
@@ -53,9 +54,7 @@ void PcapTraceSink::write_until(std::int64_t stamp) {
 
 void PcapTraceSink::on_frame(const sim::WireFrame& frame) {
   if (frame.dropped || error_) return;
-  pcap::TcpPacket p = to_packet(frame, epoch_ns_, at_);
-  const std::int64_t t = p.time_ns;
-  held_.push(Held{t, reported_++, std::move(p)});
+  held_.push(Held{reported_++, to_packet(frame, epoch_ns_, at_)});
   // Every frame reported from now on is stamped at or after frame.reported (WireFrame).
   write_until(epoch_ns_ + frame.reported.count());
 }

@@ -26,6 +26,7 @@
 namespace ackstall::tools {
 
 enum class CapturePoint : std::uint8_t { wire, sender, receiver };
+inline constexpr std::string_view kCapturePointNames[] = {"wire", "sender", "receiver"};  // by value
 std::optional<CapturePoint> parse_capture_point(std::string_view name) noexcept;
 
 class PcapTraceSink final : public sim::TraceSink {
@@ -48,11 +49,10 @@ class PcapTraceSink final : public sim::TraceSink {
 
  private:
   struct Held {
-    std::int64_t stamp;
     std::uint64_t order;  // report order: equal stamps keep it
     pcap::TcpPacket packet;
     bool operator>(const Held& o) const noexcept {
-      return stamp != o.stamp ? stamp > o.stamp : order > o.order;
+      return packet.time_ns != o.packet.time_ns ? packet.time_ns > o.packet.time_ns : order > o.order;
     }
   };
   void write_until(std::int64_t stamp);

@@ -43,7 +43,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <span>
 
 namespace ackstall::sim {
 
@@ -126,13 +125,6 @@ class TtcpTransmitter {
   bool split_nodelay_ = false;  // this write is split and the policy wants TCP_NODELAY for it
   std::uint64_t send_calls_ = 0, would_block_ = 0;
 };
-
-// An exponential draw of the given mean from the run's RNG (zero mean: no draw, so runs without
-// jitter consume no random numbers and keep their results).
-Nanos exponential(Rng& rng, Nanos mean) noexcept;
-// A draw from a distribution given by n >= 2 evenly spaced quantiles (p0 .. p100, rising):
-// inverse transform, linear between neighbouring quantiles. Empty: zero, and no draw.
-Nanos from_quantiles(Rng& rng, std::span<const Nanos> quantiles) noexcept;
 
 class TtcpReceiver {
  public:

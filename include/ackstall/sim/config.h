@@ -53,9 +53,9 @@ struct LinkConfig {
   // With burst > 0: a frame that must wait for credit leaves later by a draw from these evenly
   // spaced quantiles (p0 .. p100; empty: exactly when the credit suffices). sch_tbf does not poll:
   // tbf_dequeue (net/sched/sch_tbf.c) arms the qdisc watchdog (sch_api.c, an hrtimer) for the
-  // moment the tokens will suffice, and
-  // the frame leaves when the timer's NET_TX softirq runs, late by the host's timer and softirq
-  // latency; tokens keep accruing meanwhile, so the lateness does not add up (docs/STACKS.md §7).
+  // moment the tokens will suffice, and the frame leaves when the timer's NET_TX softirq runs,
+  // late by the host's timer and softirq latency; tokens keep accruing meanwhile, so the lateness
+  // does not add up (docs/STACKS.md §7).
   // Measured from a capture by bench/lab_link_jitter.py.
   std::vector<Nanos> shaper_wakeup_quantiles;
 

@@ -21,6 +21,7 @@
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace ackstall::sim {
@@ -129,6 +130,14 @@ class Rng {
  private:
   std::uint64_t s_[4];
 };
+
+// An exponential draw of the given mean from the run's RNG (zero mean: no draw, so runs without
+// jitter consume no random numbers and keep their results).
+Nanos exponential(Rng& rng, Nanos mean) noexcept;
+// A draw from a distribution given by n >= 2 evenly spaced quantiles (p0 .. p100, rising):
+// inverse transform, linear between neighbouring quantiles. Empty: zero, and no draw. (The
+// reader's late wake-ups, app_ttcp.h; the shaper's late watchdog, simulation.cc.)
+Nanos from_quantiles(Rng& rng, std::span<const Nanos> quantiles) noexcept;
 
 // Growable FIFO without per-element allocation (core/ring.h).
 using core::Ring;
