@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ackstall/pcap/file_reader.h"
-#include "ackstall/pcap/frame_decoder.h"
+#include "../pcap/test_capture.h"
 #include "app.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
@@ -38,33 +37,14 @@ sim::WireFrame frame(Direction dir, std::int64_t time, std::int64_t arrival, std
   return f;
 }
 
-struct Record {
-  std::int64_t time_ns;
-  std::uint32_t seq;
-  bool from_sender;  // 10.0.0.1, the data sender in every example
-  std::uint32_t payload_len;
-};
+using pcap::TcpPacket;
+using pcap::testing::read_capture;  // tests/pcap/test_capture.h
 
-std::vector<Record> read_back(const std::filesystem::path& path) {
-  std::vector<Record> out;
-  auto reader = pcap::FileReader::open(path);
-  EXPECT_TRUE(reader) << reader.error().message();
-  if (!reader) return out;
-  while (true) {
-    auto rec = reader->next();
-    EXPECT_TRUE(rec) << rec.error().message();
-    if (!rec || !*rec) break;
-    auto f = pcap::decode_frame(reader->header().link, (*rec)->data, (*rec)->orig_len, (*rec)->time_ns);
-    EXPECT_TRUE(f) << f.error().reason;
-    if (!f) break;
-    out.push_back({(*rec)->time_ns, f->packet.seq, f->packet.src.addr == 0x0a000001, f->packet.payload_len});
-  }
-  return out;
-}
+bool from_sender(const TcpPacket& p) { return p.src.addr == 0x0a000001; }  // 10.0.0.1 in every example
 
 // Data frames 1 and 3 (on the wire at 100 and 200, in at 300 and 400), an ACK 2 between them
 // (out at 150, in at 160): each point stamps and orders them its own way.
-std::vector<Record> capture(CapturePoint at, const TempDir& dir) {
+std::vector<TcpPacket> capture(CapturePoint at, const TempDir& dir) {
   const auto path = dir / "t.pcap";
   auto w = pcap::Writer::create(path);
   EXPECT_TRUE(w);
@@ -74,7 +54,7 @@ std::vector<Record> capture(CapturePoint at, const TempDir& dir) {
   sink.on_frame(frame(Direction::sender_to_receiver, 200, 400, 3));
   const auto done = sink.finish();
   EXPECT_TRUE(done) << done.error().message();
-  return read_back(path);
+  return read_capture(path);
 }
 
 TEST(SimPcap, EachCapturePointStampsAndOrdersItsOwnWay) {
@@ -110,28 +90,28 @@ TEST(SimPcap, CapturePointsByName) {
 TEST(SimPcap, ReceiverCaptureOfARun) {
   const TempDir dir;
   const std::string scen = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/02-unpatched.toml";
-  std::vector<std::vector<Record>> caps;
+  std::vector<std::vector<TcpPacket>> caps;
   for (const char* at : {"wire", "receiver"}) {
     const auto path = (dir / (std::string(at) + ".pcap")).string();
     const auto r = run_ackstall({"sim", scen, "--set", "app.transmitter.writes=20", "--pcap", path, "--pcap-at", at});
     ASSERT_EQ(r.code, 0) << r.err;
-    caps.push_back(read_back(path));
+    caps.push_back(read_capture(path));
   }
   const auto& wire = caps[0];
   const auto& rx = caps[1];
   ASSERT_EQ(wire.size(), rx.size());
   ASSERT_GT(rx.size(), 100u);
   for (std::size_t i = 1; i < rx.size(); ++i) EXPECT_LE(rx[i - 1].time_ns, rx[i].time_ns) << "record " << i;
-  for (const bool from_sender : {true, false}) {
-    std::vector<Record> a, b;
-    for (const Record& r : wire)
-      if (r.from_sender == from_sender) a.push_back(r);
-    for (const Record& r : rx)
-      if (r.from_sender == from_sender) b.push_back(r);
+  for (const bool data : {true, false}) {
+    std::vector<TcpPacket> a, b;
+    for (const TcpPacket& r : wire)
+      if (from_sender(r) == data) a.push_back(r);
+    for (const TcpPacket& r : rx)
+      if (from_sender(r) == data) b.push_back(r);
     ASSERT_EQ(a.size(), b.size());
     for (std::size_t i = 0; i < a.size(); ++i) {
       ASSERT_EQ(a[i].seq, b[i].seq) << "frame " << i;
-      if (from_sender)
+      if (data)
         EXPECT_GE(b[i].time_ns - a[i].time_ns, 80 * (54 + static_cast<std::int64_t>(a[i].payload_len))) << "frame " << i;
       else
         EXPECT_EQ(b[i].time_ns, a[i].time_ns) << "frame " << i;
