@@ -26,7 +26,18 @@ spread of late reads matters, not only how many there are), and the same per con
 `late_reads_by_write_offset`: the late reads by the offset in its write of the first segment they
 cover (relative sequence numbers start at 1), each [count, p10, median, p90 of the delay in us]:
 at -l 8192 a late read from offset 2896 covers the write's 3rd-5th segments and leaves its short
-tail alone. Prints one JSON object. Nothing here looks at goodput.
+tail alone. Also with the write length: `ack_patterns`, the writes whose ACKs were not all pairs,
+by pattern (segments per ACK in order, `T` for the delayed-ACK timer: `2-3-T1` = a pair, a read
+covering three, the tail alone on the timer), the twelve commonest.
+
+`read_us_percentiles` (p0 .. p100): the delay from a pair's second segment to its ACK, for ACKs
+that cover exactly two segments — where pairs are ACKed at the read (the lab's regime,
+docs/STACKS.md §4) the reader's wake-up latency; the top percent (reads so late that no third
+segment came, at a write's end) is cut to p99, as those are the late reads below. argv[4] =
+`at-read`: count as late only the reads that this latency does not explain, i.e. whose ACK came
+more than its p99 (+ 1 us) after the second covered segment (an on-time read that happens to find a third
+segment, e.g. a short tail 30-44 us behind, is not late); all late-read outputs then follow this
+definition. Prints one JSON object. Nothing here looks at goodput.
 """
 import json
 import math
@@ -76,6 +87,7 @@ def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     write_len = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # > 0: late reads by offset in the write
+    at_read = len(sys.argv) > 4 and sys.argv[4] == "at-read"
     streams = {}  # stream -> (data: [(t, end_seq, seq)] in arrival order, acks: [(t, ack)])
     for line in sys.stdin:
         f = line.rstrip("\n").split("\t")
@@ -89,6 +101,16 @@ def main() -> int:
                 data.append((t, int(f[2]) + ln, int(f[2])))
         elif f[4]:
             acks.append((t, int(f[4])))
+    # The reader's latency: a pair's ACK after its second segment (two covered, not the timer).
+    reads = [ta - segs[1][0] for data, acks in streams.values() for ta, segs in ack_coverage(data, acks)
+             if len(segs) == 2 and ta - segs[-1][0] < TIMER_S]
+    read_pct = percentiles_us(reads) if len(reads) >= 2 else None
+    if read_pct:
+        read_pct[-1] = read_pct[-2]  # the top percent: reads late at a write's end (see above)
+    # at-read: late = the ACK came more than the reads' p99 (+ 1 us of timestamp jitter) after the
+    # second covered segment.
+    bound_s = read_pct[-1] / 1e6 + 1e-6 if at_read and read_pct else 0.0
+    patterns = {}  # write_len > 0: per-write ACK pattern -> writes
     pairs, late, timer = 0, [], 0
     d2, t31 = [], []
     per_ack = {}
@@ -99,11 +121,15 @@ def main() -> int:
         pairs0, late0 = pairs, len(late)
         n_acks += len(acks)
         n_data += len(data)
+        write_acks = {}  # write index -> its ACKs' coverage, in order
         for ta, segs in ack_coverage(data, acks):
             per_ack[len(segs)] = per_ack.get(len(segs), 0) + 1
             if not segs:
                 continue
             covered = [s[0] for s in segs]  # arrival times
+            if write_len:
+                write_acks.setdefault((segs[0][2] - 1) // write_len, []).append(
+                    ("T" if ta - covered[-1] >= TIMER_S else "") + str(len(segs)))
             if ta - covered[-1] >= TIMER_S:
                 timer += 1
                 continue
@@ -111,11 +137,15 @@ def main() -> int:
                 continue
             pairs += 1
             d2.append(ta - covered[1])
-            if is_late_read(ta, segs):
+            if is_late_read(ta, segs) and ta - covered[1] > bound_s:
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
                 if write_len:
                     by_offset.setdefault((segs[0][2] - 1) % write_len, []).append(ta - covered[0])
+        for p in write_acks.values():
+            if any(x != "2" for x in p):
+                key = "-".join(p)
+                patterns[key] = patterns.get(key, 0) + 1
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:
@@ -125,7 +155,9 @@ def main() -> int:
         runs.append(run)
     out = {"connections": len(streams), "acks": n_acks, "data_segments": n_data, "segments_per_ack": per_ack,
            "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
-           "base_us": base_us}
+           "base_us": base_us, "late_definition": "past read p99" if at_read else "three or more covered"}
+    if read_pct:
+        out["read_us_percentiles"] = read_pct
     if d2:
         out["ack_after_2nd_us_p10_p50_p90"] = p10_p50_p90_us(d2)
     if late:
@@ -142,6 +174,7 @@ def main() -> int:
         out["read_jitter_us"] = 0
     if write_len:
         out["late_reads_by_write_offset"] = {str(k): [len(v), *p10_p50_p90_us(v)] for k, v in sorted(by_offset.items())}
+        out["ack_patterns"] = dict(sorted(patterns.items(), key=lambda kv: (-kv[1], kv[0]))[:12])
     out["per_connection"] = runs
     print(json.dumps(out))
     return 0

@@ -8,7 +8,8 @@
 #   against its measurements (with the kept run's own runs and seconds); READER_JITTER=same-run
 #   (default), pooled or per-size; READER_MODEL=late (default), quantiles or exponential: see 2.;
 #   READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the simulator's seeds per cell,
-#   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.)
+#   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.;
+#   ACK_AT_READ=off (default) or on: pairs ACKed at the read, the reader's own latency, see 2.)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -30,6 +31,11 @@
 #    LINK_JITTER=measured: the same captures give the tbf shaper's lateness
 #    (bench/lab_link_jitter.py), pooled, as link.shaper_wakeup_quantiles for every cell (over
 #    eight kept runs 279 of 288 cells against 280 without: docs/VALIDATION.md §4).
+#    ACK_AT_READ=on: every Linux receiver ACKs a pair at the read, not at the second segment's
+#    arrival (receiver.ack.ack_at_read, the lab's regime: docs/STACKS.md §4), each size's capture
+#    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_quantiles, with
+#    read_latency 0) for every cell of that size, and a late read is one that latency does not
+#    explain (lab_reader_latency.py at-read).
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
 #    a classic unpatched cell gives seed s the late-read rate of its capture's connection
@@ -90,7 +96,8 @@ sep=
 for L in ${lengths//,/ }; do
   tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
     -e tcp.stream -e frame.len >"$work/fields.tsv"
-  one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" "$L" <"$work/fields.tsv")
+  at_read=; [[ ${ACK_AT_READ:-off} == on ]] && at_read=at-read
+  one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" "$L" $at_read <"$work/fields.tsv")
   jit=$(python3 "$here/bench/lab_link_jitter.py" 10.77.0.1 "$L" <"$work/fields.tsv")
   echo "# reader latency, classic receiver, -l $L unpatched, its $runs runs' capture on the receiver's veth: $one" | tee -a "$work/header.txt"
   echo "# shaper lateness, same capture: $(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d.pop("delta_us_percentiles", None); print(json.dumps(d))' "$jit")" | tee -a "$work/header.txt"
@@ -103,9 +110,11 @@ echo "}" >>"$work/lat.json"
 echo "}" >>"$work/jit.json"
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" "${ACK_AT_READ:-off}" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench = sys.argv[1:13]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench, ack_at_read = sys.argv[1:14]
+if ack_at_read not in ("off", "on"):
+    sys.exit(f"lab_vs_sim: ACK_AT_READ must be off or on (got {ack_at_read!r})")
 if link_jitter not in ("none", "measured"):
     sys.exit(f"lab_vs_sim: LINK_JITTER must be none or measured (got {link_jitter!r})")
 if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
@@ -173,10 +182,15 @@ def run_readers(v):
 
 def cell_sets(L, case, prof):
     """The simulator's keys for one lab cell (the reader and the link come on top)."""
-    return ["--set", f"app.transmitter.write_len={L}",
+    sets = ["--set", f"app.transmitter.write_len={L}",
             "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
-            "--set", f"receiver.profile={prof}",
-            "--set", f"app.receiver.read_latency={base:g}us"]
+            "--set", f"receiver.profile={prof}"]
+    pct = lat.get(str(L), {}).get("read_us_percentiles")
+    if ack_at_read == "on" and pct:
+        # Pairs ACKed at the read; the reader's latency = this size's pair-ACK delays.
+        return sets + ["--set", "receiver.ack.ack_at_read=true", "--set", "app.receiver.read_latency=0us",
+                       "--set", "app.receiver.read_quantiles=" + ",".join(f"{x:.1f}us" for x in pct)]
+    return sets + ["--set", f"app.receiver.read_latency={base:g}us"]
 
 pooled = None
 if mode_j in ("pooled", "same-run"):
@@ -194,7 +208,9 @@ if mode_j in ("pooled", "same-run"):
         pooled["late_read_after_1st_us_percentiles"] = [sum(n * d[i] for n, d in ds) / late for i in range(101)]
     print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
           f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
-print(f"# sim: {scen} --set app.receiver.read_latency={base:g}us + the reader above (READER_JITTER={mode_j}, "
+reader_keys = ("receiver.ack.ack_at_read=true, app.receiver.read_quantiles = each size's pair-ACK delays (ACK_AT_READ=on)"
+               if ack_at_read == "on" else f"app.receiver.read_latency={base:g}us")
+print(f"# sim: {scen} --set {reader_keys} + the reader above (READER_JITTER={mode_j}, "
       f"READER_MODEL={model}, READER_RUNS={reader_runs}), --set app.transmitter.duration={secs}s, seeds 1..{sim_runs}; "
       f"lab: median of {runs} runs of {secs} s; sim: median of {sim_runs}")
 print("| receiver | -l | case | reader | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
@@ -252,8 +268,9 @@ print(f"# all cells within bounds: {'yes' if allok else 'no'}")
 # whether the late reads differ in number, in delay or in where in a write they fall.
 print()
 print("# reader check, classic receiver, unpatched: the lab's capture and the simulator's, same analysis")
-print("| -l | capture | ACK pairs | late reads (per M pairs) | timer ACKs (per late read) | late read after the 1st, p10/p50/p90 us | late reads by offset in the write (top 3) |")
-print("|---|---|---|---|---|---|---|")
+print("| -l | capture | ACK pairs | pair's ACK after its 2nd, p50/p90 us | late reads (per M pairs) | timer ACKs (per late read) "
+      "| late read after the 1st, p10/p50/p90 us | late reads by offset in the write (top 3) | writes by ACK pattern (top 4) |")
+print("|---|---|---|---|---|---|---|---|---|")
 lab_rows = {r["len"]: r for r in json.load(open(f"{work}/lab-classic.json"))["rows"] if r["case"] == "unpatched"}
 for L in sorted(int(k) for k in lat):
     if L not in lab_rows:
@@ -270,14 +287,19 @@ for L in sorted(int(k) for k in lat):
         out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "frame.time_epoch", "-e", "ip.src", "-e", "tcp.seq",
                               "-e", "tcp.len", "-e", "tcp.ack"], check=True, capture_output=True, text=True).stdout
         lines += [f"{line}\t{seed}" for line in out.splitlines()]  # one connection per run
-    sim = json.loads(subprocess.run(["python3", f"{bench}/lab_reader_latency.py", "10.0.0.1", f"{base:g}", str(L)],
+    at_read = ["at-read"] if ack_at_read == "on" else []
+    sim = json.loads(subprocess.run(["python3", f"{bench}/lab_reader_latency.py", "10.0.0.1", f"{base:g}", str(L), *at_read],
                                     input="\n".join(lines) + "\n", check=True, capture_output=True, text=True).stdout)
     for name, d in (("lab", v), ("sim", sim)):
         pairs, late, timer = d["ack_pairs"], d["late_reads"], d["timer_acks"]
         q = d.get("late_read_after_1st_us_p10_p50_p90")
         offs = d.get("late_reads_by_write_offset") or {}
         top = sorted(offs.items(), key=lambda kv: -kv[1][0])[:3]
-        print(f"| {L} | {name} | {pairs} | {late} ({1e6 * late / pairs if pairs else 0:.0f}) | {timer} "
+        rp = d.get("read_us_percentiles")
+        pats = list((d.get("ack_patterns") or {}).items())[:4]
+        print(f"| {L} | {name} | {pairs} | {f'{rp[50]:.0f}/{rp[90]:.0f}' if rp else '-'} | "
+              f"{late} ({1e6 * late / pairs if pairs else 0:.0f}) | {timer} "
               f"({timer / late if late else 0:.2f}) | {'/'.join(f'{x:.0f}' for x in q) if q else '-'} | "
-              + (", ".join(f"{k}: {c[0]}" for k, c in top) or "-") + " |")
+              + (", ".join(f"{k}: {c[0]}" for k, c in top) or "-") + " | "
+              + (", ".join(f"{k}: {c}" for k, c in pats) or "-") + " |")
 PY

@@ -232,6 +232,8 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
       integer(on(I32([](TcpProfile& t) -> auto& { return t.ack.ack_frequency; }))));
   add(f, s + "ack.jiffy", "linux: timer granularity 1/HZ (0 = exact)",
       duration(on(D([](TcpProfile& t) -> auto& { return t.ack.jiffy; }))));
+  add(f, s + "ack.ack_at_read", "linux: a pair's ACK waits for the read while anything is unread (the lab's regime)",
+      boolean(on(B([](TcpProfile& t) -> auto& { return t.ack.ack_at_read; }))));
   add(f, s + "ack.tick", "bsd-tick: period of the global tick",
       duration(on(D([](TcpProfile& t) -> auto& { return t.ack.tick; }))));
   add(f, s + "ack.ato_min", "linux: TCP_ATO_MIN",
@@ -329,6 +331,8 @@ std::vector<Field> build_fields() {
       duration([](C& c) -> auto& { return c.app.receiver.read_late_jitter; }));
   add(f, r + "read_late_quantiles", "evenly spaced quantiles p0..p100 of a late reader wake-up's further delay",
       durations([](C& c) -> auto& { return c.app.receiver.read_late_quantiles; }));
+  add(f, r + "read_quantiles", "evenly spaced quantiles p0..p100 of every reader wake-up's further delay",
+      durations([](C& c) -> auto& { return c.app.receiver.read_quantiles; }));
   add(f, r + "read_cost", "CPU time of one read call",
       duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";

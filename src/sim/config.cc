@@ -175,6 +175,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.receiver.read_late_jitter: must be in [0, 10s]");
   if (auto ok = check_quantiles("app.receiver.read_late_quantiles", r.read_late_quantiles, Nanos::s(10)); !ok)
     return ok;
+  if (auto ok = check_quantiles("app.receiver.read_quantiles", r.read_quantiles, Nanos::s(10)); !ok) return ok;
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");

@@ -243,6 +243,21 @@ TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {
   EXPECT_NEAR(q(0.875), 2140.0, 60.0);  // halfway up the tail
   EXPECT_LE(q(1.0), 4000.0);
 
+  // read_quantiles: every wake-up, late or not, adds a draw from the reader's own latency (the
+  // lab's pair-ACK delays: a mode at 8-16 us and one at 30-56 us).
+  TtcpReceiverConfig on_time;
+  on_time.read_latency = Nanos::zero();
+  on_time.read_quantiles = {Nanos::us(8), Nanos::us(12), Nanos::us(16), Nanos::us(56)};
+  int slow = 0;
+  for (int i = 0; i < 3000; ++i) {
+    TtcpReceiver rx(on_time);
+    const Nanos at = rx.readable(Nanos::zero(), rng).at;
+    ASSERT_GE(at, Nanos::us(8));
+    ASSERT_LE(at, Nanos::us(56));
+    slow += at > Nanos::us(16);
+  }
+  EXPECT_NEAR(slow, 1000, 100);  // the top third: between p66.7 (16 us) and p100
+
   // Empty: no draw, so runs without the key keep their random numbers.
   Rng untouched(9), probe(9);
   EXPECT_EQ(from_quantiles(untouched, {}), Nanos::zero());

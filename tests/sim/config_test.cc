@@ -102,10 +102,16 @@ TEST(Config, LabModelKeysAreBounded) {
   c.app.receiver.read_late_quantiles = std::vector<Nanos>(102, Nanos::us(1));
   rejects(c, "app.receiver.read_late_quantiles");
   c = {};
+  c.app.receiver.read_quantiles = {Nanos::us(30), Nanos::us(10)};  // falling
+  rejects(c, "app.receiver.read_quantiles");
+  c.app.receiver.read_quantiles = {Nanos::us(10), Nanos::s(11)};
+  rejects(c, "app.receiver.read_quantiles");
+  c = {};
   c.link.burst = 1 << 30;
   c.receiver.ack.jiffy = Nanos::s(1);
   c.app.receiver.read_late_latency = Nanos::s(10);
   c.app.receiver.read_late_quantiles = std::vector<Nanos>(101, Nanos::s(10));
+  c.app.receiver.read_quantiles = {Nanos::us(8), Nanos::us(12), Nanos::us(56)};
   EXPECT_TRUE(validate(c).has_value());
 }
 

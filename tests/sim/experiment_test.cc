@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
+#include <vector>
 
 namespace ackstall::sim {
 namespace {
@@ -210,6 +212,82 @@ TEST(LinuxLab, OddFullSegmentCountStallsEverySend) {
   // §4, "classic 8192 unpatched"). What this test holds is the contrast: no stall per send.
   EXPECT_GT(even.goodput_mib_s, 20 * odd.goodput_mib_s);
   EXPECT_GT(even.goodput_mib_s, 7.5);
+}
+
+// receiver.ack.ack_at_read (the lab's regime, docs/STACKS.md §4): a pair's ACK leaves at the read,
+// read_latency after the second segment, instead of at its arrival; a read slower than the gap to
+// a short tail covers the tail too, so the pairing that a late read shifted comes back.
+class PairAckSink final : public TraceSink {
+ public:
+  void on_frame(const WireFrame& f) override {
+    if (f.dir == Direction::sender_to_receiver) {
+      if (f.payload_len > 0) arrivals_.push_back({f.arrival, f.seq + f.payload_len});
+      return;
+    }
+    if (f.payload_len > 0 || arrivals_.empty() || (f.flags & tcp_flag::syn)) return;
+    // The segments this ACK newly covers: from the last ACK up to f.ack.
+    std::size_t n = 0;
+    Nanos last = Nanos::zero();
+    while (next_ < arrivals_.size() && static_cast<std::int32_t>(f.ack - arrivals_[next_].end) >= 0) {
+      last = arrivals_[next_].at;
+      ++next_;
+      ++n;
+    }
+    if (n == 2) delays_.push_back(f.time - last);
+    if (n == 3) ++threes_;
+  }
+  Nanos median() {
+    std::sort(delays_.begin(), delays_.end());
+    return delays_.empty() ? Nanos::never() : delays_[delays_.size() / 2];
+  }
+  std::size_t pairs() const { return delays_.size(); }
+  int threes_ = 0;
+
+ private:
+  struct Arrival {
+    Nanos at;
+    std::uint32_t end;
+  };
+  std::vector<Arrival> arrivals_;
+  std::size_t next_ = 0;
+  std::vector<Nanos> delays_;
+};
+
+TEST(LinuxLab, AckAtReadLeavesThePairAckToTheReader) {
+  ExperimentConfig c = lab(8192);
+  c.app.transmitter.writes = 300;
+  c.app.receiver.read_latency = Nanos::us(30);
+  PairAckSink at_arrival;
+  const Summary a = run_experiment(c, &at_arrival).value();
+  expect_clean(a);
+  c.receiver.ack.ack_at_read = true;
+  PairAckSink at_read;
+  const Summary r = run_experiment(c, &at_read).value();
+  expect_clean(r);
+  ASSERT_GT(at_arrival.pairs(), 500u);
+  ASSERT_GT(at_read.pairs(), 500u);
+  // At arrival: the receiver's stack latency (2 us); at the read: 30 us later.
+  EXPECT_LT(at_arrival.median(), Nanos::us(10));
+  EXPECT_GE(at_read.median(), Nanos::us(30));
+  EXPECT_LT(at_read.median(), Nanos::us(40));
+  // 10 x 1448 + 456: an odd count, the short tail 46 us of line time behind the 10th segment (as
+  // 16384's behind its 11th, where a late read has shifted the pairing). At arrival the pair
+  // (9, 10) is ACKed before the tail comes, which then waits for the timer on every write; a
+  // reader slower than 46 us takes the tail into that pair's ACK at the read.
+  c = lab(10 * 1448 + 456);
+  c.app.transmitter.writes = 100;
+  c.app.receiver.read_latency = Nanos::us(60);
+  PairAckSink slow_arrival;
+  const Summary sa = run_experiment(c, &slow_arrival).value();
+  expect_clean(sa);
+  c.receiver.ack.ack_at_read = true;
+  PairAckSink slow_read;
+  const Summary sr = run_experiment(c, &slow_read).value();
+  expect_clean(sr);
+  EXPECT_EQ(slow_arrival.threes_, 0);
+  EXPECT_GE(sa.stalls.delayed_ack.count, 90u);
+  EXPECT_GE(slow_read.threes_, 90);
+  EXPECT_LE(sr.stalls.delayed_ack.count, 5u);
 }
 
 // link.shaper_wakeup_quantiles (the lab's tbf watchdog firing late): departures spread around the

@@ -146,7 +146,7 @@ class TtcpReceiver {
     AppWake w;
     if (scheduled_) return w;
     scheduled_ = true;
-    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter);
+    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter) + from_quantiles(rng, cfg_.read_quantiles);
     // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
     if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm))
       w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter) +

@@ -129,6 +129,17 @@ struct AckPolicyConfig {
   // ACK due at now + ato fires at the next jiffy boundary (jiffies counted from time 0 here).
   // 0 = exact. 4 ms = HZ 250 (Debian's CONFIG_HZ; the lab's delayed ACKs: 40.3-43.4 ms, §7).
   Nanos jiffy = Nanos::zero();
+  // linux: __tcp_ack_snd_check's window term (the window it would offer not below the one
+  // offered) fails whenever a received byte is unread, so "more than one rcv_mss un-ACKed" never
+  // sends the ACK at a segment's arrival: the read sends it (tcp_cleanup_rbuf) and covers what
+  // arrived by then. That holds once rcv_ssthresh sits above the free space less one queued skb
+  // (truesize), rounded to the window-scale unit: the lab's autotuned classic receiver (rcvbuf
+  // 1,746,953, rcv_ssthresh 1,104,364, window 1,104,896 = 1079 x 1024; its pair ACKs leave 8-16 us
+  // after the second segment, ACKs sent at arrival 1-5 us) but not a 131,072-byte buffer whose
+  // window is ALIGN(rcv_ssthresh) (pair ACKs 0-4 us; docs/STACKS.md §4). The simulator counts
+  // unread bytes in whole segments, which puts rcv_ssthresh at exactly that free space, so
+  // without this key a segment read before the next arrives is ACKed at that arrival.
+  bool ack_at_read = false;
 };
 
 // How the advertised window is computed and whether a read triggers a window-update ACK.
@@ -240,6 +251,13 @@ struct TtcpReceiverConfig {
   // percentiles do (bench/lab_reader_latency.py `late_read_after_1st_us_percentiles`).
   // Empty: no draw (runs without it stay bit-identical).
   std::vector<Nanos> read_late_quantiles;
+  // Every wake-up's delay as measured quantiles (p0 .. p100, n >= 2 evenly spaced, rising): a
+  // draw from them is added to read_latency (+ read_jitter) on every wake-up. The lab measures it
+  // as the delay from a pair's second segment to the read's ACK where pairs are ACKed at the read
+  // (AckPolicyConfig::ack_at_read; bench/lab_reader_latency.py `read_us_percentiles`): mostly
+  // 8-16 us, and a second mode at 30-56 us whose share differs by write size (docs/STACKS.md §4).
+  // Empty: no draw (runs without it stay bit-identical).
+  std::vector<Nanos> read_quantiles;
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
 };
 
