@@ -132,13 +132,14 @@ struct AckPolicyConfig {
   // linux: __tcp_ack_snd_check's window term (the window it would offer not below the one
   // offered) fails whenever a received byte is unread, so "more than one rcv_mss un-ACKed" never
   // sends the ACK at a segment's arrival: the read sends it (tcp_cleanup_rbuf) and covers what
-  // arrived by then. That holds once rcv_ssthresh sits above the free space less one queued skb
-  // (truesize), rounded to the window-scale unit: the lab's autotuned classic receiver (rcvbuf
-  // 1,746,953, rcv_ssthresh 1,104,364, window 1,104,896 = 1079 x 1024; its pair ACKs leave 8-16 us
-  // after the second segment, ACKs sent at arrival 1-5 us) but not a 131,072-byte buffer whose
-  // window is ALIGN(rcv_ssthresh) (pair ACKs 0-4 us; docs/STACKS.md §4). The simulator counts
-  // unread bytes in whole segments, which puts rcv_ssthresh at exactly that free space, so
-  // without this key a segment read before the next arrives is ACKed at that arrival.
+  // arrived by then. Measured, not derived: the lab's autotuned classic receiver (rcvbuf
+  // 1,746,953, rcv_ssthresh 1,104,364, window 1,104,896 = 1079 x 1024) ACKs a pair 10-15 us
+  // (p10-p90) after its second segment, where an ACK sent at arrival leaves after 1-5 us; with a
+  // 131,072-byte buffer (window 81,920 = ALIGN(rcv_ssthresh)) after 1.4-4.3 us. The source
+  // leaves it to where rcv_ssthresh sits against the free space less one queued skb's truesize,
+  // rounded to the window-scale unit (docs/STACKS.md §4). The simulator counts unread bytes in whole segments, which puts
+  // rcv_ssthresh at exactly that free space, so without this key a segment read before the next
+  // arrives is ACKed at that arrival.
   bool ack_at_read = false;
 };
 
@@ -255,7 +256,7 @@ struct TtcpReceiverConfig {
   // draw from them is added to read_latency (+ read_jitter) on every wake-up. The lab measures it
   // as the delay from a pair's second segment to the read's ACK where pairs are ACKed at the read
   // (AckPolicyConfig::ack_at_read; bench/lab_reader_latency.py `read_us_percentiles`): mostly
-  // 8-16 us, and a second mode at 30-56 us whose share differs by write size (docs/STACKS.md §4).
+  // 10-16 us, and a second mode at 30-58 us whose share differs by write size (docs/STACKS.md §4).
   // Empty: no draw (runs without it stay bit-identical).
   std::vector<Nanos> read_quantiles;
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
