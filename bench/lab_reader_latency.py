@@ -28,7 +28,10 @@ cover (relative sequence numbers start at 1), each [count, p10, median, p90 of t
 at -l 8192 a late read from offset 2896 covers the write's 3rd-5th segments and leaves its short
 tail alone. Also with the write length: `ack_patterns`, the writes whose ACKs were not all pairs,
 by pattern (segments per ACK in order, `T` for the delayed-ACK timer: `2-3-T1` = a pair, a read
-covering three, the tail alone on the timer), the twelve commonest.
+covering three, the tail alone on the timer; an ACK that covers segments of two writes counts in
+each), the twelve commonest; and `shifted_writes`: the writes in which a read covering an odd
+number (three or more) shifted the pairing before their last ACK, by how they end: on the timer
+(`timer`: the tail alone) or not (`restored`: a later odd read, e.g. one that took the tail in).
 
 `read_us_percentiles` (p0 .. p100): the delay from a pair's second segment to its ACK, for ACKs
 that cover exactly two segments — where pairs are ACKed at the read (the lab's regime,
@@ -87,7 +90,9 @@ def main() -> int:
     sender = sys.argv[1]
     base_us = float(sys.argv[2]) if len(sys.argv) > 2 else 20.0
     write_len = int(sys.argv[3]) if len(sys.argv) > 3 else 0  # > 0: late reads by offset in the write
-    at_read = len(sys.argv) > 4 and sys.argv[4] == "at-read"
+    if len(sys.argv) > 4 and sys.argv[4] != "at-read":
+        sys.exit(f"lab_reader_latency: argv[4] must be at-read (got {sys.argv[4]!r})")
+    at_read = len(sys.argv) > 4
     streams = {}  # stream -> (data: [(t, end_seq, seq)] in arrival order, acks: [(t, ack)])
     for line in sys.stdin:
         f = line.rstrip("\n").split("\t")
@@ -109,8 +114,9 @@ def main() -> int:
         read_pct[-1] = read_pct[-2]  # the top percent: reads late at a write's end (see above)
     # at-read: late = the ACK came more than the reads' p99 (+ 1 us of timestamp jitter) after the
     # second covered segment.
-    bound_s = read_pct[-1] / 1e6 + 1e-6 if at_read and read_pct else 0.0
+    bound_s = read_pct[-1] / 1e6 + 1e-6 if at_read and read_pct else None  # None: three or more covered
     patterns = {}  # write_len > 0: per-write ACK pattern -> writes
+    shifted = {"timer": 0, "restored": 0}  # writes whose pairing an odd read shifted, by their end
     pairs, late, timer = 0, [], 0
     d2, t31 = [], []
     per_ack = {}
@@ -128,8 +134,13 @@ def main() -> int:
                 continue
             covered = [s[0] for s in segs]  # arrival times
             if write_len:
-                write_acks.setdefault((segs[0][2] - 1) // write_len, []).append(
-                    ("T" if ta - covered[-1] >= TIMER_S else "") + str(len(segs)))
+                # The ACK's segments counted per write (pipelined writes share an ACK).
+                per_write = {}
+                for s in segs:
+                    w = (s[2] - 1) // write_len
+                    per_write[w] = per_write.get(w, 0) + 1
+                for w, n in per_write.items():
+                    write_acks.setdefault(w, []).append(("T" if ta - covered[-1] >= TIMER_S else "") + str(n))
             if ta - covered[-1] >= TIMER_S:
                 timer += 1
                 continue
@@ -137,7 +148,7 @@ def main() -> int:
                 continue
             pairs += 1
             d2.append(ta - covered[1])
-            if is_late_read(ta, segs) and ta - covered[1] > bound_s:
+            if is_late_read(ta, segs) and (bound_s is None or ta - covered[1] > bound_s):
                 late.append(ta - covered[0])
                 t31.append(covered[2] - covered[0])
                 if write_len:
@@ -146,6 +157,10 @@ def main() -> int:
             if any(x != "2" for x in p):
                 key = "-".join(p)
                 patterns[key] = patterns.get(key, 0) + 1
+                # A read covering an odd number >= 3 shifts the pairing; the write then ends on the
+                # timer (its tail alone) or not (a later odd read, e.g. one that took the tail in).
+                if any(not x.startswith("T") and int(x) >= 3 and int(x) % 2 for x in p[:-1]):
+                    shifted["timer" if p[-1].startswith("T") else "restored"] += 1
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:
@@ -155,7 +170,8 @@ def main() -> int:
         runs.append(run)
     out = {"connections": len(streams), "acks": n_acks, "data_segments": n_data, "segments_per_ack": per_ack,
            "ack_pairs": pairs, "late_reads": len(late), "timer_acks": timer,
-           "base_us": base_us, "late_definition": "past read p99" if at_read else "three or more covered"}
+           "base_us": base_us,
+           "late_definition": "three or more covered" if bound_s is None else "three or more covered, past the reads' p99"}
     if read_pct:
         out["read_us_percentiles"] = read_pct
     if d2:
@@ -169,12 +185,13 @@ def main() -> int:
         gap = statistics.median(t31) * 1e6
         out["late_fraction"] = round(f, 6)
         out["t3_minus_t1_us_median"] = round(gap, 1)
-        out["read_jitter_us"] = round(max(gap - base_us, 0.0) / math.log(1.0 / f), 1)
+        out["read_jitter_us"] = round(max(gap - base_us, 0.0) / math.log(1.0 / f), 1) if f < 1 else 0
     else:
         out["read_jitter_us"] = 0
     if write_len:
         out["late_reads_by_write_offset"] = {str(k): [len(v), *p10_p50_p90_us(v)] for k, v in sorted(by_offset.items())}
         out["ack_patterns"] = dict(sorted(patterns.items(), key=lambda kv: (-kv[1], kv[0]))[:12])
+        out["shifted_writes"] = shifted
     out["per_connection"] = runs
     print(json.dumps(out))
     return 0

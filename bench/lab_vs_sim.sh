@@ -35,7 +35,8 @@
 #    arrival (receiver.ack.ack_at_read, the lab's regime: docs/STACKS.md §4), each size's capture
 #    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_quantiles, with
 #    read_latency 0) for every cell of that size, and a late read is one that latency does not
-#    explain (lab_reader_latency.py at-read). Over eight kept runs 279 (READER_MODEL=quantiles)
+#    explain (lab_reader_latency.py at-read). Only the classic receiver is captured: that the
+#    default receiver's cells share its regime and latency is assumed, not measured. Over eight kept runs 279 (READER_MODEL=quantiles)
 #    and 278 (late) of 288 cells, against 278 and 280 without (docs/VALIDATION.md §4).
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
@@ -186,9 +187,11 @@ def cell_sets(L, case, prof):
     sets = ["--set", f"app.transmitter.write_len={L}",
             "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
             "--set", f"receiver.profile={prof}"]
-    pct = lat.get(str(L), {}).get("read_us_percentiles")
-    if ack_at_read == "on" and pct:
+    if ack_at_read == "on":
         # Pairs ACKed at the read; the reader's latency = this size's pair-ACK delays.
+        pct = lat.get(str(L), {}).get("read_us_percentiles")
+        if not pct:
+            sys.exit(f"lab_vs_sim: ACK_AT_READ=on: the -l {L} capture has no ACK pairs to give the reader's latency")
         return sets + ["--set", "receiver.ack.ack_at_read=true", "--set", "app.receiver.read_latency=0us",
                        "--set", "app.receiver.read_quantiles=" + ",".join(f"{x:.1f}us" for x in pct)]
     return sets + ["--set", f"app.receiver.read_latency={base:g}us"]
@@ -270,8 +273,9 @@ print(f"# all cells within bounds: {'yes' if allok else 'no'}")
 print()
 print("# reader check, classic receiver, unpatched: the lab's capture and the simulator's, same analysis")
 print("| -l | capture | ACK pairs | pair's ACK after its 2nd, p50/p90 us | late reads (per M pairs) | timer ACKs (per late read) "
-      "| late read after the 1st, p10/p50/p90 us | late reads by offset in the write (top 3) | writes by ACK pattern (top 4) |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "| late read after the 1st, p10/p50/p90 us | late reads by offset in the write (top 3) | shifted writes: on the timer / restored "
+      "| writes by ACK pattern (top 4) |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 lab_rows = {r["len"]: r for r in json.load(open(f"{work}/lab-classic.json"))["rows"] if r["case"] == "unpatched"}
 for L in sorted(int(k) for k in lat):
     if L not in lab_rows:
@@ -302,5 +306,6 @@ for L in sorted(int(k) for k in lat):
               f"{late} ({1e6 * late / pairs if pairs else 0:.0f}) | {timer} "
               f"({timer / late if late else 0:.2f}) | {'/'.join(f'{x:.0f}' for x in q) if q else '-'} | "
               + (", ".join(f"{k}: {c[0]}" for k, c in top) or "-") + " | "
+              + (f"{d['shifted_writes']['timer']} / {d['shifted_writes']['restored']}" if "shifted_writes" in d else "-") + " | "
               + (", ".join(f"{k}: {c}" for k, c in pats) or "-") + " |")
 PY

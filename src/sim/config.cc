@@ -117,6 +117,9 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
     return core::fail(pre + "ack.ack_frequency: must be in [1, 255]");
   if (p.ack.ato_min <= Nanos::zero() || p.ack.ato_max < p.ack.ato_min)
     return core::fail(pre + "ack.ato_min/ato_max: need 0 < ato_min <= ato_max");
+  // ack_at_read is a rule of the Linux window check (tcp_endpoint.cc accept_in_order).
+  if (p.ack.ack_at_read && p.receive_window != ReceiveWindowKind::linux)
+    return core::fail(pre + "ack.ack_at_read: needs receive_window = linux");
   if (p.ack.jiffy < Nanos::zero() || p.ack.jiffy > Nanos::s(1))
     return core::fail(pre + "ack.jiffy: must be in [0, 1s] (0 = exact timers)");
   if (p.ack.max_quickacks < 0) return core::fail(pre + "ack.max_quickacks: must be >= 0");

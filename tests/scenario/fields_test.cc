@@ -48,6 +48,13 @@ TEST(Fields, SetsEachType) {
   EXPECT_EQ(*get_field(c, "app.receiver.read_late_quantiles"), "220us,1500us,2s");
   EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("none")}));
   EXPECT_TRUE(c.app.receiver.read_late_quantiles.empty());
+  EXPECT_TRUE(set_field(c, "app.receiver.read_quantiles", Value{std::string("4us,13us,50us")}));
+  EXPECT_EQ(c.app.receiver.read_quantiles, (std::vector<Nanos>{Nanos::us(4), Nanos::us(13), Nanos::us(50)}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_quantiles"), "4us,13us,50us");
+  EXPECT_FALSE(c.receiver.ack.ack_at_read);
+  EXPECT_TRUE(set_field(c, "receiver.ack.ack_at_read", Value{true}));
+  EXPECT_TRUE(c.receiver.ack.ack_at_read);
+  EXPECT_EQ(*get_field(c, "receiver.ack.ack_at_read"), "true");
 }
 
 TEST(Fields, ErrorsNameKeyAndProblem) {

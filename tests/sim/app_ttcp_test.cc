@@ -244,7 +244,7 @@ TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {
   EXPECT_LE(q(1.0), 4000.0);
 
   // read_quantiles: every wake-up, late or not, adds a draw from the reader's own latency (the
-  // lab's pair-ACK delays: a mode at 8-16 us and one at 30-56 us).
+  // lab's pair-ACK delays: a mode at 10-16 us and one at 30-58 us).
   TtcpReceiverConfig on_time;
   on_time.read_latency = Nanos::zero();
   on_time.read_quantiles = {Nanos::us(8), Nanos::us(12), Nanos::us(16), Nanos::us(56)};

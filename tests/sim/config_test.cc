@@ -102,6 +102,9 @@ TEST(Config, LabModelKeysAreBounded) {
   c.app.receiver.read_late_quantiles = std::vector<Nanos>(102, Nanos::us(1));
   rejects(c, "app.receiver.read_late_quantiles");
   c = {};
+  c.receiver.ack.ack_at_read = true;  // a rule of the Linux window: the default receiver is BSD's
+  rejects(c, "receiver.ack.ack_at_read");
+  c = {};
   c.app.receiver.read_quantiles = {Nanos::us(30), Nanos::us(10)};  // falling
   rejects(c, "app.receiver.read_quantiles");
   c.app.receiver.read_quantiles = {Nanos::us(10), Nanos::s(11)};

@@ -7,9 +7,10 @@
 # short tail into the last pair's ACK (`ack_patterns` "2-2-2-2-3"), which at arrival waits for the
 # timer ("2-2-2-2-2-T1"); `at-read` does not count those reads as late.
 # Skips (77) without tshark. Usage: reader_latency_roundtrip.sh ACKSTALL SOURCE_DIR
-set -euo pipefail
+set -Eeuo pipefail
 ackstall=$1 src=$2
 command -v tshark >/dev/null || { echo "SKIP: tshark not installed (Debian package tshark)"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ackstall-reader-XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 trap 'echo "FAIL: command at line $LINENO failed"' ERR
@@ -38,4 +39,5 @@ run tail $len 60us false; analyse tail $len
 [ "$(field tail 'd["ack_patterns"].get("2-2-2-2-2-T1", 0) >= 190')" = True ] || fail "tail not alone at arrival: $(field tail 'd["ack_patterns"]')"
 [ "$(field rescue 'd["late_reads"] >= 190')" = True ] || fail "three covered, three or more: $(field rescue 'd["late_reads"]')"
 [ "$(field rescue-at-read 'd["late_reads"]')" = 0 ] || fail "at-read counts $(field rescue-at-read 'd["late_reads"]') on-time reads as late"
+[ "$(field rescue 'd["shifted_writes"]["timer"] + d["shifted_writes"]["restored"]')" = 0 ] || fail "a tail taken in counted as a shift"
 echo "OK: pair ACK at the read p50 $p50 us, at arrival $a50 us; the 60 us reader takes the tail in, at-read counts no late read"

@@ -146,11 +146,16 @@ class TtcpReceiver {
     AppWake w;
     if (scheduled_) return w;
     scheduled_ = true;
-    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter) + from_quantiles(rng, cfg_.read_quantiles);
+    // One draw per statement: the operands of one `+` are evaluated in an unspecified order (GCC
+    // and Clang differ), and the runs must not depend on the compiler. The quantile draw comes
+    // first, as GCC (the release build) evaluated these sums before.
+    const Nanos on_time = from_quantiles(rng, cfg_.read_quantiles);
+    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter) + on_time;
     // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
-    if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm))
-      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter) +
-              from_quantiles(rng, cfg_.read_late_quantiles);
+    if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm)) {
+      const Nanos spread = from_quantiles(rng, cfg_.read_late_quantiles);
+      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter) + spread;
+    }
     return w;
   }
 

@@ -137,9 +137,9 @@ struct AckPolicyConfig {
   // (p10-p90) after its second segment, where an ACK sent at arrival leaves after 1-5 us; with a
   // 131,072-byte buffer (window 81,920 = ALIGN(rcv_ssthresh)) after 1.4-4.3 us. The source
   // leaves it to where rcv_ssthresh sits against the free space less one queued skb's truesize,
-  // rounded to the window-scale unit (docs/STACKS.md §4). The simulator counts unread bytes in whole segments, which puts
-  // rcv_ssthresh at exactly that free space, so without this key a segment read before the next
-  // arrives is ACKed at that arrival.
+  // rounded to the window-scale unit (docs/STACKS.md §4). The simulator counts unread bytes in
+  // whole segments, which puts rcv_ssthresh at exactly that free space, so without this key a
+  // segment read before the next arrives is ACKed at that arrival.
   bool ack_at_read = false;
 };
 
