@@ -36,8 +36,9 @@
 #    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_quantiles, with
 #    read_latency 0) for every cell of that size, and a late read is one that latency does not
 #    explain (lab_reader_latency.py at-read). Only the classic receiver is captured: that the
-#    default receiver's cells share its regime and latency is assumed, not measured. Over eight kept runs 279 (READER_MODEL=quantiles)
-#    and 278 (late) of 288 cells, against 278 and 280 without (docs/VALIDATION.md §4).
+#    default receiver's cells share its regime and latency is assumed, not measured. Over eight
+#    kept runs 279 (READER_MODEL=quantiles) and 278 (late) of 288 cells, against 278 and 280
+#    without (docs/VALIDATION.md §4).
 # 3. `ackstall sim examples/lab/pingpong-l8192.toml` with the same length/case/receiver, run as
 #    the lab runs (timed runs of SECS s, app.transmitter.duration, seeds 1..SIM_RUNS; medians;
 #    a classic unpatched cell gives seed s the late-read rate of its capture's connection
