@@ -106,8 +106,11 @@ def main() -> int:
                 data.append((t, int(f[2]) + ln, int(f[2])))
         elif f[4]:
             acks.append((t, int(f[4])))
+    # Each connection's ACKs with the segments they cover, once: the read latency below needs all
+    # of them before the late reads can be told from on-time ones.
+    covers = [(data, acks, list(ack_coverage(data, acks))) for data, acks in streams.values()]
     # The reader's latency: a pair's ACK after its second segment (two covered, not the timer).
-    reads = [ta - segs[1][0] for data, acks in streams.values() for ta, segs in ack_coverage(data, acks)
+    reads = [ta - segs[1][0] for _, _, cov in covers for ta, segs in cov
              if len(segs) == 2 and ta - segs[-1][0] < TIMER_S]
     read_pct = percentiles_us(reads) if len(reads) >= 2 else None
     if read_pct:
@@ -123,12 +126,12 @@ def main() -> int:
     n_acks = n_data = 0
     by_offset = {}  # write_len > 0: offset of a late read's first segment in its write -> delays
     runs = []  # per connection (one lab run each), in capture order: its pairs and late reads
-    for data, acks in streams.values():
+    for data, acks, cov in covers:
         pairs0, late0 = pairs, len(late)
         n_acks += len(acks)
         n_data += len(data)
         write_acks = {}  # write index -> its ACKs' coverage, in order
-        for ta, segs in ack_coverage(data, acks):
+        for ta, segs in cov:
             per_ack[len(segs)] = per_ack.get(len(segs), 0) + 1
             if not segs:
                 continue

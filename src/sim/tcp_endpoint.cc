@@ -506,10 +506,9 @@ void TcpEndpoint::accept_in_order(Nanos now, const Segment& s, std::int64_t len,
       const std::int64_t before = rcv_ssthresh_;
       rcv_ssthresh_ = linux_grow_ssthresh(rcv_ssthresh_, rcvbuf_, window_input().space, maxseg_, take);
       grew = rcv_ssthresh_ > before;
-      window_ok = linux_select_window(window_input()) >= rcv_wnd_last_;
       // AckPolicyConfig::ack_at_read: the window term fails with anything unread (the segment
-      // just queued is), as in the lab's regime (config.h, docs/STACKS.md §4).
-      if (prof_.ack.ack_at_read) window_ok = false;
+      // just queued is), as in the lab's regime (config.h, docs/STACKS.md §4); no window to compute.
+      window_ok = !prof_.ack.ack_at_read && linux_select_window(window_input()) >= rcv_wnd_last_;
     }
     const AckDecision d = ack_->on_segment({.now = now,
                                             .len = take,
