@@ -9,7 +9,9 @@
 #   (default), pooled or per-size; READER_MODEL=late (default), quantiles or exponential: see 2.;
 #   READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the simulator's seeds per cell,
 #   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.;
-#   ACK_AT_READ=off (default) or on: pairs ACKed at the read, the reader's own latency, see 2.)
+#   ACK_AT_READ=off (default) or on: pairs ACKed at the read, the reader's own latency, see 2.;
+#   TABLE_JSON=FILE also writes the table with every lab run's and every simulated seed's figures,
+#   for bench/lab_series.py, which pools several kept runs)
 #
 # 1. The lab: `ackstall lab matrix` for the classic and default receivers, unpatched,
 #    seed-chunked and robust (env CASES, e.g. CASES="unpatched chunked"), at
@@ -113,9 +115,9 @@ echo "}" >>"$work/lat.json"
 echo "}" >>"$work/jit.json"
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" "${ACK_AT_READ:-off}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" "${ACK_AT_READ:-off}" "${TABLE_JSON:-}" "${LAB_DIR:-$work}" <<'PY'
 import json, math, statistics, subprocess, sys
-binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench, ack_at_read = sys.argv[1:14]
+binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench, ack_at_read, table_json, lab_dir = sys.argv[1:16]
 if ack_at_read not in ("off", "on"):
     sys.exit(f"lab_vs_sim: ACK_AT_READ must be off or on (got {ack_at_read!r})")
 if link_jitter not in ("none", "measured"):
@@ -221,6 +223,9 @@ print(f"# sim: {scen} --set {reader_keys} + the reader above (READER_JITTER={mod
 print("| receiver | -l | case | reader | lab MB/s (min-max) | lab stalls/s | sim MB/s | sim stalls/s | goodput | stalls | ok |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 allok = True
+table = {"lab_dir": lab_dir, "runs": int(runs), "seconds": float(secs), "sim_runs": int(sim_runs),
+         "model": {"READER_JITTER": mode_j, "READER_MODEL": model, "READER_RUNS": reader_runs,
+                   "LINK_JITTER": link_jitter, "ACK_AT_READ": ack_at_read}, "cells": []}
 for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
     lab = json.load(open(f"{work}/lab-{mode}.json"))
     for row in lab["rows"]:
@@ -262,9 +267,15 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         ok = abs(g) <= 0.15 and st_ok
         allok &= ok
         ratio = "both < 1/s" if hi < 1.0 else (f"{hi / lo:.2f}x" if lo > 0 else "inf")
+        table["cells"].append({"receiver": mode, "len": L, "case": case, "lab_mb_s": row["mb_s"],
+                               "lab_stalls_per_s": row.get("stalls_per_s") or [n / float(secs) for n in row["stalls"]],
+                               "sim_mb_s": mbs, "sim_stalls_per_s": sts})
         print(f"| {mode} | {L} | {case} | {label} | {lab_mb:.2f} ({min(row['mb_s']):.2f}-{max(row['mb_s']):.2f}) | {lab_st:.1f} "
               f"| {sim_mb:.2f} | {sim_st:.1f} | {g * 100:+.1f} % | {ratio} | {'yes' if ok else 'NO'} |")
 print(f"# all cells within bounds: {'yes' if allok else 'no'}")
+if table_json:
+    with open(table_json, "w") as f:
+        json.dump(table, f)
 
 # The reader seen the same way on both sides: each classic unpatched cell simulated once per lab
 # run (seeds 1..RUNS, that run's reader) with the pcap taken on the receiver's side

@@ -268,6 +268,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
                            {"median_mb_s", median(r.mbps)},
                            {"fraction_of_line", median(r.mbps) / line},
                            {"stalls", r.stalls},
+                           {"stalls_per_s", r.stalls_per_s},
                            {"median_stalls_per_s", median(r.stalls_per_s)},
                            {"median_wait_ms_per_s", median(r.waited_ms_per_s)}});
       if (!r.capture.empty()) j["rows"].back()["capture"] = r.capture;
