@@ -25,8 +25,15 @@ more segments, as bench/lab_reader_latency.py counts them (`late_read_writes`,
 
 Prints one JSON object: `samples`, `delta_us_p10_p50_p90`, `delta_us_percentiles` (p0 .. p99,
 inclusive method, and a p100 that keeps the top percent's mean: the simulator's
-link.shaper_wakeup_quantiles), `delta_us_max`, and the spacing of consecutive
-segments of a write (`spacing_us_p10_p50_p90`) with the count under 30 us (`spacing_under_30us`).
+link.shaper_wakeup_quantiles), with `--trace` (anywhere in the arguments) `delta_us_trace`
+(every measured write's segments in capture order, connection by connection, 0 for the first
+two, the writes of another segment count than the commonest left out and counted in
+`trace_writes_left_out`; `trace_segments_per_write` is that count: the simulator's link.shaper_wakeup_trace, which keeps how the lateness
+runs together),
+`delta_us_max`, and the
+spacing of consecutive
+segments of a write (`spacing_us_p10_p50_p90`) with the count under 30 us (`spacing_under_30us`)
+and the percentage under 5, 15, 30 and 60 us (`spacing_under_us_percent`).
 """
 import json
 import os
@@ -38,6 +45,9 @@ from lab_reader_latency import ack_coverage, is_late_read  # noqa: E402  (one de
 
 
 def main() -> int:
+    trace = "--trace" in sys.argv
+    if trace:
+        sys.argv.remove("--trace")
     sender = sys.argv[1]
     write_len = int(sys.argv[2])
     rate = float(sys.argv[3]) if len(sys.argv) > 3 else 100e6
@@ -54,7 +64,7 @@ def main() -> int:
         ln = int(f[3] or 0)
         if ln > 0:
             streams.setdefault(f[5], []).append((float(f[0]), int(f[2]), ln, int(f[6])))
-    deltas, spacing = [], []
+    deltas, spacing, trace_us = [], [], []
     writes = late_writes = 0           # writes measured; of them, with a segment > 80 us late
     read_writes = read_late_writes = 0  # the same for writes with a late read (below)
     for key, segs in streams.items():
@@ -77,6 +87,7 @@ def main() -> int:
                     low = min(r)
                     mine = [(v - low) * 1e6 for v in r]
                     deltas += mine
+                    trace_us.append([0.0, 0.0] + mine)  # the first two leave on banked credit
                     late = max(mine) > 80
                     writes += 1
                     late_writes += late
@@ -102,11 +113,18 @@ def main() -> int:
         out["delta_us_max"] = round(max(deltas), 1)
         out["delta_us_p10_p50_p90"] = [round(pct[10], 1), round(pct[50], 1), round(pct[90], 1)]
         out["delta_us_percentiles"] = [round(v, 1) for v in pct]
+        if trace:  # the same samples in capture order, the writes of the usual segment count only
+            usual = statistics.mode(len(w) for w in trace_us)
+            out["delta_us_trace"] = [round(v, 1) for w in trace_us if len(w) == usual for v in w]
+            out["trace_segments_per_write"] = usual
+            out["trace_writes_left_out"] = sum(len(w) != usual for w in trace_us)
     if len(spacing) >= 2:
         q = statistics.quantiles(spacing, n=10)
         out["spacing_us_p10_p50_p90"] = [round(q[0], 1), round(statistics.median(spacing), 1), round(q[8], 1)]
         out["spacing_under_30us"] = sum(1 for g in spacing if g < 30)
         out["spacings"] = len(spacing)
+        out["spacing_under_us_percent"] = {str(x): round(100 * sum(1 for g in spacing if g < x) / len(spacing), 3)
+                                           for x in (5, 15, 30, 60)}
     print(json.dumps(out))
     return 0
 

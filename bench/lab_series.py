@@ -76,7 +76,7 @@ def main(paths):
           f"{runs}-run median) | sim MB/s | sim stalls/s | goodput | stalls | ok | series ok |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     allok = True
-    for (rx, L, case), cs in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
+    for (rx, L, case), cs in sorted(cells.items(), key=lambda kv: (kv[0][0], kv[0][1])):  # stable: lab order
         lab_mb = statistics.median(x for c in cs for x in c["lab_mb_s"])
         lab_st_all = [x for c in cs for x in c["lab_stalls_per_s"]]
         lab_st = statistics.median(lab_st_all)

@@ -6,10 +6,11 @@
 #   for the simulator; KEEP=1 keeps the captures and the lab's JSON in the work directory it
 #   names; LAB_DIR=that directory skips the lab, analyses its captures again and simulates
 #   against its measurements (with the kept run's own runs and seconds); READER_JITTER=same-run
-#   (default), pooled or per-size; READER_MODEL=late (default), quantiles or exponential: see 2.;
+#   (default), pooled or per-size; READER_MODEL=quantiles (default), late or exponential: see 2.;
 #   READER_RUNS=per-run (default) or pooled: see 3.; SIM_RUNS the simulator's seeds per cell,
 #   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.;
-#   ACK_AT_READ=off (default) or on: pairs ACKed at the read, the reader's own latency, see 2.;
+#   LINK_JITTER=trace: the same lateness replayed in its order, see 2.;
+#   ACK_AT_READ=on (default) or off: pairs ACKed at the read, the reader's own latency, see 2.;
 #   TABLE_JSON=FILE also writes the table with every lab run's and every simulated seed's figures,
 #   for bench/lab_series.py, which pools several kept runs)
 #
@@ -19,21 +20,26 @@
 #    the classic matrix captures every cell on the receiver's veth (`--capture-dir`).
 # 2. Reader latency, measured in the same runs: bench/lab_reader_latency.py on each classic
 #    unpatched cell's capture: how often, and how late, the reader's read (tcp_cleanup_rbuf)
-#    sends the ACK that the second segment could not (docs/STACKS.md §4). READER_MODEL=late
-#    (default): that fraction of the reader's wake-ups comes late, spread as the capture's late
-#    reads (a shifted exponential through their p10 and median: app.receiver.read_late_ppm /
-#    read_late_latency / read_late_jitter), the others on time; =quantiles: the late reads
-#    delayed as the capture's own percentiles (read_late_quantiles; as good over eight kept lab
-#    runs, 278 vs 280 of 288 cells, docs/VALIDATION.md §4); =exponential: the fraction becomes
-#    the mean of an exponential tail (app.receiver.read_jitter).
+#    sends the ACK that the second segment could not (docs/STACKS.md §4): that fraction of the
+#    reader's wake-ups comes late (app.receiver.read_late_ppm), the others on time.
+#    READER_MODEL=quantiles (default): the late reads delayed as the capture's own percentiles
+#    (read_late_quantiles); =late: spread as a shifted exponential through their p10 and median
+#    (read_late_latency / read_late_jitter; the default until 2026-12-04 23:40 UTC: pooled over
+#    seven kept lab series it predicts classic 8192 at 1.60x the lab's stall rate, quantiles at
+#    1.33x, docs/VALIDATION.md §4); =exponential: the fraction becomes the mean of an exponential
+#    tail (app.receiver.read_jitter).
 #    READER_JITTER=same-run (default): each classic unpatched cell is simulated with its own
 #    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
 #    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
 #    LINK_JITTER=measured: the same captures give the tbf shaper's lateness
 #    (bench/lab_link_jitter.py), pooled, as link.shaper_wakeup_quantiles for every cell (over
-#    eight kept runs 279 of 288 cells against 280 without: docs/VALIDATION.md §4).
-#    ACK_AT_READ=on: every Linux receiver ACKs a pair at the read, not at the second segment's
+#    eight kept runs 279 of 288 cells against 280 without: docs/VALIDATION.md §4); =trace: each
+#    size's capture's lateness in the order it came (link.shaper_wakeup_trace, an arrival delay
+#    per data segment), which keeps the lab's segment spacing where independent draws from the
+#    quantiles put far too many segments back to back (docs/VALIDATION.md §4).
+#    ACK_AT_READ=on (default; =off: at the arrival, as before 2026-12-04 23:40 UTC): every Linux
+#    receiver ACKs a pair at the read, not at the second segment's
 #    arrival (receiver.ack.ack_at_read, the lab's regime: docs/STACKS.md §4), each size's capture
 #    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_quantiles, with
 #    read_latency 0) for every cell of that size, and a late read is one that latency does not
@@ -101,11 +107,12 @@ sep=
 for L in ${lengths//,/ }; do
   tshark -r "$work/cap/$L-unpatched.pcapng" -Y 'tcp' -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
     -e tcp.stream -e frame.len >"$work/fields.tsv"
-  at_read=; [[ ${ACK_AT_READ:-off} == on ]] && at_read=at-read
+  at_read=; [[ ${ACK_AT_READ:-on} == on ]] && at_read=at-read
   one=$(python3 "$here/bench/lab_reader_latency.py" 10.77.0.1 "$base_us" "$L" $at_read <"$work/fields.tsv")
-  jit=$(python3 "$here/bench/lab_link_jitter.py" 10.77.0.1 "$L" <"$work/fields.tsv")
+  trace=; [[ ${LINK_JITTER:-none} == trace ]] && trace=--trace
+  jit=$(python3 "$here/bench/lab_link_jitter.py" 10.77.0.1 "$L" $trace <"$work/fields.tsv")
   echo "# reader latency, classic receiver, -l $L unpatched, its $runs runs' capture on the receiver's veth: $one" | tee -a "$work/header.txt"
-  echo "# shaper lateness, same capture: $(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d.pop("delta_us_percentiles", None); print(json.dumps(d))' "$jit")" | tee -a "$work/header.txt"
+  echo "# shaper lateness, same capture: $(python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("delta_us_percentiles", None); d.pop("delta_us_trace", None); print(json.dumps(d))' <<<"$jit")" | tee -a "$work/header.txt"
   printf '%s"%s": %s\n' "$sep" "$L" "$one" >>"$work/lat.json"
   printf '%s"%s": %s\n' "$sep" "$L" "$jit" >>"$work/jit.json"
   sep=,
@@ -115,13 +122,13 @@ echo "}" >>"$work/lat.json"
 echo "}" >>"$work/jit.json"
 
 # 3. the simulator and the table
-python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-late}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" "${ACK_AT_READ:-off}" "${TABLE_JSON:-}" "${LAB_DIR:-$work}" <<'PY'
+python3 - "$sim_bin" "$here/examples/lab/pingpong-l8192.toml" "$work" "$runs" "$secs" "$base_us" "${READER_JITTER:-same-run}" "${READER_MODEL:-quantiles}" "${SIM_RUNS:-25}" "${READER_RUNS:-per-run}" "${LINK_JITTER:-none}" "$here/bench" "${ACK_AT_READ:-on}" "${TABLE_JSON:-}" "${LAB_DIR:-$work}" <<'PY'
 import json, math, statistics, subprocess, sys
 binp, scen, work, runs, secs, base, mode_j, model, sim_runs, reader_runs, link_jitter, bench, ack_at_read, table_json, lab_dir = sys.argv[1:16]
 if ack_at_read not in ("off", "on"):
     sys.exit(f"lab_vs_sim: ACK_AT_READ must be off or on (got {ack_at_read!r})")
-if link_jitter not in ("none", "measured"):
-    sys.exit(f"lab_vs_sim: LINK_JITTER must be none or measured (got {link_jitter!r})")
+if link_jitter not in ("none", "measured", "trace"):
+    sys.exit(f"lab_vs_sim: LINK_JITTER must be none, measured or trace (got {link_jitter!r})")
 if reader_runs not in ("per-run", "pooled") or int(sim_runs) < 1:
     sys.exit(f"lab_vs_sim: READER_RUNS must be per-run or pooled (got {reader_runs!r}), SIM_RUNS >= 1 (got {sim_runs})")
 if model not in ("quantiles", "late", "exponential"):
@@ -141,6 +148,36 @@ if link_jitter == "measured":
     link_sets = ["--set", "link.shaper_wakeup_quantiles=" + ",".join(f"{x:.1f}us" for x in pooled_q)]
     print(f"# shaper lateness pooled over {len(jit)} captures ({n} samples): p10/p50/p90/p99/p100 "
           + "/".join(f"{pooled_q[i]:.0f}" for i in (10, 50, 90, 99, 100)) + " us (LINK_JITTER=measured)")
+# LINK_JITTER=trace: each size's own capture's lateness as the sequence it came in
+# (link.shaper_wakeup_trace: one element per data segment, write by write), for every cell of that
+# size; seed s replays the stretch of whole writes after seed s - 1's (wrapping), so that the seeds
+# together replay the capture and each starts on a write's first segment.
+traces = {}
+if link_jitter == "trace":
+    for k, v in json.load(open(f"{work}/jit.json")).items():
+        if not v.get("delta_us_trace"):
+            sys.exit(f"lab_vs_sim: LINK_JITTER=trace: the -l {k} capture gave no shaper lateness (writes of 3 or more segments needed)")
+        traces[int(k)] = (v["delta_us_trace"], v["trace_segments_per_write"])
+    print("# shaper lateness replayed as each size's capture sequence: "
+          + ", ".join(f"-l {k} {len(t) // n} writes" for k, (t, n) in sorted(traces.items())) + " (LINK_JITTER=trace)")
+ARG_MAX = 120_000  # the kernel takes at most 128 KiB per argument (MAX_ARG_STRLEN)
+
+def link_for(L, seed):
+    """The link keys of one simulated run: none, the pooled quantiles, or a stretch of L's trace
+    (as many whole writes as fit in one argument; seed s starts where seed s - 1's ended)."""
+    if link_jitter != "trace":
+        return link_sets
+    t, per_write = traces[L]
+    writes = len(t) // per_write
+    items = [f"{round(x)}us" for x in t]
+    size = 0
+    n = 0  # writes in one stretch: as many as fit in one argument
+    while n < writes and size + sum(len(i) + 1 for i in items[n * per_write:(n + 1) * per_write]) < ARG_MAX:
+        size += sum(len(i) + 1 for i in items[n * per_write:(n + 1) * per_write])
+        n += 1
+    first = ((seed - 1) * n) % writes
+    block = [items[((first + w) % writes) * per_write + i] for w in range(n) for i in range(per_write)]
+    return ["--set", "link.shaper_wakeup_trace=" + ",".join(block)]
 
 def reader(v):
     """The reader's wake-up from one capture's counts (or the pooled ones): simulator keys + label."""
@@ -250,7 +287,7 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
         for seed in range(1, int(sim_runs) + 1):
-            sets = base_sets + link_sets + readers[(seed - 1) % len(readers)]
+            sets = base_sets + link_for(L, seed) + readers[(seed - 1) % len(readers)]
             out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
                                   "--set", f"app.transmitter.duration={secs}s",
                                   "--set", "app.transmitter.writes=100000000"],
@@ -297,7 +334,7 @@ for L in sorted(int(k) for k in lat):
     lines = []
     for seed in range(1, int(runs) + 1):
         pcap = f"{work}/reader-check.pcap"
-        subprocess.run([binp, "sim", scen, *cell_sets(L, "unpatched", "linux-pingpong"), *link_sets,
+        subprocess.run([binp, "sim", scen, *cell_sets(L, "unpatched", "linux-pingpong"), *link_for(L, seed),
                         *readers[(seed - 1) % len(readers)], "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
                         "--set", "app.transmitter.writes=100000000", "--pcap", pcap, "--pcap-at", "receiver"],
                        check=True, capture_output=True)

@@ -285,6 +285,10 @@ std::vector<Field> build_fields() {
   add(f, "link.shaper_wakeup_quantiles",
       "evenly spaced quantiles p0..p100 of how late a token-bucket frame leaves after its credit suffices",
       durations([](C& c) -> auto& { return c.link.shaper_wakeup_quantiles; }));
+  add(f, "link.shaper_wakeup_trace",
+      "how late successive token-bucket frames leave after their credit suffices, replayed in order, cyclically "
+      "(a capture's sequence)",
+      durations([](C& c) -> auto& { return c.link.shaper_wakeup_trace; }));
   add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
       integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
   add_profile_fields(f, "sender", [](C& c) -> TcpProfile& { return c.sender; });

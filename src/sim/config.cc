@@ -152,6 +152,14 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return ok;
   if (!l.shaper_wakeup_quantiles.empty() && l.burst == 0)
     return core::fail("link.shaper_wakeup_quantiles: needs a token bucket (link.burst > 0)");
+  if (l.shaper_wakeup_trace.size() > 1'000'000)
+    return core::fail("link.shaper_wakeup_trace: at most 1,000,000 values");
+  for (const Nanos d : l.shaper_wakeup_trace)
+    if (d < Nanos::zero() || d > Nanos::s(1)) return core::fail("link.shaper_wakeup_trace: each must be in [0, 1s]");
+  if (!l.shaper_wakeup_trace.empty() && l.burst == 0)
+    return core::fail("link.shaper_wakeup_trace: needs a token bucket (link.burst > 0)");
+  if (!l.shaper_wakeup_trace.empty() && !l.shaper_wakeup_quantiles.empty())
+    return core::fail("link.shaper_wakeup_trace: set either it or link.shaper_wakeup_quantiles, not both");
   if (auto e = validate_profile(c.sender, "sender", l); !e) return e;
   if (auto e = validate_profile(c.receiver, "receiver", l); !e) return e;
   const auto& t = c.app.transmitter;

@@ -55,6 +55,9 @@ TEST(Fields, SetsEachType) {
   EXPECT_TRUE(set_field(c, "receiver.ack.ack_at_read", Value{true}));
   EXPECT_TRUE(c.receiver.ack.ack_at_read);
   EXPECT_EQ(*get_field(c, "receiver.ack.ack_at_read"), "true");
+  EXPECT_TRUE(set_field(c, "link.shaper_wakeup_trace", Value{std::string("0us,19us,1ms")}));
+  EXPECT_EQ(c.link.shaper_wakeup_trace, (std::vector<Nanos>{Nanos::zero(), Nanos::us(19), Nanos::ms(1)}));
+  EXPECT_EQ(*get_field(c, "link.shaper_wakeup_trace"), "0ns,19us,1ms");
 }
 
 TEST(Fields, ErrorsNameKeyAndProblem) {

@@ -80,6 +80,19 @@ TEST(Config, LabModelKeysAreBounded) {
   rejects(c, "link.shaper_wakeup_quantiles");
   c.link.shaper_wakeup_quantiles = {Nanos::zero(), Nanos::us(7), Nanos::s(1)};  // up to 1 s, with a bucket
   EXPECT_TRUE(validate(c).has_value());
+  c.link.shaper_wakeup_trace = {Nanos::us(3)};  // not both
+  rejects(c, "link.shaper_wakeup_trace");
+  c.link.shaper_wakeup_quantiles.clear();
+  EXPECT_TRUE(validate(c).has_value());
+  c.link.shaper_wakeup_trace = {Nanos::us(3), Nanos::ms(1001)};  // above 1 s
+  rejects(c, "link.shaper_wakeup_trace");
+  c.link.shaper_wakeup_trace = {Nanos(-1)};
+  rejects(c, "link.shaper_wakeup_trace");
+  c.link.shaper_wakeup_trace = std::vector<Nanos>(1'000'001, Nanos::zero());
+  rejects(c, "link.shaper_wakeup_trace");
+  c.link.shaper_wakeup_trace = {Nanos::us(3)};
+  c.link.burst = 0;  // no token bucket
+  rejects(c, "link.shaper_wakeup_trace");
   c = {};
   c.receiver.ack.jiffy = Nanos::s(2);
   rejects(c, "receiver.ack.jiffy");

@@ -58,6 +58,16 @@ struct LinkConfig {
   // does not add up (docs/STACKS.md §7).
   // Measured from a capture by bench/lab_link_jitter.py.
   std::vector<Nanos> shaper_wakeup_quantiles;
+  // The lab's lateness as the sequence it came in, not as a distribution: the n-th data frame
+  // from sender to receiver (from 0) reaches the receiver element n mod size later than the
+  // bucket lets it go, never before the frame ahead of it; the same in every seed. The lab's
+  // lateness comes in runs (one host pause holds back several frames alike), which independent
+  // draws from the quantiles do not keep: fed a lab capture's percentiles they put 0.79 % of a
+  // write's segment spacings under 5 us where the capture has 0.009 %, the sequence 0.05 %
+  // (bench/lab_spacing_check.sh, docs/VALIDATION.md §4). bench/lab_link_jitter.py --trace prints
+  // a capture's sequence, write by write (0 for a write's first two segments, which leave on
+  // banked credit). With burst > 0; exclusive with shaper_wakeup_quantiles.
+  std::vector<Nanos> shaper_wakeup_trace;
 
   // The framing as core's link vocabulary (core/link_framing.h: wire bytes, goodput ceiling).
   constexpr core::LinkFraming framing() const noexcept {
