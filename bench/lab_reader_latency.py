@@ -31,7 +31,10 @@ by pattern (segments per ACK in order, `T` for the delayed-ACK timer: `2-3-T1` =
 covering three, the tail alone on the timer; an ACK that covers segments of two writes counts in
 each), the twelve commonest; and `shifted_writes`: the writes in which a read covering an odd
 number (three or more) shifted the pairing before their last ACK, by how they end: on the timer
-(`timer`: the tail alone) or not (`restored`: a later odd read, e.g. one that took the tail in).
+(`timer`: the tail alone) or not (`restored`: a later odd read, e.g. one that took the tail in);
+`timer_after_close_arrival`: of those on the timer, the writes in which the segment that made
+the first odd read odd had arrived within 40 us of the one before it (bunched arrivals, where a
+read at its usual latency finds both; the others: a late reader).
 
 `read_us_percentiles` (p0 .. p100): the delay from a pair's second segment to its ACK, for ACKs
 that cover exactly two segments — where pairs are ACKed at the read (the lab's regime,
@@ -48,6 +51,7 @@ import statistics
 import sys
 
 TIMER_S = 20e-3       # 20 ms and more: the delayed-ACK timer, not a read
+CLOSE_S = 40e-6       # a segment this close behind the one before it came bunched (the shaper or the host late)
 
 
 def p10_p50_p90_us(xs):
@@ -119,7 +123,9 @@ def main() -> int:
     # second covered segment.
     bound_s = read_pct[-1] / 1e6 + 1e-6 if at_read and read_pct else None  # None: three or more covered
     patterns = {}  # write_len > 0: per-write ACK pattern -> writes
-    shifted = {"timer": 0, "restored": 0}  # writes whose pairing an odd read shifted, by their end
+    # Writes whose pairing an odd read shifted, by their end; of those on the timer, how many had the
+    # segment that made the first such read odd arrive within CLOSE_S of the one before it.
+    shifted = {"timer": 0, "restored": 0, "timer_after_close_arrival": 0}
     pairs, late, timer = 0, [], 0
     d2, t31 = [], []
     per_ack = {}
@@ -131,6 +137,7 @@ def main() -> int:
         n_acks += len(acks)
         n_data += len(data)
         write_acks = {}  # write index -> its ACKs' coverage, in order
+        first_odd_close = {}  # write index -> whether its first odd read's last segment came close
         for ta, segs in cov:
             per_ack[len(segs)] = per_ack.get(len(segs), 0) + 1
             if not segs:
@@ -144,6 +151,9 @@ def main() -> int:
                     per_write[w] = per_write.get(w, 0) + 1
                 for w, n in per_write.items():
                     write_acks.setdefault(w, []).append(("T" if ta - covered[-1] >= TIMER_S else "") + str(n))
+                    if n >= 3 and n % 2 and w not in first_odd_close and ta - covered[-1] < TIMER_S:
+                        arrived = [s[0] for s in segs if (s[2] - 1) // write_len == w]
+                        first_odd_close[w] = arrived[-1] - arrived[-2] < CLOSE_S
             if ta - covered[-1] >= TIMER_S:
                 timer += 1
                 continue
@@ -156,7 +166,7 @@ def main() -> int:
                 t31.append(covered[2] - covered[0])
                 if write_len:
                     by_offset.setdefault((segs[0][2] - 1) % write_len, []).append(ta - covered[0])
-        for p in write_acks.values():
+        for w, p in write_acks.items():
             if any(x != "2" for x in p):
                 key = "-".join(p)
                 patterns[key] = patterns.get(key, 0) + 1
@@ -164,6 +174,8 @@ def main() -> int:
                 # timer (its tail alone) or not (a later odd read, e.g. one that took the tail in).
                 if any(not x.startswith("T") and int(x) >= 3 and int(x) % 2 for x in p[:-1]):
                     shifted["timer" if p[-1].startswith("T") else "restored"] += 1
+                    if p[-1].startswith("T") and first_odd_close.get(w):
+                        shifted["timer_after_close_arrival"] += 1
         mine = late[late0:]
         run = {"ack_pairs": pairs - pairs0, "late_reads": len(mine)}
         if mine:

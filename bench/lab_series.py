@@ -13,7 +13,7 @@ median over all their runs, which the simulator, given each series' own reader m
 predicts by the median over all its seeds of all series. For each cell this prints both pooled
 medians, the same bounds as lab_vs_sim.sh (goodput within 15 %, stall rate within 1.5x, both
 below 1/s agreeing), how many single series met them, and the lab's own spread: the 5-95 %
-range of a median of RUNS runs drawn from the pooled runs (bootstrap, fixed seed), i.e. how far
+range of a median of RUNS runs drawn from the pooled runs (bootstrap, seeded per cell), i.e. how far
 one series' median can land from the pooled one by chance alone.
 
 All tables must come from the same simulator settings (READER_*, LINK_JITTER, ACK_AT_READ,
@@ -68,7 +68,6 @@ def main(paths):
         for c in t["cells"]:
             cells.setdefault((c["receiver"], c["len"], c["case"]), []).append(c)
     runs = tables[0]["runs"]
-    rng = random.Random(13)
     m = tables[0]["model"]
     print(f"# {len(tables)} series pooled; simulator: " + ", ".join(f"{k}={v}" for k, v in m.items())
           + f", {tables[0]['sim_runs']} seeds per series; lab: {runs} runs of {tables[0]['seconds']:g} s per series")
@@ -82,6 +81,7 @@ def main(paths):
         lab_st = statistics.median(lab_st_all)
         sim_mb = statistics.median(x for c in cs for x in c["sim_mb_s"])
         sim_st = statistics.median(x for c in cs for x in c["sim_stalls_per_s"])
+        rng = random.Random(f"{rx} {L} {case}")  # per cell: the same draws whatever else is pooled
         draws = sorted(statistics.median(rng.choices(lab_st_all, k=runs)) for _ in range(4000))
         lo95 = draws[int(0.05 * len(draws))], draws[int(0.95 * len(draws)) - 1]
         ok, ratio = within(sim_mb, lab_mb, sim_st, lab_st)
