@@ -2,13 +2,10 @@
 # bench/lab_series.py on two hand-made tables (the format bench/lab_vs_sim.sh TABLE_JSON writes):
 # pooled medians over the series' runs and seeds, the bounds, the per-series count, and one-line
 # errors with exit 1 on tables that cannot be pooled. Usage: lab_series_test.sh SOURCE_DIR
-set -Eeuo pipefail
+source "$(dirname "$0")/script_test_lib.sh"
 src=$1
-command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ackstall-series-XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'echo "FAIL: command at line $LINENO failed"' ERR
-fail() { echo "FAIL: $*"; exit 1; }
+require python3
+private_dir series
 table() {  # FILE LAB_STALLS SIM_STALLS [READER_MODEL]: one cell, classic 8192 unpatched, 3 runs
   cat >"$1" <<JSON
 {"lab_dir": "x", "runs": 3, "seconds": 5.0, "sim_runs": 2,

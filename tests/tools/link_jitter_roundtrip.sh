@@ -5,13 +5,11 @@
 # as a lab capture is. Checks: the trace comes back write by write (6 segments, 0 for the first
 # two, the 3rd's 40 us in every second write) and the quantiles see the same 40 us.
 # Skips (77) without tshark or python3. Usage: link_jitter_roundtrip.sh ACKSTALL SOURCE_DIR
-set -Eeuo pipefail
+source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1 src=$2
-command -v tshark >/dev/null || { echo "SKIP: tshark not installed (Debian package tshark)"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ackstall-jitter-XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'echo "FAIL: command at line $LINENO failed"' ERR
+require tshark "Debian package tshark"
+require python3
+private_dir jitter
 "$ackstall" sim "$src/examples/lab/pingpong-l8192.toml" --set app.transmitter.write_len=7300 \
   --set app.transmitter.writes=200 --set link.shaper_wakeup_trace=0us,0us,0us,0us,0us,0us,0us,0us,40us,0us,0us,0us \
   --pcap "$dir/sim.pcap" --pcap-at receiver >/dev/null

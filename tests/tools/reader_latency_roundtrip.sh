@@ -7,13 +7,11 @@
 # short tail into the last pair's ACK (`ack_patterns` "2-2-2-2-3"), which at arrival waits for the
 # timer ("2-2-2-2-2-T1"); `at-read` does not count those reads as late.
 # Skips (77) without tshark. Usage: reader_latency_roundtrip.sh ACKSTALL SOURCE_DIR
-set -Eeuo pipefail
+source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1 src=$2
-command -v tshark >/dev/null || { echo "SKIP: tshark not installed (Debian package tshark)"; exit 77; }
-command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ackstall-reader-XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-trap 'echo "FAIL: command at line $LINENO failed"' ERR
+require tshark "Debian package tshark"
+require python3
+private_dir reader
 analyse() {  # NAME LEN [at-read]: NAME.pcap's fields through the lab's analysis into NAME[-at-read].json
   tshark -r "$dir/$1.pcap" -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack \
     -e tcp.stream 2>/dev/null | python3 "$src/bench/lab_reader_latency.py" 10.0.0.1 0 "$2" ${3:-} >"$dir/$1${3:+-$3}.json"
@@ -24,7 +22,6 @@ run() {  # NAME LEN READ_LATENCY AT_READ
     --pcap "$dir/$1.pcap" --pcap-at receiver >/dev/null
 }
 field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$dir/$1.json" "$2"; }
-fail() { echo "FAIL: $*"; exit 1; }
 
 run read 8192 30us true; analyse read 8192
 run arrival 8192 30us false; analyse arrival 8192
