@@ -32,8 +32,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("-v", cfg.verbose, "more detail");
   cmd.add_option("host", cfg.host, "-t: the receiver's HOST");
   cmd.add_option("--chunk", chunk,
-                 "split each send: none (default), seed, cygwin, or isb (seed under SO_SNDBUF = "
-                 "Windows' ideal send backlog; elsewhere plain seed)")
+                 "split each send: none (default), seed, cygwin, robust (docs/STACKS.md §8), auto (a "
+                 "plain send where the kernel charges no per-send quota, robust on Winsock or with "
+                 "--emulate-afd), or isb (seed under SO_SNDBUF = Windows' ideal send backlog; elsewhere "
+                 "plain seed)")
       ->check(CLI::IsMember(net::net_policy_names()));
   cmd.add_flag("--raise-sndbuf", cfg.allow_raise_sndbuf,
                "-t, --chunk robust/auto: let the policy raise SO_SNDBUF above a send it cannot split "
