@@ -286,8 +286,8 @@ std::vector<Field> build_fields() {
       "evenly spaced quantiles p0..p100 of how late a token-bucket frame leaves after its credit suffices",
       durations([](C& c) -> auto& { return c.link.shaper_wakeup_quantiles; }));
   add(f, "link.shaper_wakeup_trace",
-      "how late successive token-bucket frames leave after their credit suffices, replayed in order, cyclically "
-      "(a capture's sequence)",
+      "how much later successive data frames reach the receiver than the token bucket lets them go: a capture's "
+      "sequence, replayed in order and cyclically, frames kept in order",
       durations([](C& c) -> auto& { return c.link.shaper_wakeup_trace; }));
   add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
       integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
