@@ -42,7 +42,7 @@ def load(path):
         for k in ("receiver", "len", "case", "lab_mb_s", "lab_stalls_per_s", "sim_mb_s", "sim_stalls_per_s"):
             if k not in c:
                 fail(f"{path}: a cell has no {k!r}")
-        if not c["lab_mb_s"] or not c["sim_mb_s"]:
+        if not all(isinstance(c[k], list) and c[k] for k in ("lab_mb_s", "lab_stalls_per_s", "sim_mb_s", "sim_stalls_per_s")):
             fail(f"{path}: cell {c['receiver']} {c['len']} {c['case']} has no runs")
     return t
 
@@ -51,7 +51,7 @@ def within(sim_mb, lab_mb, sim_st, lab_st):
     """lab_vs_sim.sh's bounds: goodput within 15 %, stall rate within 1.5x or both below 1/s."""
     lo, hi = sorted((sim_st, lab_st))
     st_ok = hi < 1.0 or (lo > 0 and hi <= 1.5 * lo)
-    return abs(sim_mb - lab_mb) / lab_mb <= 0.15 and st_ok, ("both < 1/s" if hi < 1.0 else
+    return lab_mb > 0 and abs(sim_mb - lab_mb) / lab_mb <= 0.15 and st_ok, ("both < 1/s" if hi < 1.0 else
                                                           f"{hi / lo:.2f}x" if lo > 0 else "inf")
 
 
@@ -90,7 +90,8 @@ def main(paths):
                                statistics.median(c["sim_stalls_per_s"]), statistics.median(c["lab_stalls_per_s"]))[0]
                         for c in cs)
         print(f"| {rx} | {L} | {case} | {len(cs)} | {lab_mb:.2f} | {lab_st:.1f} ({lo95[0]:.1f}-{lo95[1]:.1f}) | "
-              f"{sim_mb:.2f} | {sim_st:.1f} | {(sim_mb - lab_mb) / lab_mb * 100:+.1f} % | {ratio} | "
+              f"{sim_mb:.2f} | {sim_st:.1f} | " + (f"{(sim_mb - lab_mb) / lab_mb * 100:+.1f} %" if lab_mb > 0 else "-")
+              + f" | {ratio} | "
               f"{'yes' if ok else 'NO'} | {series_ok} of {len(cs)} |")
     print(f"# all pooled cells within bounds: {'yes' if allok else 'no'}")
 
