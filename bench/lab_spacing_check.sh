@@ -27,6 +27,8 @@ python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
 d = json.load(open(f"{work}/jit.json"))
+if "delta_us_percentiles" not in d or not d.get("delta_us_trace"):
+    sys.exit("lab_spacing_check: the capture has no writes of 3 or more segments to measure the shaper on")
 open(f"{work}/quantiles", "w").write(",".join(f"{x:.1f}us" for x in d["delta_us_percentiles"]))
 items, per, out, size = [f"{round(x)}us" for x in d["delta_us_trace"]], d["trace_segments_per_write"], [], 0
 for w in range(len(items) // per):
