@@ -158,9 +158,8 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
   if (static_cast<std::int64_t>(send_len) < cur) return cur;
   // KB823764 (§1) lists a larger SO_SNDBUF as a workaround. robust needs S >= 2 MSS (the seed's
   // condition for whole-MSS chunks below the quota, §0) and about 16 segments of quota so that a
-  // late wake-up still finds chunks queued (§8), capped at 64 KiB (Windows 10's default, §1).
-  // Above the cap (MSS > 32 KiB: loopback) no raise reaches 2 MSS; a larger buffer then only
-  // lets more data meet a receive window below two segments (measured on the map, §8).
+  // late wake-up still finds chunks queued (§8), capped at 64 KiB (Windows 10's default, §1)
+  // where the cap still reaches 2 MSS.
   const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
   std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
   if (cap_binds(m)) {
@@ -169,8 +168,14 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
     // does as well (full map: 11 cells either way, 2026-12-04; the lab's jumbo veth: 12.42 MB/s
     // both, Lab.JumboFrames), and the smaller buffer is kept. Raise only where no whole MSS fits
     // below the quota (S <= M): above it, raising lost more cells than it gained (§8).
-    if (cur > m) return cur;
+    if (cur > m && (2 * m <= kRobustRaisedSndbuf || cur >= 2 * m)) return cur;
     want = std::min(kRobustRaisedSndbuf, 4 * m);
+    // MSS > 32 KiB (Linux loopback's 65483): no raise within the cap reaches 2 MSS, so the cap
+    // gives way for S < 2M and the quota becomes 4 MSS as at jumbo MSS, where robust takes the seed's
+    // chunks (3 MSS) and a send below that goes whole. Sending whole under a quota below 2 MSS
+    // left a delayed-ACK stall per write in 9 cells of the full map and 12 off its grid
+    // (receive windows of one or two such segments, §8); with the raise none remain (2026-12-05).
+    if (2 * m > kRobustRaisedSndbuf) want = 4 * m;
   }
   if (want < 2 * m) return cur;
   return std::max(cur, want);

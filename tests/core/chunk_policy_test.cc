@@ -330,8 +330,12 @@ TEST(ChunkPolicy, RobustRecommendsRaisedSndbufOnlyWhenAllowed) {
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 8192, true, true, true}).recommended_sndbuf(4096), 32768);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 16384, true, true, true}).recommended_sndbuf(4096), 65536);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {20000, 16384, true, true, true}).recommended_sndbuf(20000), 20000);
-  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 65483, true, true, true}).recommended_sndbuf(65536),
-            32768);                                   // 2 MSS is above the cap: no raise
+  // Loopback MSS: 2 MSS is above the cap, which then gives way: 4 MSS (seed-like chunks of 3 MSS),
+  // also for M < S < 2M; at S >= 2M nothing.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 65483, true, true, true}).recommended_sndbuf(65536), 4 * 65483);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {98304, 65483, true, true, true}).recommended_sndbuf(98304), 4 * 65483);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {131072, 65483, true, true, true}).recommended_sndbuf(131072), 131072);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {32768, 65483, true, true, true}).recommended_sndbuf(32767), 32768);
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, p).recommended_sndbuf(8192), 8192);
   p.sndbuf = 1 << 20;  // never lowers
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8192), 1 << 20);

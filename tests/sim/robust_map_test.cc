@@ -142,17 +142,16 @@ unsigned threads_from_env() {
 
 // Where robust does not meet the goal (measured on the full map, reported in issue 10 and
 // docs/STACKS.md §8). Every other cell must meet it; a cell in a gap must still not be below
-// `floor`, so a regression shows. The first two are receive-window limits (one or two
-// segments of window), not send-policy ones; the last four appear only where the application
-// forbids raising SO_SNDBUF (ACKSTALL_MAP_RAISE=0 or small).
+// `floor`, so a regression shows. The first is a receive-window limit (below two segments of
+// window), not a send-policy one; the last four appear only where the application forbids
+// raising SO_SNDBUF (ACKSTALL_MAP_RAISE=0 or small). The loopback-MSS gap (S < 2 MSS, robust
+// sending whole) closed on 2026-12-05 when robust's raise there passed the 64 KiB cap.
 struct Gap {
   const char* why;
   double floor;
 };
 std::optional<Gap> known_gap(const Cell& c) {
   const std::int64_t s = c.sndbuf, m = c.mss;
-  if (m == 65483 && s < 2 * m)  // no raise reaches 2 MSS within 64 KiB; robust sends whole
-    return Gap{"loopback MSS, SO_SNDBUF < 2 MSS: robust sends whole, stalls remain", 0.0};
   if (m == 8960 && s > m && s < 2 * m)  // jumbo: robust raises only S <= M (chunk_policy.cc)
     return Gap{"jumbo MSS, MSS < SO_SNDBUF < 2 MSS: two one-MSS chunks in flight; a whole large write "
                "keeps more in flight where the receiver ACKs it promptly", 0.8};
@@ -210,12 +209,12 @@ TEST(RobustMap, ReducedGrid) {
   const auto cells = grid({1, 1000, 1460, 8192, 15928, 65536, 262144}, {1024, 2048, 8192, 65536, 262144},
                           {536, 1460, 8960, 65483});
   const auto rs = evaluate_all(cells, threads_from_env());
-  // Measured 2026-12-04: 9 of 2100 cells below the goal, all in the receive-window gaps above
-  // (15 before robust took the seed's chunks at jumbo MSS for every S, 27 before it took them up
+  // Measured 2026-12-05: none of 2100 cells below the goal (9 on 2026-12-04, all at loopback MSS
+  // before robust raised the quota there to 4 MSS; 15 before robust took the seed's chunks at jumbo MSS for every S, 27 before it took them up
   // to 8 MSS, 43 before the receiver kept out-of-order segments, 47 with the raise allowed only
-  // where S < 2 MSS). ACKSTALL_MAP_RAISE=small: 19; =0: 76.
+  // where S < 2 MSS). ACKSTALL_MAP_RAISE=small: 10 (19 before); =0: 76.
   const std::string mode = mode_from_env();
-  EXPECT_LE(check(rs, true), mode == "all" ? 9 : mode == "small" ? 19 : 76);
+  EXPECT_LE(check(rs, true), mode == "all" ? 0 : mode == "small" ? 10 : 76);
 }
 
 TEST(RobustMap, DISABLED_FullMap) {
@@ -224,10 +223,29 @@ TEST(RobustMap, DISABLED_FullMap) {
   for (std::int64_t w = 1; w <= 262144; w *= 2) writes.push_back(w);   // 1 B .. 256 KiB, x2
   for (std::int64_t b = 1024; b <= 262144; b *= 2) sndbufs.push_back(b);  // 1 KiB .. 256 KiB, x2
   const auto rs = evaluate_all(grid(writes, sndbufs, {536, 1448, 1460, 8960, 65483}), threads_from_env());
-  // Measured 2026-12-04: 11 of 12,825 cells below the goal (82 with ACKSTALL_MAP_RAISE=small,
-  // 201 with =0), all in the gaps of known_gap().
+  // Measured 2026-12-05: 2 of 12,825 cells below the goal (73 with ACKSTALL_MAP_RAISE=small,
+  // 201 with =0), all in the gaps of known_gap(); 11 (82 / 201) before the loopback raise.
   const std::string mode = mode_from_env();
-  EXPECT_LE(check(rs, true), mode == "all" ? 11 : mode == "small" ? 82 : 201);
+  EXPECT_LE(check(rs, true), mode == "all" ? 2 : mode == "small" ? 73 : 201);
+}
+
+// Off the grid the policy was measured on (the full map's sizes are powers of two): write sizes
+// and SO_SNDBUF at 1.5 x a power of two, the same MSS, receivers and Nagle variants (10,200
+// cells): a check that robust's rules were not fitted to the power-of-two sizes. Asserted with
+// the raise allowed (the map's default); ACKSTALL_MAP_RAISE=small/0 print their cells only (the
+// floors of known_gap() were measured on the power-of-two map; off it, without a raise, MSS 536
+// with a 1.5 KiB quota falls to 0.40, docs/STACKS.md §8).
+TEST(RobustMap, DISABLED_OffGridMap) {
+  if (!std::getenv("ACKSTALL_FULL_MAP")) GTEST_SKIP() << "set ACKSTALL_FULL_MAP=1";
+  std::vector<std::int64_t> writes, sndbufs;
+  for (std::int64_t w = 3; w <= 196608; w *= 2) writes.push_back(w);      // 3 B .. 192 KiB, x2
+  for (std::int64_t b = 1536; b <= 196608; b *= 2) sndbufs.push_back(b);  // 1.5 .. 192 KiB, x2
+  const auto rs = evaluate_all(grid(writes, sndbufs, {536, 1448, 1460, 8960, 65483}), threads_from_env());
+  // Measured 2026-12-05: 2 cells below the goal (MSS 8960, S 12 KiB, linux-pingpong, 0.93), both
+  // in known_gap(); 14 before the raise at loopback MSS. =small: 129, =0: 210.
+  const bool asserted = mode_from_env() == "all";
+  const int bad = check(rs, asserted);
+  if (asserted) { EXPECT_LE(bad, 2); }
 }
 
 // One cell, printed (debugging the map): ACKSTALL_CELL="write,sndbuf,mss,receiver,nagle".
