@@ -58,6 +58,11 @@ Result<void> ChunkedSender::refresh() {
   params.mss = options_.mss > 0 ? options_.mss : probe_mss(calls_, socket_).value;
   params.per_send_quota = options_.per_send_quota;
   params.allow_raise_sndbuf = options_.allow_raise_sndbuf;
+  // Only robust's raise reads the peer's window (core::SocketParams::peer_window): asked only
+  // where the application allows the raise; a socket that cannot tell leaves it unknown.
+  if (options_.allow_raise_sndbuf) {
+    if (const auto info = calls_.tcp_info(socket_); info && info->snd_wnd > 0) params.peer_window = info->snd_wnd;
+  }
   policy_.update(params);
   stale_ = false;
   return {};

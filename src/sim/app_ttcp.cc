@@ -25,6 +25,18 @@ Nanos TtcpTransmitter::connected(Nanos now) noexcept {
   return now;
 }
 
+std::int64_t TtcpTransmitter::raise_sndbuf(std::int64_t peer_window) noexcept {
+  core::SocketParams p = chunker_.params();
+  p.peer_window = peer_window;
+  chunker_.update(p);
+  const std::int64_t want = chunker_.recommended_sndbuf(static_cast<std::size_t>(cfg_.write_len));
+  if (want > p.sndbuf) {
+    p.sndbuf = want;
+    chunker_.update(p);
+  }
+  return p.sndbuf;
+}
+
 TxRequest TtcpTransmitter::run(Nanos now) {
   if (state_ != State::running) return {};
   if (write_left_ == 0) {

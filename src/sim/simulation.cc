@@ -298,6 +298,10 @@ inline void Simulation::apply(int ep) {
   for (const StallMarker& m : acts_.stalls) stall(m);
   if (acts_.connected && ep == kSender) {
     connected_at_ = q_.now();
+    // The application lets the policy raise SO_SNDBUF before its first send (KB823764's second
+    // workaround, docs/STACKS.md §8), knowing the window of the peer's SYN-ACK.
+    if (cfg_.app.transmitter.allow_raise_sndbuf && !cfg_.app.scp.enabled)
+      eps_[kSender].set_send_buffer_size(tx_.raise_sndbuf(eps_[kSender].snd_wnd()));
     q_.schedule(tx_.connected(q_.now()), kAppTx);
   }
   if (acts_.writable && ep == kSender) wake(tx_.writable(q_.now(), rng_), kAppTx);
@@ -382,18 +386,6 @@ Summary Simulation::summary() const {
 }  // namespace
 
 Summary simulate(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer) {
-  // The application lets the policy raise SO_SNDBUF (setsockopt before connect; KB823764's
-  // second workaround, docs/STACKS.md §8): run with the sender's raised send buffer.
-  if (cfg.app.transmitter.allow_raise_sndbuf && !cfg.app.scp.enabled) {
-    const core::ChunkPolicy policy(cfg.app.transmitter.chunking, chunk_params(cfg));
-    const std::int64_t want = policy.recommended_sndbuf(static_cast<std::size_t>(cfg.app.transmitter.write_len));
-    if (want != cfg.sender.send_buffer.size) {
-      ExperimentConfig raised = cfg;
-      raised.sender.send_buffer.size = want;
-      Simulation sim(raised, trace, observer);
-      return sim.run();
-    }
-  }
   Simulation sim(cfg, trace, observer);
   return sim.run();
 }

@@ -325,6 +325,12 @@ TEST(ChunkPolicy, RobustRecommendsRaisedSndbufOnlyWhenAllowed) {
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8192, 8960, true, true, true}).recommended_sndbuf(8192), 4 * 8960);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {8960, 8960, true, true, true}).recommended_sndbuf(8960), 4 * 8960);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true}).recommended_sndbuf(16384), 16384);
+  // M < S < 2M at jumbo MSS: to 4 MSS only where the peer's window holds it.
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true, 65535}).recommended_sndbuf(16384), 4 * 8960);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true, 4 * 8960}).recommended_sndbuf(16384), 4 * 8960);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, true, 4 * 8960 - 1}).recommended_sndbuf(16384), 16384);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {16384, 8960, true, true, false, 65535}).recommended_sndbuf(16384), 16384);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {17920, 8960, true, true, true, 65535}).recommended_sndbuf(17920), 17920);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {17920, 8960, true, true, true}).recommended_sndbuf(17920), 17920);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 4096, true, true, true}).recommended_sndbuf(4096), 65536);
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {4096, 8192, true, true, true}).recommended_sndbuf(4096), 32768);

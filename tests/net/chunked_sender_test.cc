@@ -296,5 +296,35 @@ TEST_F(SenderTest, RobustRaisesSoSndbufWhenAllowed) {
   EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{5792, 2400}));
 }
 
+// Jumbo MSS, MSS < SO_SNDBUF < 2 MSS: robust raises to 4 MSS only where the peer's window
+// (TCP_INFO snd_wnd / SIO_TCP_INFO SndWnd) holds it (core::ChunkPolicy::recommended_sndbuf).
+TEST_F(SenderTest, RobustRaisesAtJumboMssOnlyWhenThePeersWindowHoldsIt) {
+  const std::vector<std::byte> big = pattern(65536);
+  const core::ByteSlice whole{big.data(), big.size()};
+  SenderOptions o{core::PolicyKind::robust, 8960};
+  o.allow_raise_sndbuf = true;
+  ops.sndbuf_reported = 2 * 16384;
+  ops.info->snd_wnd = 65535;  // a Linux receiver's SYN-ACK window
+  ChunkedSender wide(ops, 3, o);
+  ASSERT_TRUE(wide.send({&whole, 1}));
+  ASSERT_FALSE(ops.options_set.empty());
+  EXPECT_EQ(ops.options_set.front(), (std::pair<SocketOption, int>{SocketOption::send_buffer, 4 * 8960}));
+  EXPECT_GE(ops.tcp_info_calls, 1);
+
+  FakeSocketOps narrow_ops;
+  narrow_ops.sndbuf_reported = 2 * 16384;
+  narrow_ops.info->snd_wnd = 17920;  // OpenBSD's 16384 rounded up to the MSS: no room for 4 MSS
+  ChunkedSender narrow(narrow_ops, 3, o);
+  ASSERT_TRUE(narrow.send({&whole, 1}));
+  for (const auto& [opt, value] : narrow_ops.options_set) EXPECT_NE(opt, SocketOption::send_buffer) << value;
+  EXPECT_EQ(accepted_sizes(narrow_ops).front(), 8960u);  // one-MSS chunks
+
+  FakeSocketOps unknown_ops;  // the window unknown (Wine, an old kernel): no raise
+  unknown_ops.sndbuf_reported = 2 * 16384;
+  ChunkedSender unknown(unknown_ops, 3, o);
+  ASSERT_TRUE(unknown.send({&whole, 1}));
+  for (const auto& [opt, value] : unknown_ops.options_set) EXPECT_NE(opt, SocketOption::send_buffer) << value;
+}
+
 }  // namespace
 }  // namespace ackstall::net

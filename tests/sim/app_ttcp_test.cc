@@ -136,6 +136,30 @@ TEST(TtcpTransmitter, ChunkPolicyCutsEachWriteIntoSends) {
   EXPECT_EQ(sends, want);
 }
 
+// robust with the raise allowed, jumbo MSS, M < S < 2M: after the handshake the transmitter
+// raises SO_SNDBUF to 4 MSS where the peer's window holds it, and cuts its writes under the new
+// quota (the simulation then sets the sender's buffer to what raise_sndbuf returns).
+TEST(TtcpTransmitter, RaiseFollowsThePeersWindow) {
+  TtcpTransmitterConfig c = writes(1, 65536);
+  c.chunking = core::PolicyKind::robust;
+  c.allow_raise_sndbuf = true;
+  const core::SocketParams jumbo{.sndbuf = 16384, .mss = 8960, .stream = true, .per_send_quota = true,
+                                 .allow_raise_sndbuf = true};
+  TtcpTransmitter narrow(c, jumbo);
+  EXPECT_EQ(narrow.raise_sndbuf(17920), 16384);  // OpenBSD's window: one-MSS chunks stay
+  Nanos t = narrow.connected(Nanos::zero());
+  EXPECT_EQ(narrow.run(t).len, 8960);
+  TtcpTransmitter wide(c, jumbo);
+  EXPECT_EQ(wide.raise_sndbuf(65535), 4 * 8960);  // Linux's: 4 MSS, the seed's chunks under it
+  t = wide.connected(Nanos::zero());
+  EXPECT_EQ(wide.run(t).len, 3 * 8960);
+  c.allow_raise_sndbuf = false;
+  core::SocketParams forbidden = jumbo;
+  forbidden.allow_raise_sndbuf = false;
+  TtcpTransmitter kept(c, forbidden);
+  EXPECT_EQ(kept.raise_sndbuf(65535), 16384);
+}
+
 TEST(TtcpTransmitter, PartialAcceptSendsTheRestOfThePiece) {
   TtcpTransmitter tx(writes(1, 8192), kXp);
   tx.connected(Nanos::zero());

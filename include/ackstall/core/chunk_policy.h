@@ -105,6 +105,9 @@ struct SocketParams {
   bool per_send_quota = false;
   // The application lets the policy raise SO_SNDBUF (robust: recommended_sndbuf()).
   bool allow_raise_sndbuf = false;
+  // The window the peer offers, in bytes, as last seen (the SYN-ACK's, before any data); 0 =
+  // unknown. Only recommended_sndbuf() reads it (jumbo MSS, M < S < 2M).
+  std::int64_t peer_window = 0;
   friend bool operator==(const SocketParams&, const SocketParams&) = default;
 };
 

@@ -80,7 +80,8 @@ struct TcpInfo {
   // 0 once everything sent is ACKed; -1 where the OS does not say.
   std::int64_t in_flight = -1;
   std::int64_t advmss = 0;    // Linux tcpi_advmss: this end's own full-segment payload (0: unknown)
-  std::int64_t snd_wnd = -1;  // Linux tcpi_snd_wnd: the peer's window in bytes (-1: unknown)
+  // The peer's window in bytes: Linux tcpi_snd_wnd (5.19+), Windows TCP_INFO_v0.SndWnd (-1: unknown).
+  std::int64_t snd_wnd = -1;
 };
 
 struct InterfaceMtu {

@@ -70,6 +70,10 @@ class TtcpTransmitter {
                   std::int64_t cpu_ps_per_byte = 0, std::int64_t cpu_ahead_bytes = 0);
 
   Nanos connected(Nanos now) noexcept;  // the connection is up: run at the returned time
+  // Before the first write, the peer offering `peer_window`: the SO_SNDBUF the chunk policy
+  // asks for (robust with allow_raise_sndbuf, core::ChunkPolicy::recommended_sndbuf, as
+  // net::ChunkedSender before a send), the policy updated to it; otherwise the current one.
+  std::int64_t raise_sndbuf(std::int64_t peer_window) noexcept;
   TxRequest run(Nanos now);
   Nanos sent(Nanos now, const SendOutcome& o) noexcept {  // never = wait for writable()
     ++send_calls_;

@@ -59,6 +59,12 @@ class SendBufferAccounting {
     return static_cast<std::int64_t>(afd_.outstanding_sends());
   }
   bool writer_waiting() const noexcept { return waiting_ != Wait::none; }
+  // setsockopt(SO_SNDBUF): the new size, effective for the next send (Winsock: a new quota,
+  // AfdQuota::set_quota).
+  void set_size(std::int64_t size) noexcept {
+    cfg_.size = size;
+    afd_.set_quota(size);
+  }
   const SendBufferConfig& config() const noexcept { return cfg_; }
 
   static constexpr std::int64_t kBsdLowat = 2048;  // OpenBSD so_snd.sb_lowat = MCLBYTES

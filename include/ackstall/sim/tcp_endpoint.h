@@ -121,6 +121,7 @@ class TcpEndpoint {
   Nanos rto() const noexcept { return rtt_.rto(); }
   const EndpointCounters& counters() const noexcept { return ctr_; }
   const SendBufferAccounting& send_buffer() const noexcept { return sbuf_; }
+  void set_send_buffer_size(std::int64_t size) noexcept { sbuf_.set_size(size); }  // SO_SNDBUF
   // Whether the endpoint believes timer `k` armed (its requests so far, minus expiries): the
   // simulation's Timer objects must agree (tests/sim/invariants_test.cc).
   bool timer_armed(TimerKind k) const noexcept;

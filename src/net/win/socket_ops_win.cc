@@ -211,6 +211,7 @@ class WinSocketOps final : public SocketOps {
     out.snd_mss = static_cast<std::int64_t>(info.Mss);
     out.timestamps = info.TimestampsEnabled != 0;
     out.in_flight = static_cast<std::int64_t>(info.BytesInFlight);
+    out.snd_wnd = static_cast<std::int64_t>(info.SndWnd);
     return out;
   }
 
