@@ -60,8 +60,9 @@
 //            With allow_raise_sndbuf, a send >= S makes robust recommend SO_SNDBUF >=
 //            min(64 KiB, 16M) unless that is below 2M (KB823764's workaround: a larger SO_SNDBUF, §1; 2M: the
 //            seed's condition, §0; 64 KiB: Windows 10's default, §1). Where the cap binds (M > 4 KiB)
-//            it raises only S <= M, to min(64 KiB, 4M) (as good as 64 KiB on the map and in the
-//            lab; raising M < S < 2M too lost more cells than it gained, §8); where even 64 KiB is
+//            it raises S <= M to min(64 KiB, 4M) (as good as 64 KiB on the map and in the lab), and
+//            M < S < 2M to the same only where the peer's window (peer_window) holds it (against
+//            a smaller window the larger quota only queues behind it, §8); where even 64 KiB is
 //            below 2M (M > 32 KiB: Linux loopback's 65483) it raises every S < 2M to 4M, past the
 //            cap (the only raise that reaches the seed's chunks there; it removed the last
 //            loopback stalls of the map, §8). The caller applies it

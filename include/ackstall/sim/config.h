@@ -223,7 +223,8 @@ struct TtcpTransmitterConfig {
   std::int32_t chunk_mss_guess = 0;            // MSS the chunker assumes; 0 = link MTU - 40 (seed)
   // The application lets the chunk policy raise SO_SNDBUF (core SocketParams::allow_raise_sndbuf):
   // with `robust` the sender's send_buffer.size becomes the policy's recommended_sndbuf(write_len)
-  // before the connection starts (KB823764's second workaround, docs/STACKS.md §8).
+  // once the connection is up, before the first write, the policy knowing the window of the
+  // peer's SYN-ACK (KB823764's second workaround, docs/STACKS.md §8).
   bool allow_raise_sndbuf = false;
   // From FD_WRITE to the retried send: WaitForMultipleObjects + thread wake-up. The seed blames
   // this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s [calibrated on that row, §6,
