@@ -227,8 +227,12 @@ std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& p,
       if (const auto rec = policy.recommended_sndbuf(send_len); rec > s)
         raise = format("; SO_SNDBUF {} -> {} recommended (KB823764)", s, rec);
       if (len < s) return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
-      const std::string advice =
-          raise.empty() ? std::string("; allow raising SO_SNDBUF (KB823764) to avoid it") : raise;
+      std::string advice = raise;
+      if (raise.empty())
+        advice = !p.allow_raise_sndbuf ? std::string("; allow raising SO_SNDBUF (KB823764) to avoid it")
+                 : p.peer_window > 0   ? format("; SO_SNDBUF kept: the peer's window {} cannot hold a raised quota",
+                                                p.peer_window)
+                                       : std::string("; SO_SNDBUF kept: the peer's window is unknown");
       if (m >= s)
         return format("{}: MSS {} >= SO_SNDBUF {}: no whole-MSS piece fits below the quota; the send goes "
                       "whole with TCP_NODELAY for its span; a delayed-ACK stall can remain (KB823764){}",

@@ -372,6 +372,13 @@ TEST(ChunkPolicy, NoticeSaysWhyAPolicyDoesNotAct) {
   SocketParams raise{8192, 1460, true};
   raise.allow_raise_sndbuf = true;
   EXPECT_TRUE(has(policy_notice(PolicyKind::robust, raise, 8192), "SO_SNDBUF 8192 -> 23360 recommended"));
+  // Jumbo MSS, M < S < 2M: the raise waits for a peer's window that holds it.
+  SocketParams jumbo{16384, 8960, true, true, true};
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, jumbo, 65536), "the peer's window is unknown"));
+  jumbo.peer_window = 17920;
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, jumbo, 65536), "the peer's window 17920 cannot hold"));
+  jumbo.peer_window = 65535;
+  EXPECT_TRUE(has(policy_notice(PolicyKind::robust, jumbo, 65536), "SO_SNDBUF 16384 -> 35840 recommended"));
   // auto on a kernel without a per-send quota.
   const SocketParams lin{8192, 1460, true};  // per_send_quota false: Linux, BSD, macOS
   EXPECT_TRUE(has(policy_notice(PolicyKind::automatic, lin, 8192), "no per-send quota"));
