@@ -132,6 +132,14 @@ TEST_F(Lab, JumboFrames) {
   // Jumbo MSS: 16 MSS is above the 64 KiB cap, so robust raises to 4 MSS (core::ChunkPolicy).
   EXPECT_EQ(j["transmitter"]["end"]["afd"]["final_quota"], 4 * 8948) << raised.out;
   EXPECT_LE(j["transmitter"]["end"]["afd"]["stalls"].get<int>(), 1) << raised.out;
+  // MSS < quota < 2 MSS: robust raises to 4 MSS only where the peer's window holds it; the
+  // lab's Linux receiver offers about 64 KB, read from TCP_INFO tcpi_snd_wnd (docs/STACKS.md §8).
+  auto between = run_cli({"run", "--realtime", "off", "--", "-l", "65536", "-n", "20", "--emulate-afd=16384", "--chunk",
+                          "robust", "--raise-sndbuf", "--json"});
+  ASSERT_EQ(between.code, 0) << between.err;
+  const auto k = nlohmann::json::parse(between.out);
+  EXPECT_EQ(k["transmitter"]["end"]["afd"]["final_quota"], 4 * 8948) << between.out;
+  EXPECT_EQ(k["receiver"]["end"]["stalls"]["count"].get<int>(), 0) << between.out;
 }
 
 TEST_F(Lab, TinyQueueDropsFixedSizesStillByteExact) {
