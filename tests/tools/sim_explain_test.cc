@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli_runner.h"
 
@@ -35,6 +36,25 @@ TEST(SimExplain, HealthyRunsAndShortWaits) {
   const std::string scp = why("seed/09-scp-openbsd-to-cygwin-before.toml");
   EXPECT_NE(scp.find("select() pipe thread"), std::string::npos) << scp;
   EXPECT_NE(scp.find("short waits"), std::string::npos) << scp;
+}
+
+// The SO_SNDBUF a run used: robust's raise (KB823764) is reported, in text and JSON.
+TEST(SimExplain, ReportsTheSendBufferAndItsRaise) {
+  const std::string file = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/07-patched-defaults.toml";
+  const std::vector<std::string> robust = {"sim", file, "--set", "app.transmitter.writes=50", "--set",
+                                           "app.transmitter.chunking=robust"};
+  auto raised = robust;
+  raised.insert(raised.end(), {"--set", "app.transmitter.allow_raise_sndbuf=true"});
+  const auto text = run_ackstall(raised);
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("SO_SNDBUF 23360 (raised from 8192 by the policy, KB823764)"), std::string::npos) << text.out;
+  raised.push_back("--json");
+  const auto json = run_ackstall(raised);
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["sndbuf"], 23360);
+  const auto kept = run_ackstall(robust);
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  EXPECT_NE(kept.out.find("SO_SNDBUF 8192\n"), std::string::npos) << kept.out;
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
                              const sim::StallTotal& total) {
   const double worst_s = total.time.seconds();
   const auto& tx = cfg.app.transmitter;
-  const std::int64_t sndbuf = cfg.sender.send_buffer.size;
+  const std::int64_t sndbuf = s.sndbuf > 0 ? s.sndbuf : cfg.sender.send_buffer.size;  // after a raise
   const std::string when = fmt::format("{} waits, {:.3f} s in all", total.count, worst_s);
   // How one send leaves the application: the policy's last piece and its segment count.
   const std::int64_t mss = s.mss > 0 ? s.mss : cfg.link.mtu - 40;

@@ -74,8 +74,10 @@ void print_summary(std::ostream& out, const SimRun& r) {
   fmt::print(out, "\n");
   fmt::print(out, "transfer   {} of {} bytes in {:.6f} s{}\n", s.bytes_delivered, s.bytes_requested,
              s.duration.seconds(), s.completed ? "" : "  (INCOMPLETE: time limit reached)");
-  fmt::print(out, "tcp        mss {}, timestamps {}, connected at {:.1f} us\n", s.mss,
-             s.timestamps ? "on" : "off", s.connected_at.micros());
+  const std::int64_t configured = r.scenario.config.sender.send_buffer.size;
+  fmt::print(out, "tcp        mss {}, timestamps {}, connected at {:.1f} us, SO_SNDBUF {}{}\n", s.mss,
+             s.timestamps ? "on" : "off", s.connected_at.micros(), s.sndbuf,
+             s.sndbuf != configured ? fmt::format(" (raised from {} by the policy, KB823764)", configured) : "");
   fmt::print(out, "stalls     {} (waits > {}); shorter waits {:.3f} s in all ({})\n", stall_brief(s.stalls),
              core::format_duration_ns(r.scenario.config.stall_threshold.count()), total_time(s.short_waits),
              stall_brief(s.short_waits));
@@ -108,6 +110,7 @@ nlohmann::json summary_fields(const sim::Summary& s) {
       {"connected_at_s", s.connected_at.seconds()},
       {"mss", s.mss},
       {"timestamps", s.timestamps},
+      {"sndbuf", s.sndbuf},
       {"stalls", stalls},
       {"short_waits", short_waits},
       {"data_segments", s.data_segments},

@@ -55,6 +55,7 @@ struct Summary {
   double ceiling_mib_s = 0;           // rate * mss / wire bytes of a full frame / 2^20
   std::int32_t mss = 0;               // payload bytes of a full data segment (after options)
   bool timestamps = false;            // negotiated
+  std::int64_t sndbuf = 0;            // SO_SNDBUF the sender ran with: send_buffer.size, or robust's raise
   StallTotals stalls{};               // waits longer than cfg.stall_threshold, by kind
   StallTotals short_waits{};          // waits up to the threshold (a healthy run's quota waits)
   std::uint64_t data_segments = 0;    // segments carrying payload (sender -> receiver)
