@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -93,6 +94,40 @@ TEST(Plan, SaysWhenThePolicyDoesNotAct) {
   const auto isb = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "64k", "--len", "64k", "--policy", "isb"});
   ASSERT_EQ(isb.code, 0) << isb.err;
   EXPECT_NE(isb.err.find("ideal send backlog"), std::string::npos) << isb.err;
+}
+
+// --raise-sndbuf: robust plans under the SO_SNDBUF it recommends (KB823764); at jumbo MSS with
+// MSS < SO_SNDBUF < 2 MSS only where the peer's window holds the raise (docs/STACKS.md §8).
+TEST(Plan, RaiseSndbufPlansUnderTheRaisedQuota) {
+  const std::vector<std::string> base = {"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "8192",
+                                         "--policy", "robust", "--json"};
+  auto raised = base;
+  raised.push_back("--raise-sndbuf");
+  const auto r = run_ackstall(raised);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["sndbuf_used"], 16 * 1460);
+  EXPECT_EQ(j["chunks"], (nlohmann::json{5840, 2352}));
+  EXPECT_NE(r.err.find("SO_SNDBUF 8192 -> 23360 recommended"), std::string::npos) << r.err;
+  const auto kept = run_ackstall(base);
+  ASSERT_EQ(kept.code, 0) << kept.err;
+  EXPECT_EQ(nlohmann::json::parse(kept.out)["sndbuf_used"], 8192);
+  // Jumbo MSS, 16 KiB: the raise waits for a window that holds 4 MSS.
+  const std::vector<std::string> jumbo = {"plan", "--mss", "8960", "--sndbuf", "16k", "--len", "64k", "--policy",
+                                          "robust", "--raise-sndbuf", "--summary"};
+  auto narrow = jumbo;
+  narrow.insert(narrow.end(), {"--peer-window", "17920"});
+  const auto n = run_ackstall(narrow);
+  ASSERT_EQ(n.code, 0) << n.err;
+  EXPECT_EQ(n.out.find("raised"), std::string::npos) << n.out;
+  EXPECT_NE(n.err.find("the peer's window 17920 cannot hold"), std::string::npos) << n.err;
+  auto wide = jumbo;
+  wide.insert(wide.end(), {"--peer-window", "64k"});
+  const auto w = run_ackstall(wide);
+  ASSERT_EQ(w.code, 0) << w.err;
+  EXPECT_NE(w.out.find("SO_SNDBUF raised to 35840"), std::string::npos) << w.out;
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8192", "--len", "1", "--peer-window", "0"}),
+                     "--peer-window");
 }
 
 TEST(Plan, BadInputNamesTheFlag) {

@@ -20,7 +20,9 @@ namespace {
 struct PlanOptions {
   std::int64_t mss = 0, sndbuf = 0;
   std::uint64_t len = 0;
+  std::int64_t peer_window = 0;  // 0: unknown
   std::string policy = "seed";
+  bool raise = false;
   bool json = false;
   bool summary = false;
 };
@@ -52,7 +54,10 @@ std::uint64_t repeats(const core::ChunkPolicy& policy, std::uint64_t left, std::
 int execute(const PlanOptions& o, Io io) {
   const auto net_policy = net::parse_net_policy(o.policy);
   if (!net_policy) return fail(io, "--policy " + o.policy + ": unknown policy", kExitUsage);
-  const core::ChunkPolicy policy(net_policy->core, {o.sndbuf, o.mss, true});
+  core::SocketParams params{o.sndbuf, o.mss, true};
+  params.allow_raise_sndbuf = o.raise;
+  params.peer_window = o.peer_window;
+  core::ChunkPolicy policy(net_policy->core, params);
   // Notes go to stderr so that stdout stays one chunk per line.
   if (net_policy->isb)
     fmt::print(io.err,
@@ -60,6 +65,11 @@ int execute(const PlanOptions& o, Io io) {
                "seed's policy under it; plan has no socket to query, so --sndbuf stands for the backlog\n");
   if (auto notice = core::policy_notice(net_policy->core, policy.params(), static_cast<std::size_t>(o.len)))
     fmt::print(io.err, "ackstall: note: {}\n", *notice);
+  // --raise-sndbuf: plan under the SO_SNDBUF the policy recommends, as ChunkedSender sets it.
+  if (const std::int64_t want = policy.recommended_sndbuf(static_cast<std::size_t>(o.len)); want > params.sndbuf) {
+    params.sndbuf = want;
+    policy.update(params);
+  }
 
   // Walk the send once: each chunk is printed (or counted) as it is made.
   std::map<std::uint64_t, std::uint64_t> sizes;  // chunk size -> count (few distinct sizes)
@@ -84,14 +94,15 @@ int execute(const PlanOptions& o, Io io) {
     nlohmann::json summary = nlohmann::json::array();
     for (const auto& [size, count] : sizes) summary.push_back({{"size", size}, {"count", count}});
     nlohmann::json j = {{"policy", o.policy},      {"mss", o.mss},
-                        {"sndbuf", o.sndbuf},      {"len", o.len},
+                        {"sndbuf", o.sndbuf},      {"sndbuf_used", params.sndbuf}, {"len", o.len},
                         {"base_chunk", policy.base_chunk()}, {"count", chunks},
                         {"sizes", summary},        {"nodelay", policy.nodelay_for(static_cast<std::size_t>(o.len))}};
     if (list) io.out << "]," << j.dump().substr(1) << '\n';
     else io.out << j.dump(2) << '\n';
   } else if (o.summary) {
-    fmt::print(io.out, "{} chunks of {} bytes (policy {}, base chunk {})\n", chunks, o.len, o.policy,
-               policy.base_chunk());
+    fmt::print(io.out, "{} chunks of {} bytes (policy {}, base chunk {}{})\n", chunks, o.len, o.policy,
+               policy.base_chunk(),
+               params.sndbuf != o.sndbuf ? fmt::format(", SO_SNDBUF raised to {}", params.sndbuf) : "");
     for (const auto& [size, count] : sizes) fmt::print(io.out, "{:>12} x {}\n", size, count);
   }
   return kExitOk;
@@ -114,6 +125,13 @@ void add_plan_command(CLI::App& parent, Action& selected) {
                     return s;
                   }() + " (default seed)")
       ->check(CLI::IsMember(net::net_policy_names()));
+  cmd->add_flag("--raise-sndbuf", opt->raise,
+                "let robust raise SO_SNDBUF above a send it cannot split without a stall (KB823764), and "
+                "plan under the raised value");
+  add_size_option(*cmd, "--peer-window", opt->peer_window,
+                  "the window the peer offers (TCP_INFO snd_wnd); with --raise-sndbuf at jumbo MSS robust raises "
+                  "MSS < SO_SNDBUF < 2 MSS only where it holds the raised quota (default: unknown)",
+                  1, kMaxSocketBuffer);
   cmd->add_flag("--summary", opt->summary, "count the chunks per size instead of listing them");
   cmd->add_flag("--json", opt->json, "print JSON instead of one chunk per line");
   cmd->callback([opt, &selected] { selected = [opt](Io io) { return execute(*opt, io); }; });
