@@ -8,7 +8,7 @@
 set -euo pipefail
 build_pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchmark-dev
             libcli11-dev libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libexpected-dev
-            libpcap0.8-dev)
+            libpcap0.8-dev zlib1g-dev liblzma-dev)
 plot_pkgs=(gnuplot-nox)
 test_pkgs=(tshark python3 iproute2 iperf3 jq clang libclang-rt-14-dev ns3 libns3-dev time
            g++-mingw-w64-x86-64-posix wine wine64 googletest parallel)  # googletest: sources, for MinGW

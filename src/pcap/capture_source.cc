@@ -1,5 +1,7 @@
 #include "ackstall/pcap/capture_source.h"
 
+#include "decompress.h"
+
 #include <fmt/format.h>
 #include <pcap/pcap.h>
 
@@ -81,6 +83,19 @@ CaptureSource& CaptureSource::operator=(CaptureSource&&) noexcept = default;
 CaptureSource::~CaptureSource() = default;
 
 Result<CaptureSource> CaptureSource::open(const std::string& name, const std::string& bpf, Reader reader) {
+  if (name != "-") {
+    // gzip and xz captures are decompressed first (decompress.h), as tshark reads them.
+    auto unpacked = detail::open_decompressed(name);
+    if (!unpacked) return tl::unexpected(unpacked.error());
+    if (*unpacked) {
+      if (reader == Reader::own) {
+        auto r = FileReader::from_stream(unpacked->release(), name);
+        if (!r) return tl::unexpected(r.error());
+        return with_reader(std::move(*r), bpf);
+      }
+      return open_file(unpacked->release(), name, bpf, nullptr);
+    }
+  }
   if (reader == Reader::own) {
     auto r = name == "-" ? FileReader::from_stream(stdin, name) : FileReader::open(name);
     if (!r) return tl::unexpected(r.error());

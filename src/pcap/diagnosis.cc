@@ -10,6 +10,8 @@
 namespace ackstall::pcap {
 namespace {
 
+using core::LimitCause;
+
 template <class Map>
 std::optional<typename Map::key_type> mode(const Map& m) {
   if (m.empty()) return std::nullopt;
@@ -20,9 +22,9 @@ std::optional<typename Map::key_type> mode(const Map& m) {
   return best->first;
 }
 
-std::string kb(std::uint64_t bytes) {
-  if (bytes >= 1024 && bytes % 1024 == 0) return fmt::format("{} KB", bytes / 1024);
-  return fmt::format("{} bytes", bytes);
+std::string rate(double bytes_per_s) {
+  if (bytes_per_s >= 1e6) return fmt::format("{:.2f} MB/s", bytes_per_s / 1e6);
+  return fmt::format("{:.1f} KB/s", bytes_per_s / 1e3);
 }
 
 std::string plan_text(const std::vector<std::size_t>& plan) {
@@ -31,27 +33,267 @@ std::string plan_text(const std::vector<std::size_t>& plan) {
   return s;
 }
 
+std::string ms(std::int64_t ns) {
+  const double v = static_cast<double>(ns) / 1e6;
+  return v < 10 ? fmt::format("{:.3f} ms", v) : fmt::format("{:.1f} ms", v);
+}
+
+bool is_problem(LimitCause c) {
+  switch (c) {
+    case LimitCause::loss:
+    case LimitCause::receiver_window:
+    case LimitCause::send_buffer:
+    case LimitCause::delayed_ack:
+    case LimitCause::not_captured: return true;
+    case LimitCause::network:
+    case LimitCause::sender_app:
+    case LimitCause::peer_reply: return false;
+  }
+  return false;
+}
+
+// The initial TTL a captured TTL came down from: the next of 32, 64, 128, 255 (RFC 1700's
+// defaults: 64 Linux, BSD, macOS; 128 Windows; 255 Solaris and network equipment; as p0f).
+int initial_ttl(std::uint8_t ttl) {
+  for (int t : {32, 64, 128}) {
+    if (ttl <= t) return t;
+  }
+  return 255;
+}
+
+StackGuess guess_sender(const DirectionReport& d) {
+  if (d.sender_ttl == 0) return {};
+  const int t = initial_ttl(d.sender_ttl);
+  const std::string ev = fmt::format("TTL {} (initial {})", d.sender_ttl, t);
+  if (t == 128) return {StackFamily::windows, ev + ": Windows, so Cygwin/MSYS2 too"};
+  if (t == 64) return {StackFamily::unix_like, ev + ": Linux, BSD or macOS"};
+  return {StackFamily::unknown, ev};
+}
+
+StackGuess guess_receiver(const DirectionReport& d) {
+  const int t = d.receiver_ttl != 0 ? initial_ttl(d.receiver_ttl) : 0;
+  const std::string ttl_ev = d.receiver_ttl != 0 ? fmt::format("TTL {} (initial {})", d.receiver_ttl, t) : "";
+  if (d.delayed_ack_timeout_ns) {
+    const double hold = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
+    const std::string ev = fmt::format("delayed-ACK hold ~{:.0f} ms{}", hold, ttl_ev.empty() ? "" : ", " + ttl_ev);
+    // Timers (docs/STACKS.md): Linux 40 ms minimum (§4), FreeBSD 100 ms, OpenBSD/Windows 200 ms.
+    if (hold >= 30 && hold <= 60 && t != 128) return {StackFamily::linux_, ev + ": fits Linux"};
+    if (t == 128) return {StackFamily::windows, ev + ": fits Windows"};
+    if (t == 64 && hold > 60) return {StackFamily::bsd, ev + ": fits a BSD"};
+  }
+  if (t == 128) return {StackFamily::windows, ttl_ev + ": Windows"};
+  if (t == 64) return {StackFamily::unix_like, ttl_ev + ": Linux, BSD or macOS"};
+  return {StackFamily::unknown, ttl_ev};
+}
+
+void receiver_ack_fixes(const Diagnosis& g, std::vector<std::string>& fixes) {
+  const StackFamily f = g.receiver_stack.family;
+  const bool any = f == StackFamily::unknown;
+  if (f == StackFamily::linux_ || f == StackFamily::unix_like || any) {
+    fixes.push_back(
+        "receiver (Linux): set TCP_QUICKACK on the receiving socket after each read (tcp(7)), or for the whole "
+        "route `ip route change ROUTE quickack 1` (ip-route(8)); STACKS §4");
+  }
+  if (f == StackFamily::bsd || f == StackFamily::unix_like || any) {
+    fixes.push_back(
+        "receiver (BSD): ACK on PSH: OpenBSD/NetBSD `sysctl net.inet.tcp.ackonpush=1`; FreeBSD "
+        "`sysctl net.inet.tcp.delayed_ack=0` (STACKS §3)");
+  }
+  if (f == StackFamily::windows || any) {
+    fixes.push_back(
+        "receiver (Windows): TcpAckFrequency=1 under the interface's Tcpip\\Parameters\\Interfaces key, or "
+        "SIO_TCP_SET_ACK_FREQUENCY on the receiving socket (STACKS §1)");
+  }
+}
+
+void delayed_ack_fixes(const DirectionReport& d, Diagnosis& g) {
+  if (d.nagle_holds > 0) {
+    g.fixes.push_back(fmt::format(
+        "sender: disable Nagle (TCP_NODELAY): {} sub-MSS segment{} waited for an ACK the receiver held (RFC 896; "
+        "first: frame {})", d.nagle_holds, d.nagle_holds == 1 ? "" : "s", d.nagle_hold_frame));
+  }
+  // The sender's in-flight limit: a quota (Winsock's per-send SO_SNDBUF, STACKS §1) or a send
+  // buffer when it stays well below the offered window.
+  // Nagle's holds with less than a segment in flight are not a quota's: no chunk advice then.
+  const bool nagle_only = d.nagle_holds > 0 && g.in_flight_limit < g.mss;
+  const bool quota_like = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
+  if (!nagle_only && (quota_like || g.sender_stack.family == StackFamily::windows)) {
+    if (g.mss > 0 && g.in_flight_limit > g.mss) {
+      const std::uint64_t w = g.write_size.value_or(g.in_flight_limit);
+      // The seed's policy (core/chunk_policy.h, STACKS §0) with the limit as SO_SNDBUF.
+      const core::ChunkPolicy policy(core::PolicyKind::seed,
+                                     {.sndbuf = static_cast<std::int64_t>(g.in_flight_limit),
+                                      .mss = static_cast<std::int64_t>(g.mss)});
+      g.chunk_plan = policy.plan(static_cast<std::size_t>(w));
+      g.fixes.push_back(fmt::format(
+          "sender: cut each send below the in-flight limit in whole MSS (ackstall::net::ChunkedSender, policy "
+          "robust or seed; STACKS §0, §8): with MSS {} and a limit of {} bytes a {}-byte write goes as {}",
+          g.mss, g.in_flight_limit, w,
+          g.chunk_plan.size() > 1 ? plan_text(g.chunk_plan) : fmt::format("{} (not split: below the limit)", w)));
+    } else if (g.mss > 0) {
+      g.would_not_help.push_back(fmt::format(
+          "chunking the sends: the MSS ({}) is not below the in-flight limit ({} bytes), so no whole-MSS piece fits "
+          "under the quota; raise SO_SNDBUF above 2 MSS instead", g.mss, g.in_flight_limit));
+    }
+    if (g.sender_stack.family == StackFamily::windows) {
+      g.fixes.push_back(
+          "sender (Windows, Cygwin, MSYS2): leave SO_SNDBUF unset so Windows' dynamic send buffering applies, or "
+          "size sends from SIO_IDEAL_SEND_BACKLOG_QUERY (docs/WINDOWS.md)");
+    }
+    if (g.write_size && *g.write_size >= g.in_flight_limit) {
+      g.fixes.push_back(fmt::format(
+          "sender: raise SO_SNDBUF above the write size (> {} bytes; Winsock KB214397's rule, STACKS §1)",
+          *g.write_size));
+    }
+  }
+  receiver_ack_fixes(g, g.fixes);
+  if (d.nagle_holds == 0) {
+    g.would_not_help.push_back(
+        "TCP_NODELAY on the sender: no segment was held by Nagle; the lone segment is a send's tail, sent at once");
+  }
+  g.would_not_help.push_back("a larger receive window: the sender never filled the one offered");
+}
+
+void window_fixes(const DirectionReport& d, Diagnosis& g) {
+  if (d.zero_window_acks > 0) {
+    g.fixes.push_back(fmt::format(
+        "receiving application: it read too slowly, the window closed {} time{} (zero window, RFC 9293 3.8.6): read "
+        "sooner or in larger blocks", d.zero_window_acks, d.zero_window_acks == 1 ? "" : "s"));
+  }
+  if (!d.receiver_wscale && g.window_offered <= 65535) {
+    g.fixes.push_back(
+        "window scaling is off (no window-scale option in both SYNs, RFC 7323 2.2): the window cannot pass 64 KiB; "
+        "enable it (Linux net.ipv4.tcp_window_scaling=1, Windows autotuning)");
+  }
+  const StackFamily f = g.receiver_stack.family;
+  if (f == StackFamily::windows) {
+    g.fixes.push_back(
+        "receiver (Windows): leave SO_RCVBUF unset and receive-window autotuning on (`netsh int tcp set global "
+        "autotuninglevel=normal`)");
+  } else {
+    g.fixes.push_back(
+        "receiver: a larger receive buffer: leave SO_RCVBUF unset so autotuning can grow it (Linux: up to "
+        "net.ipv4.tcp_rmem's maximum), or set it before connect/listen");
+  }
+  g.would_not_help.push_back("chunking or a larger SO_SNDBUF on the sender: it already fills the receiver's window");
+}
+
+void send_buffer_fixes(Diagnosis& g) {
+  if (g.sender_stack.family == StackFamily::windows) {
+    g.fixes.push_back(
+        "sender (Windows, Cygwin, MSYS2): leave SO_SNDBUF unset so dynamic send buffering grows it with the path, "
+        "or follow SIO_IDEAL_SEND_BACKLOG_QUERY (docs/WINDOWS.md)");
+  } else {
+    g.fixes.push_back(fmt::format(
+        "sender: a larger send buffer (about {} bytes in flight now, {} offered): leave SO_SNDBUF unset so "
+        "autotuning applies (Linux: up to net.ipv4.tcp_wmem's maximum), or set it to the path's "
+        "bandwidth-delay product", g.in_flight_limit, g.window_offered));
+  }
+  g.would_not_help.push_back("a larger receive window: the sender never filled the one offered");
+}
+
+void loss_fixes(const DirectionReport& d, Diagnosis& g) {
+  g.fixes.push_back(fmt::format(
+      "find where packets drop ({} recover{} from {} retransmitted segment{}): interface errors (`ip -s link`), "
+      "queue drops (`tc -s qdisc`), then the path", d.loss_events, d.loss_events == 1 ? "y" : "ies",
+      d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s"));
+  if (!d.receiver_sack) {
+    g.fixes.push_back(
+        "SACK was not offered in the receiver's SYN (RFC 2018): with it (and RACK, RFC 8985) several losses "
+        "a round trip recover without a timeout (Linux net.ipv4.tcp_sack=1)");
+  }
+}
+
+void application_fixes(const DirectionReport& d, LimitCause c, Diagnosis& g) {
+  if (c == LimitCause::sender_app) {
+    g.fixes.push_back(fmt::format(
+        "sending application: it left the connection idle {} times (median {} before writing again): write "
+        "larger blocks, keep a write queued, avoid sleeps or polls between writes",
+        d.idle_starts, d.idle_before_send_ns ? ms(*d.idle_before_send_ns) : std::string("unknown")));
+  } else if (c == LimitCause::peer_reply) {
+    g.fixes.push_back(
+        "request/response: the peer's time to answer sets the pace; pipeline requests or run several at once");
+  }
+}
+
 }  // namespace
+
+std::string_view to_string(StackFamily f) noexcept {
+  switch (f) {
+    case StackFamily::unknown: return "unknown";
+    case StackFamily::linux_: return "linux";
+    case StackFamily::bsd: return "bsd";
+    case StackFamily::windows: return "windows";
+    case StackFamily::unix_like: return "linux_bsd_or_macos";
+  }
+  return "?";
+}
 
 Diagnosis diagnose(const DirectionReport& d) {
   Diagnosis g;
   g.mss = d.effective_mss ? *d.effective_mss : d.max_segment;
   g.in_flight_limit = std::max(d.max_in_flight, d.max_outstanding_at_stall);
   g.window_offered = d.max_window_offered;
-  g.write_size = mode(d.write_sizes);
-  g.segments_per_write = mode(d.segments_per_write);
+  const bool gaps = d.uncaptured_bytes > 0;
+  if (!gaps) {
+    g.write_size = mode(d.write_sizes);
+    g.segments_per_write = mode(d.segments_per_write);
+  }
   g.writes = d.writes;
+  g.sender_stack = guess_sender(d);
+  g.receiver_stack = guess_receiver(d);
   const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
+
+  if (gaps) {
+    g.capture_warnings.push_back(fmt::format(
+        "the capture missed segments: {} bytes were ACKed that no captured segment carried ({} sequence hole{}); "
+        "write sizes and segment counts are left out, and the time around them is 'not in the capture'",
+        d.uncaptured_bytes, d.sequence_holes, d.sequence_holes == 1 ? "" : "s"));
+  }
+
+  // Where the time went.
+  for (LimitCause c : core::kLimitCauses) {
+    const std::int64_t ns = d.cause_ns[static_cast<std::size_t>(c)];
+    if (ns > 0 && d.duration_ns > 0) {
+      g.accounts.push_back({c, ns, static_cast<double>(ns) / static_cast<double>(d.duration_ns)});
+    }
+  }
+  std::stable_sort(g.accounts.begin(), g.accounts.end(), [](const auto& a, const auto& b) { return a.ns > b.ns; });
+  if (!g.accounts.empty()) g.dominant = g.accounts.front().cause;
+  for (const CauseShare& s : g.accounts) {
+    if (!is_problem(s.cause) || s.share < kProblemShare) continue;
+    // A single delayed ACK (a transfer's last odd segment) is not a pattern.
+    if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
+    const double left = static_cast<double>(d.duration_ns - s.ns);
+    double without = left > 0 ? static_cast<double>(d.bytes_acked) * 1e9 / left : 0;
+    // No faster than the back-to-back rate of full-size segments, where the capture shows one.
+    if (d.back_to_back_ns > 0 && d.effective_mss && d.max_segment >= *d.effective_mss) {
+      without = std::min(without, static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns));
+    }
+    // Worth fixing only if removing it could raise the goodput by the same share.
+    if (without < (1 + kProblemShare) * d.goodput_bytes_per_s) continue;
+    g.problem = s.cause;
+    g.goodput_without_problem = without;
+    break;
+  }
 
   // Evidence: the in-flight limit.
   const bool sender_limited = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
   g.evidence.push_back(fmt::format(
-      "in flight: never more than {} bytes {} while up to {} bytes were offered{}", g.in_flight_limit,
-      d.stall_count == 0 ? "at once" : "when the sender went idle", g.window_offered,
-      sender_limited ? fmt::format(": a send buffer or per-send quota of about {}", kb(g.in_flight_limit))
-                     : ""));
-  // The send pattern.
-  if (g.write_size && g.segments_per_write) {
+      "in flight: at most {} bytes, {} bytes offered by the receiver{}", g.in_flight_limit, g.window_offered,
+      sender_limited && d.flight_waits > 0
+          ? fmt::format("; at prompt ACKs {} / {} / {} bytes (25th / 50th / 90th percentile)", d.flight_p25,
+                        d.flight_p50, d.flight_p90)
+          : ""));
+  if (d.rtt_floor_ns || d.handshake_rtt_ns) {
+    g.evidence.push_back(fmt::format(
+        "path: handshake RTT {}, shortest data-to-ACK time at the capture point {}", 
+        d.handshake_rtt_ns ? ms(*d.handshake_rtt_ns) : std::string("unknown"),
+        d.rtt_floor_ns ? ms(*d.rtt_floor_ns) : std::string("unknown")));
+  }
+  if (gaps) {
+    g.evidence.push_back("writes: not reliable on a capture with missing segments");
+  } else if (g.write_size && g.segments_per_write) {
     const bool odd = *g.segments_per_write % 2 == 1;
     g.evidence.push_back(fmt::format(
         "writes: {} PSH-ended writes, most of {} bytes in {} segment{} ({}){}", g.writes, *g.write_size,
@@ -61,10 +303,10 @@ Diagnosis diagnose(const DirectionReport& d) {
     g.evidence.push_back("writes: no PSH seen, write boundaries unknown");
   }
   g.evidence.push_back(d.nagle_holds > 0
-                           ? fmt::format("Nagle: {} sub-MSS segments sent only once all before them were "
-                                         "ACKed (first: frame {})", d.nagle_holds, d.nagle_hold_frame)
+                           ? fmt::format("Nagle: {} sub-MSS segment{} sent only once all before {} ACKed (first: "
+                                         "frame {})", d.nagle_holds, d.nagle_holds == 1 ? "" : "s",
+                                         d.nagle_holds == 1 ? "it was" : "them were", d.nagle_hold_frame)
                            : std::string("Nagle: no segment held for an ACK"));
-  // The receiver.
   std::string rule = "ACK rule unknown";
   switch (d.ack_every) {
     case AckEvery::every_second_segment: rule = "ACKs every second segment"; break;
@@ -76,69 +318,90 @@ Diagnosis diagnose(const DirectionReport& d) {
     g.timer_fits = core::delayed_ack_timer_fits(*d.delayed_ack_timeout_ns);
     std::string fits;
     for (const auto& f : g.timer_fits) fits += (fits.empty() ? "" : "; ") + f;
-    g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK timer ~{:.1f} ms (median of {}){}", rule,
-                                     static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6, delayed,
+    g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK hold ~{} beyond the path (median of {}){}", rule,
+                                     ms(*d.delayed_ack_timeout_ns), delayed,
                                      fits.empty() ? "" : ", fits " + fits));
   } else {
     g.evidence.push_back(fmt::format("receiver: {}; no delayed-ACK wait seen", rule));
   }
+  if (!g.sender_stack.evidence.empty() || !g.receiver_stack.evidence.empty()) {
+    g.evidence.push_back(fmt::format("stacks: sender {}{}; receiver {}{}", to_string(g.sender_stack.family),
+                                     g.sender_stack.evidence.empty() ? "" : " (" + g.sender_stack.evidence + ")",
+                                     to_string(g.receiver_stack.family),
+                                     g.receiver_stack.evidence.empty() ? "" : " (" + g.receiver_stack.evidence + ")"));
+  }
 
   // Verdict.
-  if (d.stall_count == 0) {
-    g.mechanism = "No stall at or above the threshold: the sender never waited on the receiver.";
+  if (g.accounts.empty()) {
+    g.mechanism = "Too little to judge: the capture holds no measurable span of this transfer (one segment, or no "
+                  "ACK for its data).";
     return g;
   }
-  const std::uint64_t n = d.stall_count;
-  auto count = [&d](StallKind k) { return d.stall_counts[static_cast<std::size_t>(k)]; };
-  if (2 * delayed >= n) {
-    const std::uint64_t w = g.write_size.value_or(g.in_flight_limit);
-    g.mechanism = fmt::format(
-        "The sender stops with at most {} bytes in flight{} and the receiver holds the ACK of the "
-        "lone last segment for its ~{:.0f} ms delayed-ACK timer: {} of {} stalls are that wait.",
-        g.in_flight_limit,
-        g.write_size ? fmt::format(" (each {}-byte write in {} segments)", *g.write_size,
-                                   g.segments_per_write.value_or(0))
-                     : "",
-        static_cast<double>(d.delayed_ack_timeout_ns.value_or(0)) / 1e6, delayed, n);
-    if (d.nagle_holds > 0) {
-      g.fixes.push_back(fmt::format(
-          "disable Nagle on the sender (TCP_NODELAY): {} sub-MSS segments waited for an ACK", d.nagle_holds));
+  const CauseShare& top = g.accounts.front();
+  const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
+                                       100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  if (!g.problem) {
+    g.healthy = true;
+    std::string why;
+    switch (top.cause) {
+      case LimitCause::network: why = " Healthy: the path, not the stacks, sets the pace."; break;
+      case LimitCause::sender_app: why = " TCP is not the limit: the sending application writes slower than the path carries."; break;
+      case LimitCause::peer_reply: why = " TCP is not the limit: each request waits for the peer's reply."; break;
+      case LimitCause::delayed_ack:
+        why = delayed < 2 ? " A single held ACK is not a pattern: nothing to fix." : " Too little time to matter.";
+        break;
+      default: why = " It costs too little to be worth fixing."; break;
     }
-    if (g.mss > 0 && g.in_flight_limit > g.mss) {
-      // The seed's policy (core/chunk_policy.h, STACKS §0) with the limit as SO_SNDBUF.
-      const core::ChunkPolicy policy(core::PolicyKind::seed,
-                                     {.sndbuf = static_cast<std::int64_t>(g.in_flight_limit),
-                                      .mss = static_cast<std::int64_t>(g.mss)});
-      g.chunk_plan = policy.plan(static_cast<std::size_t>(w));
-      g.fixes.push_back(fmt::format(
-          "chunk each send below the in-flight limit in whole MSS (the seed's policy, `--chunk seed`): "
-          "with MSS {} and a limit of {} bytes a {}-byte write goes as {}", g.mss, g.in_flight_limit, w,
-          g.chunk_plan.size() > 1 ? plan_text(g.chunk_plan) : fmt::format("{} (not split: below the limit)", w)));
+    g.mechanism = lead + why;
+    if (d.stall_count > 0) {
+      g.mechanism += fmt::format(" {} wait{} past the threshold cost{} {:.1f} % of the time.", d.stall_count,
+                                 d.stall_count == 1 ? "" : "s", d.stall_count == 1 ? "s" : "",
+                                 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(d.duration_ns));
     }
-    g.fixes.push_back(fmt::format(
-        "raise SO_SNDBUF above the write size (> {} bytes; Winsock KB214397's rule, STACKS §1)", w));
-    g.fixes.push_back(
-        "ACK on PSH at the receiver (OpenBSD net.inet.tcp.ackonpush=1, NetBSD ack_on_push, STACKS §3; "
-        "Windows TcpAckFrequency=1, STACKS §1)");
-    if (d.nagle_holds == 0) {
-      g.would_not_help.push_back(
-          "TCP_NODELAY on the sender: the lone segment is the write's PSH tail, sent at once, not one "
-          "Nagle held");
-    }
-    g.would_not_help.push_back("a larger receive window: the sender never filled the one offered");
-  } else if (count(StallKind::retransmission) * 2 >= n) {
-    g.mechanism = "Most stalls end in a retransmission: segments or ACKs were lost and the sender waited "
-                  "for its retransmission timeout.";
-    g.fixes.push_back("find the loss (interface errors, queue drops); SACK and RACK shorten the recovery");
-  } else if (count(StallKind::zero_window) + count(StallKind::window_update) + count(StallKind::window_limited) >
-             n / 2) {
-    g.mechanism = "Most stalls wait on the receiver's window: the receiving application reads slowly or "
-                  "its buffer is small.";
-    g.fixes.push_back("raise the receiver's SO_RCVBUF / let it read faster; window scaling on both SYNs");
-  } else {
-    g.mechanism = "Most stalls end with an ACK of several segments arriving late: a long RTT, a busy "
-                  "receiver or lost ACKs, not the delayed-ACK timer.";
+    application_fixes(d, top.cause, g);
+    return g;
   }
+  const LimitCause p = *g.problem;
+  const double share = static_cast<double>(d.cause_ns[static_cast<std::size_t>(p)]) / static_cast<double>(d.duration_ns);
+  std::string what;
+  switch (p) {
+    case LimitCause::delayed_ack:
+      what = fmt::format(
+          "The sender stops with at most {} bytes in flight{} and the receiver holds the ACK of the lone last "
+          "segment for its delayed-ACK timer (~{}): {} of {} waits are that hold.",
+          g.in_flight_limit,
+          g.write_size ? fmt::format(" (each {}-byte write in {} segment{})", *g.write_size,
+                                     g.segments_per_write.value_or(0), g.segments_per_write == 1u ? "" : "s")
+                       : "",
+          ms(d.delayed_ack_timeout_ns.value_or(0)), delayed, d.stall_count);
+      delayed_ack_fixes(d, g);
+      break;
+    case LimitCause::receiver_window:
+      what = d.zero_window_acks > 0 ? "The receiver's window closed: its application reads slowly."
+                                    : "The sender fills the receiver's window: the receive buffer is too small for "
+                                      "the path.";
+      window_fixes(d, g);
+      break;
+    case LimitCause::send_buffer:
+      what = fmt::format("In flight stays flat at about {} bytes, below the {} bytes the receiver offers: the sender's "
+                         "buffer or per-send quota holds the rest.", d.flight_p50, g.window_offered);
+      send_buffer_fixes(g);
+      break;
+    case LimitCause::loss:
+      what = fmt::format("Segments were lost: {} recover{} ({} segments retransmitted).", d.loss_events,
+                         d.loss_events == 1 ? "y" : "ies", d.retransmitted_segments);
+      loss_fixes(d, g);
+      break;
+    case LimitCause::not_captured:
+      what = "The capture missed segments; what limited that time is not in it.";
+      g.fixes.push_back("capture again with a larger buffer (tcpdump -B, dumpcap -B), on the sending or receiving host "
+                        "rather than a mirror port");
+      break;
+    default: break;
+  }
+  g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; without it at most {} instead of {}). {}", lead,
+                            core::describe(p), 100 * share, rate(g.goodput_without_problem),
+                            rate(d.goodput_bytes_per_s), what);
   return g;
 }
 

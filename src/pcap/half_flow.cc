@@ -37,9 +37,12 @@ std::int64_t median_of(std::vector<std::int64_t> v) {
 }  // namespace
 
 void HalfFlow::record_stall(Stall s) {
-  // The delayed-ACK timer is the median of the first 131,072 waits (1 MiB; flat beyond).
+  // A wait that began before the first data (the handshake) counts from the first data on.
+  s.start_ns = std::max(s.start_ns, report_.first_data_ns);
+  // The delayed-ACK timer is the median hold (the ACK's delay less the path's floor) of the first
+  // 131,072 waits (1 MiB; flat beyond).
   if (s.kind == StallKind::delayed_ack && delayed_ack_delays_.size() < (std::size_t{1} << 17)) {
-    delayed_ack_delays_.push_back(s.ack_delay_ns);
+    delayed_ack_delays_.push_back(std::max<std::int64_t>(s.ack_delay_ns - floor_ns(), 0));
   }
   report_.stall_counts[static_cast<std::size_t>(s.kind)]++;
   report_.stalled_ns += s.duration_ns();
@@ -74,14 +77,16 @@ void HalfFlow::note_handshake(const TcpPacket& p, bool from_sender) {
   }
 }
 
-void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
+void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t ttl) {
   note_handshake(p, true);
+  if (ttl != 0 && report_.sender_ttl == 0) report_.sender_ttl = ttl;
   const bool syn = p.has(tcp_flag::syn);
   if (syn) {
     sender_syn_ = true;
     sender_wscale_ = p.options.wscale;
     report_.mss = p.options.mss;
     report_.timestamps = p.options.timestamps.has_value();
+    hs_sender_ns_ = p.time_ns;  // its SYN or SYN/ACK: the receiver's answer closes the floor
   } else if (p.options.timestamps && !report_.timestamps) {
     // Timestamps on a later segment mean both SYNs offered them (RFC 7323 §3.2): a SYN whose
     // options the snaplen cut (IPv6 with 88 bytes a packet) had hidden them.
@@ -100,16 +105,84 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
   const std::int64_t now = p.time_ns;
   const std::int64_t start = relative(p.seq);
   const std::int64_t end = start + seg_len;
-  if (any_tx_ && snd_max_ > snd_una_ && now - last_tx_ns_ >= threshold_ns_ && start < snd_max_) {
+  const std::int64_t data_start = start + (syn ? 1 : 0);
+  const std::int64_t data_end = data_start + p.payload_len;
+  const bool new_data = p.payload_len > 0 && data_end > data_max_;
+  const bool retransmission = start < snd_max_ && !new_data && (p.payload_len > 0 || p.has(tcp_flag::fin));
+  if (any_tx_ && report_.data_segments > 0 && in_flight() > 0 && now - last_tx_ns_ >= threshold_ns_ &&
+      start < snd_max_) {
     record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = 0,
                   .seq = static_cast<std::uint64_t>(std::max<std::int64_t>(snd_una_, 0)),
-                  .outstanding = static_cast<std::uint64_t>(snd_max_ - snd_una_),
+                  .outstanding = static_cast<std::uint64_t>(in_flight()),
                   .segments = 0, .segment_frame = last_tx_frame_, .release_frame = frame,
                   .kind = StallKind::retransmission});
   }
+  // Where the time since the last accounted event went (core/limit_cause.h).
+  if (acct_started_) {
+    using core::LimitCause;
+    const bool zero_window = have_window_ && window_raw_ == 0;
+    if (in_flight() == 0) {
+      // Idle: the application wrote nothing (or the window was shut). Counted once data follows.
+      if (zero_window) {
+        commit_pending();
+        account_until(now, LimitCause::receiver_window);
+      } else {
+        auto& app = pending_[static_cast<std::size_t>(LimitCause::sender_app)];
+        app += now - acct_ns_;
+        pending_events_[static_cast<std::size_t>(LimitCause::sender_app)]++;
+        acct_ns_ = now;
+        if (new_data) {
+          // The first round trip after the ACK that emptied the flight is the ACK's way back to
+          // the sender (a receiver-side capture sees it whole): the path's, not the application's.
+          const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+          const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
+          app -= clock;
+          flight_ns_ += clock;
+          commit_pending();
+        }
+      }
+    } else if (zero_window) {
+      account_until(now, LimitCause::receiver_window);
+    } else if (retransmission || in_recovery_) {
+      account_until(now, LimitCause::loss);
+    } else if (last_event_sender_) {
+      // Data after data: the sender kept sending (line rate, pacing), unless it paused longer
+      // than a stall with window to spare: its application.
+      account_until(now, now - acct_ns_ < threshold_ns_ ? LimitCause::network : LimitCause::sender_app);
+    } else {
+      // Data after an ACK: the ACK clocked it out, one round trip at a receiver-side capture.
+      const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+      if (now - acct_ns_ - rtt >= threshold_ns_) {
+        account_until(now, LimitCause::sender_app);
+      } else {
+        flight_ns_ += now - acct_ns_;
+        flight_events_++;
+        acct_ns_ = now;
+      }
+    }
+  }
+  if (retransmission && p.payload_len > 0 && !in_recovery_) {
+    // A recovery lasts until everything sent before it is ACKed (RFC 6675 RecoveryPoint).
+    in_recovery_ = true;
+    recover_ = snd_max_;
+    report_.loss_events++;
+  }
   if (p.payload_len > 0) {
-    const std::int64_t data_start = start + (syn ? 1 : 0);
-    const std::int64_t data_end = data_start + p.payload_len;
+    if (data_start > data_max_ && report_.data_segments > 0) {
+      // New data beyond the highest seen: a hole (lost before the capture point, or missed by it).
+      report_.sequence_holes++;
+      if (holes_.size() < 1024) holes_[data_max_] = data_start;
+    }
+    if (!holes_.empty() && data_start < data_max_) {
+      // Data filling (part of) a hole: what remains of it stays a hole.
+      for (auto it = holes_.lower_bound(0); it != holes_.end();) {
+        const std::int64_t hs = it->first, he = it->second;
+        if (he <= data_start || hs >= data_end) { ++it; continue; }
+        it = holes_.erase(it);
+        if (hs < data_start) holes_[hs] = data_start;
+        if (he > data_end) holes_[data_end] = he;
+      }
+    }
     if (data_end > data_max_) {
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
@@ -119,17 +192,22 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
           recent_spacings_[recent_count_++ % recent_spacings_.size()] = gap;
         }
       }
-      if (report_.data_segments > 0 && snd_una_ >= snd_max_) {
+      if (report_.data_segments > 0 && snd_una_ >= data_max_) {
         note_idle(now - std::max(last_ack_ns_, last_data_ns_));
       }
       last_data_full_ = p.payload_len >= max_payload_;
       const std::int64_t since_last_data = now - last_data_ns_;
+      note_nagle_after_release(p, now);
       last_data_ns_ = now;
       note_write(p, data_end - std::max(data_start, data_max_), since_last_data);
       data_max_ = data_end;
       report_.bytes_sent = static_cast<std::uint64_t>(data_max_);
       report_.data_segments++;
-      if (report_.data_segments == 1) report_.first_data_ns = now;
+      if (report_.data_segments == 1) {
+        report_.first_data_ns = now;
+        acct_started_ = true;
+        acct_ns_ = now;
+      }
     } else {
       report_.retransmitted_segments++;
     }
@@ -138,12 +216,12 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame) {
   if (end > snd_max_) {
     flight_.push_back({end, now, frame});
     snd_max_ = end;
-    report_.max_in_flight = std::max(report_.max_in_flight,
-                                     static_cast<std::uint64_t>(std::max<std::int64_t>(snd_max_ - snd_una_, 0)));
+    report_.max_in_flight = std::max(report_.max_in_flight, static_cast<std::uint64_t>(in_flight()));
   }
   any_tx_ = true;
   last_tx_ns_ = now;
   last_tx_frame_ = frame;
+  last_event_sender_ = true;
 }
 
 bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
@@ -162,9 +240,7 @@ void HalfFlow::note_write(const TcpPacket& p, std::int64_t new_bytes, std::int64
   // before it had no PSH) that left only once nothing was outstanding.
   // The full-segment payload: the announced MSS less the timestamps option (a full 1448-byte
   // segment under a 1460 MSS is not short).
-  const std::optional<std::uint16_t> announced = receiver_mss_ ? receiver_mss_ : report_.mss;
-  const bool ts = report_.timestamps && (!receiver_syn_ || receiver_timestamps_);
-  const std::uint32_t mss = announced ? *announced - (ts ? 12u : 0u) : max_payload_;
+  const std::uint32_t mss = full_segment();
   // Not one that left a frame time after the segment before it (within a quarter of the recent
   // full-size spacing): that one was queued behind it at a shaper (the lab's tbf), and the ACK
   // that beat it to the capture point did not release it (measured on the lab corpus,
@@ -194,32 +270,55 @@ void HalfFlow::note_write(const TcpPacket& p, std::int64_t new_bytes, std::int64
   }
 }
 
-void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
+void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t ttl) {
   note_handshake(p, false);
+  if (ttl != 0 && report_.receiver_ttl == 0) report_.receiver_ttl = ttl;
   if (p.has(tcp_flag::syn)) {
     receiver_syn_ = true;
     receiver_wscale_ = p.options.wscale;
     receiver_mss_ = p.options.mss;
     receiver_timestamps_ = p.options.timestamps.has_value();
+    report_.receiver_sack = p.options.sack_ok;
   } else if (p.options.timestamps) {
     receiver_timestamps_ = true;  // as above, from the receiver's side
   }
+  if (hs_sender_ns_ && !hs_floor_done_ && p.has(tcp_flag::ack) && !p.has(tcp_flag::rst)) {
+    note_floor(p.time_ns - *hs_sender_ns_);
+    hs_floor_done_ = true;
+  }
+  report_.peer_data_bytes += p.payload_len;
   if (!p.has(tcp_flag::ack) || p.has(tcp_flag::rst) || !have_base_) {
     window_raw_ = p.window;
     have_window_ = !p.has(tcp_flag::rst);
     return;
   }
+  using core::LimitCause;
   const std::int64_t now = p.time_ns;
   const std::int64_t a = relative(p.ack);
-  if (a > snd_max_) {  // ACKs data the capture did not see
+  const std::int64_t flight_before = in_flight();
+  // Bytes the receiver ACKs that no captured segment carried: the capture missed them.
+  std::int64_t unseen = 0;
+  if (a > snd_max_) {
+    if (report_.data_segments > 0) unseen += a - std::max(snd_max_, snd_una_);
     snd_max_ = a;
+    data_max_ = std::max(data_max_, a);
+    report_.bytes_sent = static_cast<std::uint64_t>(std::max<std::int64_t>(data_max_, 0));
     flight_.clear();
   }
+  while (!holes_.empty() && holes_.begin()->first < a) {
+    const auto [hs, he] = *holes_.begin();
+    holes_.erase(holes_.begin());
+    unseen += std::min(he, a) - hs;
+    if (he > a) holes_[a] = he;
+  }
+  report_.uncaptured_bytes += static_cast<std::uint64_t>(unseen);
   // A SYN's window is never scaled (RFC 7323 §2.2).
   const std::int64_t new_window = p.has(tcp_flag::syn) ? p.window : window_bytes(p.window);
   const std::int64_t old_window = window_bytes(window_raw_);
   const bool advanced = a > snd_una_;
   const bool opened = have_window_ && a == snd_una_ && new_window > old_window;
+  const bool was_zero = have_window_ && window_raw_ == 0;
+  if (p.window == 0 && report_.data_segments > 0) report_.zero_window_acks++;
   if (advanced || opened) {
     std::uint32_t segments = 0;
     std::int64_t newest_sent = std::numeric_limits<std::int64_t>::min();
@@ -236,28 +335,35 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
       newest_frame = flight_.front().frame;
     }
     const std::int64_t ack_delay = segments > 0 ? now - newest_sent : 0;
-    const bool was_zero = have_window_ && window_raw_ == 0;
-    const bool outstanding = snd_max_ > snd_una_;
-    if (any_tx_ && (outstanding || was_zero) && now - last_tx_ns_ >= threshold_ns_) {
-      StallKind kind = StallKind::slow_ack;
-      const bool window_full =
-          have_window_ && window_scale_known() && snd_una_ + old_window - snd_max_ < max_payload_;
-      if (was_zero) {
-        kind = StallKind::zero_window;
-      } else if (!advanced) {
-        kind = StallKind::window_update;
-      } else if (window_full) {
-        kind = StallKind::window_limited;
-      } else if (segments == 1) {
-        kind = StallKind::delayed_ack;
-      }
+    if (advanced && segments > 0 && !in_recovery_ && unseen == 0) note_floor(ack_delay);
+    // The wait beyond the path's floor: a wait of one round trip is the path, not a stall.
+    const std::int64_t excess = now - last_tx_ns_ - floor_ns();
+    const bool window_full =
+        have_window_ && window_scale_known() && snd_una_ + old_window - snd_max_ < max_payload_;
+    const bool waited = any_tx_ && report_.data_segments > 0 && (flight_before > 0 || was_zero) &&
+                        excess >= threshold_ns_;
+    // RFC 1122 §4.2.3.2: an ACK "MUST NOT be excessively delayed; ... less than 0.5 seconds".
+    constexpr std::int64_t kMaxAckDelay = 500'000'000;
+    StallKind kind = StallKind::slow_ack;
+    if (was_zero) {
+      kind = StallKind::zero_window;
+    } else if (!advanced) {
+      kind = StallKind::window_update;
+    } else if (window_full) {
+      kind = StallKind::window_limited;
+    } else if (p.payload_len > 0) {
+      kind = StallKind::reply;
+    } else if (segments == 1 && excess <= kMaxAckDelay) {
+      kind = StallKind::delayed_ack;
+    }
+    if (waited) {
       record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = ack_delay,
                     .seq = static_cast<std::uint64_t>(std::max<std::int64_t>(snd_una_, 0)),
-                    .outstanding = static_cast<std::uint64_t>(snd_max_ - snd_una_),
+                    .outstanding = static_cast<std::uint64_t>(std::max<std::int64_t>(flight_before, 0)),
                     .segments = segments,
                     .segment_frame = newest_frame != 0 ? newest_frame : last_tx_frame_,
                     .release_frame = frame, .kind = kind});
-    } else if (advanced && segments > 0 && ack_delay < threshold_ns_) {
+    } else if (advanced && segments > 0 && ack_delay - floor_ns() < threshold_ns_) {
       if (segments == 1) {
         report_.prompt_acks_one++;
       } else if (segments == 2) {
@@ -266,17 +372,131 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame) {
         report_.prompt_acks_more++;
       }
     }
+    held_release_ns_.reset();
+    if (waited && (kind == StallKind::delayed_ack || kind == StallKind::slow_ack) && a >= data_max_) {
+      held_release_ns_ = now;
+    }
+    // The accounts: the wait that this ACK ends.
+    if (acct_started_) {
+      const std::int64_t dt = now - acct_ns_;
+      if (flight_before == 0 && !was_zero) {
+        const auto c = p.payload_len > 0 ? LimitCause::peer_reply : LimitCause::sender_app;
+        pending_[static_cast<std::size_t>(c)] += dt;
+        pending_events_[static_cast<std::size_t>(c)]++;
+        acct_ns_ = now;
+      } else if (unseen > 0) {
+        account_until(now, LimitCause::not_captured);
+      } else if (was_zero || kind == StallKind::window_update) {
+        commit_pending();
+        account_until(now, LimitCause::receiver_window);
+      } else if (in_recovery_) {
+        account_until(now, LimitCause::loss);
+      } else if (waited && kind == StallKind::reply) {
+        account_until(now, LimitCause::peer_reply);
+      } else if (waited && kind == StallKind::delayed_ack) {
+        // The hold beyond the floor is the timer's; the floor itself is the path's.
+        account(LimitCause::delayed_ack, std::min(dt, excess));
+        flight_ns_ += std::max<std::int64_t>(dt - excess, 0);
+        acct_ns_ = now;
+      } else if (waited && kind == StallKind::window_limited) {
+        account_until(now, LimitCause::receiver_window);
+      } else if (waited) {
+        account_until(now, LimitCause::network);  // a late ACK of several segments: a queue, a busy host
+      } else if (window_full) {
+        account_until(now, LimitCause::receiver_window);
+      } else {
+        // A prompt ACK clocked the sender on: the flight at this wait tells its limit.
+        flight_ns_ += dt;
+        flight_events_++;
+        acct_ns_ = now;
+        if (flight_before > 0) {
+          report_.flight_waits++;
+          const double b = 8.0 * std::log2(static_cast<double>(flight_before));
+          ++flight_hist_[std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1)];
+        }
+      }
+      last_event_sender_ = false;
+    }
     if (advanced) {
       snd_una_ = a;
+      if (in_flight() == 0) idle_since_ = now;
       last_ack_ns_ = now;
       report_.bytes_acked = static_cast<std::uint64_t>(std::clamp<std::int64_t>(a, 0, data_max_));
       report_.last_ack_ns = now;
+      if (in_recovery_ && a >= recover_) in_recovery_ = false;
+    }
+  } else if (acct_started_ && in_flight() == 0) {
+    // Nothing in flight and nothing new ACKed: a shut window, or the peer's own data (a request
+    // this side answers next).
+    if (was_zero) {
+      commit_pending();
+      account_until(now, LimitCause::receiver_window);
+    } else if (p.payload_len > 0) {
+      pending_[static_cast<std::size_t>(LimitCause::peer_reply)] += now - acct_ns_;
+      pending_events_[static_cast<std::size_t>(LimitCause::peer_reply)]++;
+      acct_ns_ = now;
     }
   }
   window_raw_ = p.window;
   have_window_ = true;
   report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
                                                        static_cast<std::uint64_t>(new_window));
+}
+
+void HalfFlow::note_floor(std::int64_t ns) {
+  if (ns < 0) return;
+  if (!report_.rtt_floor_ns || ns < *report_.rtt_floor_ns) report_.rtt_floor_ns = ns;
+}
+
+void HalfFlow::account(core::LimitCause c, std::int64_t ns) {
+  if (ns <= 0) return;
+  report_.cause_ns[static_cast<std::size_t>(c)] += ns;
+  report_.cause_events[static_cast<std::size_t>(c)]++;
+}
+
+void HalfFlow::account_until(std::int64_t now, core::LimitCause c) {
+  account(c, now - acct_ns_);
+  acct_ns_ = std::max(acct_ns_, now);
+}
+
+void HalfFlow::commit_pending() {
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    report_.cause_ns[i] += pending_[i];
+    report_.cause_events[i] += pending_events_[i];
+  }
+  pending_ = {};
+  pending_events_ = {};
+}
+
+std::uint32_t HalfFlow::full_segment() const noexcept {
+  // The full-segment payload: the announced MSS less the timestamps option (RFC 7323 §3.2).
+  const std::optional<std::uint16_t> announced = receiver_mss_ ? receiver_mss_ : report_.mss;
+  const bool ts = report_.timestamps && (!receiver_syn_ || receiver_timestamps_);
+  return announced ? static_cast<std::uint32_t>(std::max(*announced - (ts ? 12 : 0), 1)) : max_payload_;
+}
+
+void HalfFlow::note_nagle_after_release(const TcpPacket& p, std::int64_t now) {
+  // Nagle (RFC 896): with data unacknowledged, a segment shorter than the MSS waits for the ACK.
+  // Its trace after a held ACK: the sub-MSS segment leaves as soon as that ACK arrives (within
+  // the round trip seen at a receiver-side capture).
+  if (!held_release_ns_ || p.payload_len >= full_segment()) return;
+  const std::int64_t rtt = report_.handshake_rtt_ns.value_or(0);
+  if (now - *held_release_ns_ <= rtt + 2'000'000 && report_.nagle_holds++ == 0) {
+    report_.nagle_hold_frame = last_tx_frame_ + 1;
+  }
+  held_release_ns_.reset();
+}
+
+std::uint64_t HalfFlow::flight_quantile(double q) const {
+  std::uint64_t seen = 0;
+  const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(report_.flight_waits)));
+  for (std::size_t b = 0; b < kFlightBuckets; ++b) {
+    seen += flight_hist_[b];
+    if (seen >= std::max<std::uint64_t>(want, 1)) {
+      return static_cast<std::uint64_t>(std::exp2((static_cast<double>(b) + 0.5) / 8.0));
+    }
+  }
+  return 0;
 }
 
 void HalfFlow::note_idle(std::int64_t ns) {
@@ -310,10 +530,35 @@ DirectionReport HalfFlow::report() const {
   }
   if (r.mss) r.effective_mss = *r.mss - (r.timestamps ? 12u : 0u);
   r.receiver_wscale = receiver_wscale_;
-  const std::int64_t span = r.last_ack_ns - r.first_data_ns;
-  r.goodput_bytes_per_s = span > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(span) : 0.0;
-  if (!delayed_ack_delays_.empty()) r.delayed_ack_timeout_ns = median_of(delayed_ack_delays_);
+  // The prompt waits for ACKs: a sender buffer or per-send quota when the flight at them is flat
+  // (within 30 %), well below the receiver's window and never cut by a loss (a congestion window
+  // grows each round trip until a loss or the receiver's window stops it: RFC 5681 §3.1), and
+  // the path was not full (goodput below 70 % of the back-to-back segment rate); else the
+  // network (T-RAT's transport- versus congestion-limited test).
   if (!full_spacings_.empty()) r.back_to_back_ns = median_of(full_spacings_);
+  r.flight_p25 = flight_quantile(0.25);
+  r.flight_p50 = flight_quantile(0.50);
+  r.flight_p90 = flight_quantile(0.90);
+  {
+    std::int64_t busy = flight_ns_;
+    for (std::int64_t t : r.cause_ns) busy += t;
+    const double goodput = busy > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(busy) : 0;
+    const double line = r.back_to_back_ns > 0 && max_payload_ > 0 && max_payload_ >= full_segment()
+                            ? static_cast<double>(max_payload_) * 1e9 / static_cast<double>(r.back_to_back_ns)
+                            : 0;
+    const bool flat = r.flight_waits >= 4 && 10 * r.flight_p25 >= 7 * r.flight_p90;
+    const bool below_window = r.max_window_offered > 0 && 2 * r.flight_p90 <= r.max_window_offered;
+    const bool path_full = line > 0 && goodput >= 0.7 * line;
+    const auto c = flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
+                                                                             : core::LimitCause::network;
+    r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;
+    r.cause_events[static_cast<std::size_t>(c)] += flight_events_;
+  }
+  r.duration_ns = 0;
+  for (std::int64_t t : r.cause_ns) r.duration_ns += t;
+  r.goodput_bytes_per_s =
+      r.duration_ns > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(r.duration_ns) : 0.0;
+  if (!delayed_ack_delays_.empty()) r.delayed_ack_timeout_ns = median_of(delayed_ack_delays_);
   const std::uint64_t prompt = r.prompt_acks_one + r.prompt_acks_two + r.prompt_acks_more;
   if (prompt < 4) {
     r.ack_every = AckEvery::unknown;

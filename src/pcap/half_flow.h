@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -20,8 +21,9 @@ class HalfFlow {
  public:
   HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options);
 
-  void on_sender(const TcpPacket& p, std::uint64_t frame);    // a segment from the sender
-  void on_receiver(const TcpPacket& p, std::uint64_t frame);  // from the receiver (its ACK field)
+  // A segment from the sender; from the receiver (its ACK field). ttl: as captured, 0 unknown.
+  void on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t ttl = 0);
+  void on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t ttl = 0);
 
   bool carried_data() const noexcept { return report_.data_segments > 0; }
   DirectionReport report() const;
@@ -81,6 +83,43 @@ class HalfFlow {
   std::int64_t last_ack_ns_ = 0;
   void note_idle(std::int64_t ns);
   std::optional<std::int64_t> idle_median_ns() const;
+
+  // Time accounts (core/limit_cause.h). acct_ns_: the time accounted up to. Waits with payload in
+  // flight are committed at the event that ends them; idle time (nothing in flight) waits in
+  // pending_ until more data follows. flight_ns_: prompt waits for ACKs, split into send_buffer
+  // and network by the in-flight plateau when the report is made.
+  std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
+  std::int64_t floor_ns() const noexcept { return report_.rtt_floor_ns.value_or(0); }
+  void account(core::LimitCause c, std::int64_t ns);
+  void account_until(std::int64_t now, core::LimitCause c);
+  void commit_pending();
+  bool acct_started_ = false;
+  std::int64_t acct_ns_ = 0;
+  core::CauseTimes pending_{};
+  std::array<std::uint64_t, core::kLimitCauseCount> pending_events_{};
+  std::int64_t flight_ns_ = 0;
+  std::uint64_t flight_events_ = 0;
+  bool last_event_sender_ = false;
+  std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight  // the last accounted event was the sender's segment
+  // Flight sizes at prompt waits: a log histogram (8 buckets an octave from 1 byte).
+  static constexpr std::size_t kFlightBuckets = 8 * 40;
+  std::array<std::uint32_t, kFlightBuckets> flight_hist_{};
+  std::uint64_t flight_quantile(double q) const;
+  // Loss recovery: from a retransmission until the data sent before it is ACKed (RFC 6675's
+  // RecoveryPoint).
+  bool in_recovery_ = false;
+  std::int64_t recover_ = 0;
+  // Sequence holes (new data beyond the highest seen), start -> end; bounded.
+  std::map<std::int64_t, std::int64_t> holes_;
+  // The handshake's sender -> receiver -> sender time at the capture point.
+  std::optional<std::int64_t> hs_sender_ns_;
+  bool hs_floor_done_ = false;
+  void note_floor(std::int64_t ns);
+  // Nagle (RFC 896) after a wait: a sub-MSS segment sent as soon as an ACK, held by the receiver,
+  // left nothing in flight.
+  std::optional<std::int64_t> held_release_ns_;
+  std::uint32_t full_segment() const noexcept;
+  void note_nagle_after_release(const TcpPacket& p, std::int64_t now);
 };
 
 }  // namespace ackstall::pcap::detail

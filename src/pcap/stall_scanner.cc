@@ -19,6 +19,7 @@ std::string_view to_string(StallKind kind) noexcept {
     case StallKind::window_limited: return "window_limited";
     case StallKind::slow_ack: return "slow_ack";
     case StallKind::retransmission: return "retransmission";
+    case StallKind::reply: return "reply";
   }
   return "?";
 }
@@ -43,7 +44,7 @@ void StallScanner::add(const TcpPacket& p) {
 }
 
 void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAddr& dst,
-                       std::uint64_t frame) {
+                       std::uint64_t frame, std::uint8_t ttl) {
   ++added_;
   const FlowKey key = make_flow_key(src, dst);
   if (last_ == nullptr || key != last_key_) {
@@ -55,8 +56,8 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   Flow& f = *last_;
   f.packets++;
   const bool from_a = src == key.a;
-  (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame);
-  (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame);
+  (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
+  (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
 }
 
 std::vector<FlowReport> StallScanner::report() const {

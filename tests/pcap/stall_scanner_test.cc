@@ -64,7 +64,8 @@ TEST(StallScanner, OddSendsStallOnTheDelayedAckEverySend) {
     EXPECT_EQ(d.stalls[i].ack_delay_ns, 123 * kUs + 200 * kMs);
   }
   EXPECT_EQ(d.stalled_ns, 10 * (123 * kUs + 200 * kMs));
-  EXPECT_EQ(d.delayed_ack_timeout_ns, 123 * kUs + 200 * kMs);
+  // The timer is the hold beyond the path's floor (the 20 us of the prompt ACKs).
+  EXPECT_EQ(d.delayed_ack_timeout_ns, 123 * kUs + 200 * kMs - 20 * kUs);
   EXPECT_EQ(d.prompt_acks_two, 50u);
   EXPECT_EQ(d.ack_every, AckEvery::every_second_segment);
   EXPECT_EQ(d.mss, 1460);

@@ -1,5 +1,6 @@
-// ackstall scan: find delayed-ACK stalls in captures (pcap::scan_capture, through libpcap), per
-// flow, with frame numbers, a diagnosis and a verdict; optionally a simulator scenario.
+// ackstall scan: what limits each transfer in captures (pcap::scan_capture), per flow: where the
+// time went, the delayed-ACK stalls with their frame numbers, a verdict and the fixes for the
+// stacks seen; optionally a simulator scenario.
 //
 // Exit codes (README): 0 a report; 1 a file that cannot be opened or a capture with no TCP flow
 // (nothing to analyse is not success); 2 bad usage or bad input (not a capture, a corrupt record
@@ -107,8 +108,13 @@ int run_scan(const ScanCli& o, Io io) {
     }
     if (!scan) {
       // A file that cannot be opened is a runtime failure; one that is not a capture, or a bad
-      // --filter, is bad input.
-      return fail(io, scan.error(), scan.error().code != 0 || !o.iface.empty() ? kExitFailure : kExitUsage);
+      // --filter, is bad input. Each file is reported on its own: the rest are still scanned,
+      // and the exit code is the worst.
+      const int c = scan.error().code != 0 || !o.iface.empty() ? kExitFailure : kExitUsage;
+      if (sources.size() == 1) return fail(io, scan.error(), c);
+      io.err << "ackstall: " << scan.error().message() << '\n';
+      code = std::max(code, c);
+      continue;
     }
     scans.push_back(std::move(*scan));
     const pcap::FileScan& s = scans.back();
@@ -125,14 +131,16 @@ int run_scan(const ScanCli& o, Io io) {
     }
     if (s.error) {
       code = kExitUsage;
-      first_error = s.error->message() + fmt::format("; the {} records before it were analysed", s.records);
-    } else if (s.flows.empty() && code == kExitOk) {
-      code = kExitFailure;
+      const std::string e = s.error->message() + fmt::format("; the {} records before it were analysed", s.records);
+      if (first_error.empty()) first_error = e; else io.err << "ackstall: " << e << '\n';
+    } else if (s.flows.empty()) {
+      code = std::max(code, kExitFailure);
       const std::string held = skipped_summary(s);
-      first_error = fmt::format("{}: no TCP flow{}: {}", s.name,
+      const std::string e = fmt::format("{}: no TCP flow{}: {}", s.name,
                                 print.flow_filtered ? " matches --flow/--filter" : "",
                                 held.empty() ? fmt::format("{} records", s.records)
                                              : fmt::format("{} records held {}", s.records, held));
+      if (first_error.empty()) first_error = e; else io.err << "ackstall: " << e << '\n';
     } else if (emitted_from == nullptr) {
       emitted_from = &s;
     }
@@ -159,7 +167,7 @@ int run_scan(const ScanCli& o, Io io) {
                  pcap::format_socket_addr(d->receiver), o.plot_path);
     }
   }
-  if (code != kExitOk) return fail(io, first_error, code);
+  if (code != kExitOk) return first_error.empty() ? code : fail(io, first_error, code);
   return kExitOk;
 }
 
@@ -170,8 +178,8 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   CLI::App* cmd = parent.add_subcommand(
       "scan", "Find delayed-ACK stalls in captures: per flow, each stall with its frames, a diagnosis and the fix");
   cmd->add_option("files", opt->files,
-                  "capture files (pcap or pcapng, through libpcap; '-' for stdin; each reported on its "
-                  "own). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6");
+                  "capture files (pcap or pcapng, also gzip- or xz-compressed; '-' for stdin; each reported "
+                  "on its own, a file that fails does not stop the others). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6");
   cmd->add_option("-i,--interface", opt->iface,
                   "capture live on this interface (root or CAP_NET_RAW): each stall printed as it is found, "
                   "the report at the end of --duration or on Ctrl-C, with libpcap's drop counters");

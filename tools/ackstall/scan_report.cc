@@ -12,6 +12,7 @@
 #include <string_view>
 #include <map>
 
+#include "ackstall/core/limit_cause.h"
 #include "ackstall/pcap/diagnosis.h"
 
 namespace ackstall::tools {
@@ -25,7 +26,22 @@ std::string direction_name(const pcap::DirectionReport& d) {
 }
 
 nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
-  return {{"mss", g.mss},
+  nlohmann::json accounts = nlohmann::json::array();
+  for (const auto& a : g.accounts) {
+    accounts.push_back({{"cause", std::string(core::to_string(a.cause))}, {"seconds", seconds(a.ns)}, {"share", a.share}});
+  }
+  const auto cause = [](const std::optional<core::LimitCause>& c) {
+    return c ? nlohmann::json(std::string(core::to_string(*c))) : nlohmann::json();
+  };
+  return {{"accounts", accounts},
+          {"dominant", cause(g.dominant)},
+          {"problem", cause(g.problem)},
+          {"healthy", g.healthy},
+          {"goodput_without_problem_bytes_per_s", g.problem ? nlohmann::json(g.goodput_without_problem) : nlohmann::json()},
+          {"sender_stack", {{"family", std::string(pcap::to_string(g.sender_stack.family))}, {"evidence", g.sender_stack.evidence}}},
+          {"receiver_stack", {{"family", std::string(pcap::to_string(g.receiver_stack.family))}, {"evidence", g.receiver_stack.evidence}}},
+          {"capture_warnings", g.capture_warnings},
+          {"mss", g.mss},
           {"in_flight_limit", g.in_flight_limit},
           {"window_offered", g.window_offered},
           {"writes", g.writes},
@@ -91,7 +107,20 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"retransmitted_segments", d.retransmitted_segments},
           {"bytes_sent", d.bytes_sent},
           {"bytes_acked", d.bytes_acked},
-          {"duration_s", seconds(d.last_ack_ns - d.first_data_ns)},
+          {"duration_s", seconds(d.duration_ns)},
+          {"time_by_cause_s", [&d] {
+             nlohmann::json t = nlohmann::json::object();
+             for (core::LimitCause c : core::kLimitCauses) t[std::string(core::to_string(c))] = seconds(d.cause_ns[static_cast<std::size_t>(c)]);
+             return t;
+           }()},
+          {"rtt_floor_ms", d.rtt_floor_ns ? nlohmann::json(millis(*d.rtt_floor_ns)) : nlohmann::json()},
+          {"uncaptured_bytes", d.uncaptured_bytes},
+          {"sequence_holes", d.sequence_holes},
+          {"loss_events", d.loss_events},
+          {"zero_window_acks", d.zero_window_acks},
+          {"peer_data_bytes", d.peer_data_bytes},
+          {"sender_ttl", d.sender_ttl},
+          {"receiver_ttl", d.receiver_ttl},
           {"goodput_bytes_per_s", d.goodput_bytes_per_s},
           {"mss", d.effective_mss ? nlohmann::json(*d.effective_mss) : nlohmann::json()},
           {"announced_mss", d.mss ? nlohmann::json(*d.mss) : nlohmann::json()},
@@ -126,28 +155,49 @@ std::string ack_every_text(const pcap::DirectionReport& d) {
   return "ACK pattern unknown (" + counts + ")";
 }
 
+std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
 void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap::DirectionReport& d,
                      std::ostream& out) {
-  const std::int64_t span = d.last_ack_ns - d.first_data_ns;
+  const std::int64_t span = d.duration_ns;
+  const pcap::Diagnosis g = pcap::diagnose(d);
   fmt::print(out, "\nflow {}\n", direction_name(d));
-  fmt::print(out, "  data: {} bytes in {} segments ({} retransmitted), {} acked\n", d.bytes_sent,
-             d.data_segments, d.retransmitted_segments, d.bytes_acked);
-  fmt::print(out, "  goodput: {:.1f} KB/s ({:.3f} MiB/s) over {:.3f} s; MSS {}, timestamps {}{}\n",
-             d.goodput_bytes_per_s / 1e3, d.goodput_bytes_per_s / (1 << 20), seconds(span),
-             d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
-             d.timestamps ? "on" : "off",
-             d.handshake_rtt_ns ? fmt::format(", handshake RTT {:.3f} ms", millis(*d.handshake_rtt_ns)) : "");
+  fmt::print(out, "  data: {} bytes in {} ({} retransmitted), {} acked\n", d.bytes_sent,
+             plural(d.data_segments, "segment", "segments"), d.retransmitted_segments, d.bytes_acked);
+  const std::string path = fmt::format(
+      "MSS {}, timestamps {}{}", d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
+      d.timestamps ? "on" : "off",
+      d.handshake_rtt_ns ? fmt::format(", handshake RTT {:.3f} ms", millis(*d.handshake_rtt_ns)) : "");
+  if (span > 0) {
+    fmt::print(out, "  goodput: {:.1f} KB/s ({:.3f} MiB/s) over {:.3f} s; {}\n", d.goodput_bytes_per_s / 1e3,
+               d.goodput_bytes_per_s / (1 << 20), seconds(span), path);
+  } else {
+    fmt::print(out, "  goodput: unknown (no span of this transfer with its ACKs in the capture); {}\n", path);
+  }
+  for (const auto& w : g.capture_warnings) fmt::print(out, "  warning: {}\n", w);
+  if (!g.accounts.empty()) {
+    fmt::print(out, "  where the time went:\n");
+    for (const auto& a : g.accounts) {
+      if (a.share < 0.0005) continue;  // rounds to 0.0 %
+      fmt::print(out, "    {:5.1f} %  {:9.3f} s  {:<16} {}\n", 100 * a.share, seconds(a.ns), core::to_string(a.cause),
+                 core::describe(a.cause));
+    }
+  }
   std::string kinds;
   for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
     if (d.stall_counts[k] == 0) continue;
     kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", d.stall_counts[k],
                          pcap::to_string(static_cast<pcap::StallKind>(k)));
   }
-  fmt::print(out, "  stalls: {}{}, stalled {:.3f} s ({:.1f}% of the transfer)\n", d.stall_count,
+  fmt::print(out, "  stalls: {}{}, stalled {:.3f} s{}\n", d.stall_count,
              kinds.empty() ? "" : " (" + kinds + ")", seconds(d.stalled_ns),
-             span > 0 ? 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(span) : 0.0);
+             span > 0 ? fmt::format(" ({:.1f}% of the transfer)",
+                                    std::min(100.0, 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(span)))
+                      : "");
   fmt::print(out, "  receiver: {}; {}\n",
-             d.delayed_ack_timeout_ns ? fmt::format("delayed-ACK timeout ~{:.1f} ms (median of {})",
+             d.delayed_ack_timeout_ns ? fmt::format("delayed-ACK hold ~{:.1f} ms beyond the path (median of {})",
                                                     millis(*d.delayed_ack_timeout_ns), d.stall_counts[0])
                                       : std::string("no delayed-ACK stall"),
              ack_every_text(d));
@@ -164,7 +214,6 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
   if (shown < d.stall_count) {
     fmt::print(out, "    ... {} more (--max-stalls, or --json for all)\n", d.stall_count - shown);
   }
-  const pcap::Diagnosis g = pcap::diagnose(d);
   fmt::print(out, "  diagnosis:\n");
   for (const auto& e : g.evidence) fmt::print(out, "    - {}\n", e);
   fmt::print(out, "  verdict: {}\n", g.mechanism);
@@ -242,9 +291,9 @@ void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*
 }
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {
-  fmt::print(out, "{}: {} records, {} TCP segments{}, {} flows; stall threshold {} ms\n", scan.name,
-             scan.records, scan.tcp_packets, o.flow_filtered ? " in matching flows" : "", scan.flows.size(),
-             o.threshold_ms);
+  fmt::print(out, "{}: {} records, {} TCP segments{}, {}; stall threshold {} ms\n", scan.name,
+             scan.records, scan.tcp_packets, o.flow_filtered ? " in matching flows" : "",
+             plural(scan.flows.size(), "flow", "flows"), o.threshold_ms);
   std::uint64_t skipped = 0;
   for (const auto& [reason, n] : scan.skipped) skipped += n;
   if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, skipped_summary(scan));

@@ -33,6 +33,7 @@ struct DecodedFrame {
   std::uint32_t captured_payload = 0;  // payload bytes present in `data`
   bool options_truncated = false;
   bool options_malformed = false;
+  std::uint8_t ttl = 0;  // IPv4 TTL or IPv6 hop limit as captured (RFC 791 / RFC 8200)
 };
 
 enum class SkipKind : std::uint8_t { unsupported, truncated, malformed };

@@ -4,9 +4,10 @@
 // far (flows ordered by FlowKey, so output is deterministic). Each direction of a flow that
 // carried data is analysed on its own: the "sender" sends data, the "receiver" ACKs it.
 //
-// A stall (one per releasing event) is: the sender has unacknowledged data, sends nothing in
-// this direction (no data, SYN or FIN; its pure ACKs do not count) for >= threshold, and the
-// idle period ends with
+// A stall (one per releasing event) is: the sender has unacknowledged data (payload: a SYN or a
+// FIN alone does not count), sends nothing in this direction (its pure ACKs do not count) for
+// longer than the path explains — the wait, less the path's floor (the shortest data-to-ACK time
+// seen at the capture point, or the handshake's), is >= threshold — and the idle period ends with
 //   * a receiver ACK that acknowledges new data or opens the window, or
 //   * the sender retransmitting (kind retransmission: a timeout, not the receiver's doing).
 // Times are as seen at the capture point: captured at the sender, a gap includes one RTT.
@@ -15,13 +16,21 @@
 //   window_update  the releasing ACK acknowledges nothing new, only opens the window;
 //   window_limited the sender had filled the advertised window (needs window scaling known from
 //                  the handshake, or no scaling);
-//   delayed_ack    the releasing ACK newly acknowledges exactly one segment: an odd tail the
-//                  receiver held for its delayed-ACK timer (BSD: every 2nd segment ACKed at once,
-//                  a lone one after 200 ms, §3; Linux pingpong: ~40 ms, §4 and lab §7);
-//   slow_ack       several segments ACKed late (long RTT, busy receiver, lost ACKs);
+//   reply          the releasing ACK carried the peer's data: a request answered (request/response
+//                  think time), not a timer;
+//   delayed_ack    the releasing ACK newly acknowledges exactly one segment, held at most 0.5 s
+//                  beyond the floor (RFC 1122 §4.2.3.2): an odd tail the receiver held for its
+//                  delayed-ACK timer (BSD: every 2nd segment ACKed at once, a lone one after
+//                  200 ms, §3; Linux pingpong: ~40 ms, §4 and lab §7);
+//   slow_ack       several segments ACKed late, or one held past 0.5 s (a busy receiver, a
+//                  queue, lost ACKs);
 //   retransmission see above.
-// delayed_ack_timeout_ns estimates the receiver's timer: the median ACK delay of delayed_ack
-// stalls. ack_every summarises the ACKs that came within the threshold: every_second_segment when
+// Time accounts: every moment from the first data segment to the last event of the transfer is
+// attributed to one core::LimitCause (core/limit_cause.h; DirectionReport::cause_ns), so the
+// accounts sum to duration_ns. Idle time with nothing in flight counts only once more data
+// follows (a connection idle after its transfer is not part of it).
+// delayed_ack_timeout_ns estimates the receiver's timer: the median hold (ACK delay less the
+// floor) of delayed_ack stalls. ack_every summarises the ACKs that came within the threshold: every_second_segment when
 // at least half of them acknowledge exactly two segments, every_segment when at least half
 // acknowledge one, unknown with fewer than 4 such ACKs, else other (stretch ACKs, GRO).
 // Memory: per flow, the segments in flight plus the list of stalls.
@@ -38,6 +47,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ackstall/core/limit_cause.h"
 #include "ackstall/pcap/flow_key.h"
 #include "ackstall/pcap/stall_spill.h"
 #include "ackstall/pcap/tcp_packet.h"
@@ -51,8 +61,9 @@ enum class StallKind : std::uint8_t {
   window_limited,
   slow_ack,
   retransmission,
+  reply,
 };
-inline constexpr std::size_t kStallKindCount = 6;
+inline constexpr std::size_t kStallKindCount = 7;
 std::string_view to_string(StallKind kind) noexcept;
 
 enum class AckEvery : std::uint8_t { unknown, every_segment, every_second_segment, other };
@@ -117,6 +128,28 @@ struct DirectionReport {
   // median, not the shortest: a token-bucket shaper (the lab's tbf) lets a burst of two frames
   // through back to back after every pause, which made the shortest spacing claim twice the rate.
   std::int64_t back_to_back_ns = 0;
+  // Where the time went (core/limit_cause.h): sums to duration_ns, from the first data segment
+  // to the transfer's last event (trailing idle time excluded).
+  core::CauseTimes cause_ns{};
+  std::int64_t duration_ns = 0;
+  std::array<std::uint64_t, core::kLimitCauseCount> cause_events{};  // intervals counted per cause
+  // The path's floor: the shortest sender -> receiver -> sender time seen at the capture point
+  // (data to its ACK, or the handshake's SYN to SYN/ACK): about one RTT captured at the sender,
+  // about zero at the receiver. A wait no longer than it is the path, not a stall.
+  std::optional<std::int64_t> rtt_floor_ns;
+  // Waits for ACKs that were prompt (beyond the floor < threshold), and the flight at them: the
+  // in-flight plateau (send buffer or quota) versus a growing congestion window.
+  std::uint64_t flight_waits = 0;
+  std::uint64_t flight_p25 = 0, flight_p50 = 0, flight_p90 = 0;
+  // Segments missing from the capture: bytes the receiver ACKed that no captured segment carried,
+  // and sequence holes (new data beyond the highest seen).
+  std::uint64_t uncaptured_bytes = 0;
+  std::uint64_t sequence_holes = 0;
+  std::uint64_t loss_events = 0;  // retransmissions starting a recovery (RFC 5681 §3.2, RFC 6298)
+  std::uint64_t zero_window_acks = 0;
+  std::uint64_t peer_data_bytes = 0;  // the receiver's own payload seen (request/response)
+  std::uint8_t sender_ttl = 0, receiver_ttl = 0;  // as captured (0: unknown)
+  bool receiver_sack = false;  // SACK permitted in the receiver's SYN (RFC 2018)
   // New data sent with nothing in flight (everything sent before was ACKed): how often, and the
   // median time the sender had sat idle before (from the later of the last ACK and its last
   // segment). Where these gaps fill much of the transfer, the application, not TCP, set the pace
@@ -150,7 +183,7 @@ class StallScanner {
   void add(const TcpPacket& packet);
   // Any IP version: the flow's addresses and the frame number given by the caller.
   void add(const TcpPacket& packet, const SocketAddr& src, const SocketAddr& dst,
-           std::uint64_t frame);
+           std::uint64_t frame, std::uint8_t ttl = 0);
   std::vector<FlowReport> report() const;
   std::size_t flow_count() const noexcept { return flows_.size(); }
 

@@ -1,0 +1,246 @@
+// The time accounts and the diagnosis on hand-made captures, one known cause each
+// (core/limit_cause.h, pcap/diagnosis.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "ackstall/pcap/conversation.h"
+#include "ackstall/pcap/diagnosis.h"
+#include "ackstall/pcap/stall_scanner.h"
+
+namespace ackstall::pcap {
+namespace {
+
+using core::LimitCause;
+constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
+
+DirectionReport client_direction(const std::vector<TcpPacket>& packets) {
+  StallScanner s;
+  for (const auto& p : packets) s.add(p);
+  for (const auto& f : s.report()) {
+    for (const auto& d : f.directions) {
+      if (d.sender.port == 40000) return d;
+    }
+  }
+  ADD_FAILURE() << "no client direction";
+  return {};
+}
+
+std::int64_t cause(const DirectionReport& d, LimitCause c) { return d.cause_ns[static_cast<std::size_t>(c)]; }
+
+void expect_sound(const DirectionReport& d) {
+  EXPECT_GE(d.duration_ns, 0);
+  EXPECT_EQ(std::accumulate(d.cause_ns.begin(), d.cause_ns.end(), std::int64_t{0}), d.duration_ns);
+  for (std::int64_t t : d.cause_ns) EXPECT_GE(t, 0);
+  EXPECT_LE(d.stalled_ns, d.duration_ns);
+  const Diagnosis g = diagnose(d);
+  double sum = 0;
+  for (const auto& a : g.accounts) {
+    EXPECT_GT(a.share, 0);
+    EXPECT_LE(a.share, 1);
+    sum += a.share;
+  }
+  if (!g.accounts.empty()) {
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+  }
+}
+
+// The server's reply: data from the server that ACKs the client's request.
+TcpPacket reply(const Conversation& c, std::int64_t t, std::uint64_t acked, std::uint32_t len, std::uint32_t server_sent) {
+  TcpPacket p = c.ack(t, acked);
+  p.seq += server_sent;
+  p.payload_len = len;
+  p.flags |= tcp_flag::psh;
+  return p;
+}
+
+// Requests of 600 bytes over a 30 ms path, each answered by the server `think` after it arrives
+// (captured at the client).
+std::vector<TcpPacket> request_response(int n, std::int64_t think) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(30 * kMs), c.handshake_ack(30 * kMs + 10 * kUs)};
+  std::int64_t t = 31 * kMs;
+  std::uint32_t server_sent = 0;
+  for (int i = 0; i < n; ++i) {
+    v.push_back(c.data(t, 600, true));
+    t += 30 * kMs + think;
+    v.push_back(reply(c, t, c.bytes_sent(), 1200, server_sent));
+    server_sent += 1200;
+    t += 1 * kMs;  // the client's next request
+  }
+  return v;
+}
+
+TEST(LimitCause, AReplyOneRoundTripLaterIsNotADelayedAck) {
+  const DirectionReport d = client_direction(request_response(5, 0));
+  expect_sound(d);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 0u);
+  EXPECT_EQ(d.stall_count, 0u) << "a wait of one round trip is the path";
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+  EXPECT_TRUE(g.healthy);
+}
+
+TEST(LimitCause, ASlowServersReplyIsThePeerNotATimer) {
+  const DirectionReport d = client_direction(request_response(3, 1160 * kMs));
+  expect_sound(d);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 0u);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::reply)], 3u);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::peer_reply);
+  EXPECT_FALSE(g.problem.has_value());
+  EXPECT_EQ(g.mechanism.find("delayed-ACK"), std::string::npos) << g.mechanism;
+}
+
+TEST(LimitCause, StopAndWaitOnADelayedAckIsTheProblemWithItsFixes) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < 20; ++s) {  // 20 sends of 5 segments; the lone fifth waits 200 ms
+    for (int i = 0; i < 5; ++i) {
+      v.push_back(c.data(t, 1448, i == 4));
+      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+      t += 123 * kUs;
+    }
+    t += 200 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::delayed_ack);
+  EXPECT_EQ(g.problem, LimitCause::delayed_ack);
+  EXPECT_GT(cause(d, LimitCause::delayed_ack), 9 * d.duration_ns / 10);
+  EXPECT_GT(g.goodput_without_problem, 20 * d.goodput_bytes_per_s);
+  ASSERT_FALSE(g.fixes.empty());
+  EXPECT_NE(g.fixes[0].find("cut each send below the in-flight limit"), std::string::npos) << g.fixes[0];
+}
+
+TEST(LimitCause, AHoldPastHalfASecondIsNotADelayedAckTimer) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < 4; ++s) {
+    v.push_back(c.data(t, 1448, true));
+    t += 1155 * kMs;  // RFC 1122 4.2.3.2 caps a delayed ACK at 0.5 s
+    v.push_back(c.ack(t, c.bytes_sent()));
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 0u);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::slow_ack)], 4u);
+  EXPECT_FALSE(d.delayed_ack_timeout_ns.has_value());
+}
+
+TEST(LimitCause, AZeroWindowProbedByKeepalivesIsTheReceiversWindow) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int i = 0; i < 8; ++i) {
+    v.push_back(c.data(t, 1448, i == 7));
+    t += 123 * kUs;
+  }
+  v.push_back(c.ack(t, c.bytes_sent(), 0));  // everything ACKed, the window shut
+  for (int i = 0; i < 24; ++i) {              // a keep-alive probe a second, answered with window 0
+    t += 1000 * kMs;
+    TcpPacket probe = c.data(t, 0);
+    probe.seq -= 1;
+    v.push_back(probe);
+    v.push_back(c.ack(t + 100 * kUs, c.bytes_sent(), 0));
+  }
+  t += 500 * kMs;
+  v.push_back(c.ack(t, c.bytes_sent()));  // the window reopens
+  for (int i = 0; i < 8; ++i) {
+    v.push_back(c.data(t + 100 * kUs, 1448, i == 7));
+    t += 123 * kUs;
+  }
+  v.push_back(c.ack(t + 200 * kUs, c.bytes_sent()));
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window);
+  EXPECT_EQ(g.problem, LimitCause::receiver_window);
+  EXPECT_GT(cause(d, LimitCause::receiver_window), 24 * 1000 * kMs);
+  EXPECT_GT(d.zero_window_acks, 20u);
+}
+
+TEST(LimitCause, DataWithoutAnyAckHasNoNegativeFigure) {
+  Conversation c;
+  const std::vector<TcpPacket> v = {c.data(5 * kMs, 100, true), c.data(6 * kMs, 100, true)};
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_GE(d.goodput_bytes_per_s, 0);
+  EXPECT_EQ(d.bytes_acked, 0u);
+}
+
+TEST(LimitCause, AcksForDataTheCaptureNeverSawAreReportedAndAccounted) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int i = 0; i < 40; ++i) {
+    TcpPacket p = c.data(t, 1448, false);
+    if (i % 10 != 5) v.push_back(p);  // the capture drops every tenth segment
+    if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+    t += 123 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_EQ(d.uncaptured_bytes, 4u * 1448);
+  EXPECT_GT(cause(d, LimitCause::not_captured), 0);
+  const Diagnosis g = diagnose(d);
+  ASSERT_EQ(g.capture_warnings.size(), 1u);
+  EXPECT_FALSE(g.write_size.has_value()) << "figures the gaps spoil are left out";
+}
+
+TEST(LimitCause, NagleBehindADelayedAckAsksForNoDelay) {
+  // Each request is two writes: a 100-byte header, then a 400-byte body that Nagle holds until
+  // the header's ACK, which a Linux receiver delays 40 ms (nothing to piggyback it on).
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  std::uint32_t server_sent = 0;
+  for (int i = 0; i < 10; ++i) {
+    v.push_back(c.data(t, 100, true));
+    t += 40 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    v.push_back(c.data(t + 10 * kUs, 400, true));
+    t += 200 * kUs;
+    v.push_back(reply(c, t, c.bytes_sent(), 300, server_sent));
+    server_sent += 300;
+    t += 100 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_EQ(d.nagle_holds, 10u);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.problem, LimitCause::delayed_ack) << g.mechanism;
+  ASSERT_FALSE(g.fixes.empty());
+  EXPECT_NE(g.fixes[0].find("TCP_NODELAY"), std::string::npos) << g.fixes[0];
+  for (const auto& w : g.would_not_help) EXPECT_EQ(w.find("TCP_NODELAY"), std::string::npos) << w;
+  for (const auto& f : g.fixes) EXPECT_EQ(f.find("send buffer"), std::string::npos) << f;
+}
+
+TEST(LimitCause, AFlatFlightBelowTheWindowIsTheSendBuffer) {
+  // 4 segments in flight, each burst clocked out by the ACK of the one before, over a 10 ms path
+  // with a 64 KB window: no loss, no growth. Captured at the sender.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(10 * kMs), c.handshake_ack(10 * kMs + 10 * kUs)};
+  std::int64_t t = 11 * kMs;
+  for (int r = 0; r < 50; ++r) {
+    for (int i = 0; i < 4; ++i) v.push_back(c.data(t + i * 123 * kUs, 1448, i == 3));
+    t += 10 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 20 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::send_buffer);
+  EXPECT_EQ(g.problem, LimitCause::send_buffer);
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
