@@ -89,7 +89,7 @@ core::Result<void> TtcpCli::finish(bool host_required) {
       const auto q = core::parse_size(afd_text);
       if (!q || *q < 1 || *q > static_cast<std::uint64_t>(kMaxSocketBuffer)) {
         return core::fail("ttcp: --emulate-afd=" + afd_text + ": expected a quota of 1.." +
-                          std::to_string(kMaxSocketBuffer) + " bytes (or k/M/G: 8k)");
+                          std::to_string(kMaxSocketBuffer) + " bytes (or k/K/KiB, M, G: 8k)");
       }
       afd_flag = static_cast<std::int64_t>(*q);
     }
