@@ -145,6 +145,17 @@ TEST(Plan, BadInputNamesTheFlag) {
   expect_usage_error(run_ackstall({"frobnicate"}), "frobnicate");
 }
 
+TEST(Cli, MistypedFlagOrSubcommandGetsTheClosestName) {
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--polcy", "seed"}),
+                     "plan: unknown option or argument '--polcy' (did you mean --policy?)");
+  expect_usage_error(run_ackstall({"ttcp", "-t", "-s", "--chunk=seed", "--emulate-adf=8k", "h"}),
+                     "(did you mean --emulate-afd?)");
+  expect_usage_error(run_ackstall({"tccp", "-r"}), "unknown subcommand 'tccp' (did you mean ttcp?)");
+  // Nothing close: the pointer to --help stays.
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--frobnicate"}),
+                     "'--frobnicate' (try plan --help)");
+}
+
 TEST(Cli, HostOnlyCommandsSayWhyTheyAreMissing) {
 #if defined(ACKSTALL_HAVE_SIM)
   EXPECT_EQ(run_ackstall({"sim", "--help"}).code, 0);

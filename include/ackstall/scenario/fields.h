@@ -57,6 +57,9 @@ std::string_view grammar(FieldKind kind);
 // The value of field PATH in CFG, in the key's grammar ("8k", "200ms", "100mbit", "classic").
 core::Result<std::string> get_field(const sim::ExperimentConfig& cfg, std::string_view path);
 
+// "<path>: unknown key", with " (did you mean <key>?)" when a key (profile keys included) is close.
+std::string unknown_key(std::string_view path);
+
 // Sets one field. Fails with "<path>: <problem>" (unknown key, wrong type, bad name).
 // Range checks are sim::validate()'s job, after every key is set.
 core::Result<void> set_field(sim::ExperimentConfig& cfg, std::string_view path, const Value& value);
