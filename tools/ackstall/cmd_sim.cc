@@ -124,21 +124,23 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   for (const std::vector<std::string>* specs : {&std::as_const(base->sweep_axes), &o.sweeps})
     for (const std::string& spec : *specs) {
       auto axis = scenario::parse_sweep_axis(spec);
-      if (!axis) return fail(io, axis.error(), kExitUsage);
+      if (!axis) {
+        return fail(io, axis.error(), kExitUsage, specs == &o.sweeps ? "--sweep " : sources(o)[0] + ": sweep.axes: ");
+      }
       const bool replaced = specs == &base->sweep_axes &&
                             std::any_of(o.sweeps.begin(), o.sweeps.end(),
                                         [&](const std::string& x) { return x.starts_with(axis->key + "="); });
       if (!replaced) axes.push_back(std::move(*axis));
     }
   auto sweep = scenario::Sweep::make(std::move(axes));
-  if (!sweep) return fail(io, sweep.error(), kExitUsage);
+  if (!sweep) return fail(io, sweep.error(), kExitUsage, "--sweep ");
   SweepRun run;
   run.source = sources(o)[0];
   run.title = base->name;
   run.sweep = std::move(*sweep);
   if (!o.shard.empty()) {
     auto shard = scenario::parse_shard(o.shard);
-    if (!shard) return fail(io, shard.error(), kExitUsage);
+    if (!shard) return fail(io, shard.error(), kExitUsage, "--shard ");
     run.shard = *shard;
   }
   auto text = read_text(run.source);
