@@ -291,7 +291,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
       ->check(CLI::Range(54u, 262144u));
   cmd->add_option("--plot", o->plot_path,
                   "a time-sequence graph of one run, or a map of a sweep (.png, .svg or .pdf; needs gnuplot)");
-  cmd->add_option("--plot-window", o->plot_window, "the time span to plot, A..B (e.g. 0.5s..1s)");
+  cmd->add_option("--plot-window", o->plot_window, "the time span to plot, A..B (seconds or durations: 0.5..1, 200ms..1s)");
   cmd->add_flag("--list-profiles", o->list_profiles, "list TCP profiles and link presets with sources");
   cmd->add_flag("--list-keys", o->list_keys,
                 "list every scenario key with its type, default, unit and grammar");
