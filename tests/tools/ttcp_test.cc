@@ -320,6 +320,22 @@ TEST(Ttcp, IntervalsCarryStallCountsAndTheLastPartialOne) {
   EXPECT_EQ(j["end"]["stalls"]["threshold_ms"], 20.0);
 }
 
+TEST(Ttcp, StallThresholdIsADurationWithTheOldMsSpellingKept) {
+  auto [t, r] = transfer({"--json", "--stall-threshold", "0.1s"}, {"-n", "10", "--json", "--stall-threshold", "5ms"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(t.out)["end"]["stalls"]["threshold_ms"], 5.0);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["end"]["stalls"]["threshold_ms"], 100.0);
+  auto [t2, r2] = transfer({}, {"-n", "10", "--json", "--stall-ms", "7"});
+  ASSERT_EQ(t2.code, 0) << t2.err;
+  EXPECT_EQ(nlohmann::json::parse(t2.out)["end"]["stalls"]["threshold_ms"], 7.0);
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "soon", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "2min", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "61s", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "5ms", "--stall-ms", "5", "h"}), kExitUsage,
+                        "--stall");
+}
+
 TEST(Ttcp, ForeverIsAReceiverOption) {
   expect_one_line_error(run_cli({"-t", "-s", "--forever", "h"}), kExitUsage, "--forever is a receiver");
 }

@@ -29,6 +29,7 @@
 #include "sim_plot.h"
 #include "sim_report.h"
 #include "sim_sweep.h"
+#include "stall_threshold_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -46,7 +47,7 @@ struct SimOptions {
   bool list_keys = false;
   bool show_config = false;
   bool defaults = false;
-  std::string stall_threshold;
+  std::optional<std::int64_t> stall_threshold;  // --stall-threshold, ns
   std::vector<std::string> sweeps;
   std::string csv_path;
   std::string shard;
@@ -168,12 +169,7 @@ int execute(const SimOptions& o, Io io) {
                 "built-in run (the seed's unpatched setup)",
                 kExitUsage);
   }
-  std::optional<std::int64_t> threshold;
-  if (!o.stall_threshold.empty()) {
-    auto t = core::parse_duration_ns(o.stall_threshold);
-    if (!t) return fail(io, t.error(), kExitUsage, "--stall-threshold: ");
-    threshold = *t;
-  }
+  const std::optional<std::int64_t> threshold = o.stall_threshold;
   if (!o.sweeps.empty()) return execute_sweep(o, threshold, io);
   if (sources(o).size() == 1 && !o.show_config) {  // a map file: [sweep] axes
     auto sc = load(sources(o)[0], o.sets);
@@ -279,8 +275,9 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
   cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
-  cmd->add_option("--stall-threshold", o->stall_threshold,
-                  "waits longer than this count as stalls, shorter ones are reported apart (default 20ms)");
+  add_stall_threshold_option(
+      *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
+      "waits longer than this count as stalls, shorter ones are reported apart");
   auto* pcap_opt = cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
   cmd->add_option("--pcap-at", o->pcap_at,
                   "where the pcap is taken: wire (a tap, every frame at its first bit), sender or receiver "

@@ -6,6 +6,7 @@
 #include "ackstall/net/endpoint.h"
 #include "ackstall/net/ideal_send_backlog.h"
 #include "size_option.h"
+#include "stall_threshold_option.h"
 
 namespace ackstall::tools {
 
@@ -53,8 +54,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_option("--ack-mode", ack_mode,
                  "-r: default, classic (TCP_QUICKACK=0 after every read) or quickack")
       ->check(CLI::IsMember(ack_mode_names()));
-  cmd.add_option("--stall-ms", cfg.stall_ms, "a completion wait longer than this is a stall (default 20)")
-      ->check(CLI::Range(0.0, 60000.0));
+  add_stall_threshold_option(
+      cmd, [this](std::int64_t ns) { cfg.stall_ms = static_cast<double>(ns) / 1e6; },
+      "a send or read (or an emulated quota's completion wait) longer than this is a stall", "--stall-ms",
+      std::int64_t{60} * 1'000'000'000);
   cmd.add_option("--bind", cfg.bind,
                  "-r: address to listen on: an IPv4/IPv6 literal ([::1] or ::1) or a name (default: "
                  "every address, IPv6 and IPv4)");

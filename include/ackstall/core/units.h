@@ -13,6 +13,7 @@
 // text and the grammar; the caller prefixes the key or flag ("link.rate: ...").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +22,11 @@
 #include "ackstall/core/error.h"
 
 namespace ackstall::core {
+
+// The one default stall threshold of every tool (sim, scan, ttcp, the AFD emulator): a wait
+// longer than this is a stall. 20 ms: far above a 100BASE-T or LAN RTT, far below any
+// delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
+inline constexpr std::chrono::nanoseconds kDefaultStallThreshold = std::chrono::milliseconds(20);
 
 inline constexpr std::string_view kDurationGrammar = "a number and ns, us, ms or s, e.g. 200ms";
 inline constexpr std::string_view kRateGrammar = "a number and bit, kbit, mbit or gbit, e.g. 100mbit";
