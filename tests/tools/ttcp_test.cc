@@ -246,7 +246,7 @@ TEST(Ttcp, SizesTakeTheOneGrammar) {
 
 #if defined(__linux__)
 TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
-  // --emulate-afd takes its quota only after '=': the address that follows is the host.
+  // --emulate-afd never takes an address that follows it: that is the host.
   const std::string port = std::to_string(free_port());
   CliResult r{};
   std::thread receiver([&] { r = run_cli({"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"}); });
@@ -255,6 +255,21 @@ TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("emulated AFD quota 8192"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("-> 127.0.0.1"), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, EmulateAfdTakesASizeAfterASpaceAsItsQuota) {
+  // "--emulate-afd 16k HOST" was refused as if 16k were the host.
+  const std::string port = std::to_string(free_port());
+  CliResult r{};
+  std::thread receiver([&] { r = run_cli({"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"}); });
+  const auto t = run_cli({"-t", "-s", "-n", "20", "-p", port, "--emulate-afd", "16k", "127.0.0.1"});
+  receiver.join();
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("emulated AFD quota 16384"), std::string::npos) << t.out;
+  expect_one_line_error(run_cli({"-t", "-s", "--emulate-afd", "8k"}), kExitUsage,
+                        "missing HOST (8k is --emulate-afd's quota)");
+  expect_one_line_error(run_cli({"-t", "-s", "--emulate-afd", "8k", "h", "extra"}), kExitUsage,
+                        "unexpected argument 'extra'");
 }
 
 TEST(Ttcp, OneMssInTheChunkLineVerboseAndJson) {

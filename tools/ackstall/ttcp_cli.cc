@@ -31,7 +31,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_option("-p", cfg.port, "port (default 5001)")->check(CLI::Range(0, 65535));
   cmd.add_flag("-D", cfg.nodelay, "TCP_NODELAY on the transmitter");
   cmd.add_flag("-v", cfg.verbose, "more detail");
-  cmd.add_option("host", cfg.host, "-t: the receiver's HOST");
+  cmd.add_option("host", positionals, "-t: the receiver's HOST");
   cmd.add_option("--chunk", chunk,
                  "split each send: none (default), seed, cygwin, robust (docs/STACKS.md §8), auto (a "
                  "plain send where the kernel charges no per-send quota, robust on Winsock or with "
@@ -41,10 +41,11 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("--raise-sndbuf", cfg.allow_raise_sndbuf,
                "-t, --chunk robust/auto: let the policy raise SO_SNDBUF above a send it cannot split "
                "without a stall (KB823764's second workaround; the quota under --emulate-afd)");
-  // A flag whose value comes only after '=': it never takes the HOST that follows it.
+  // A flag whose value comes after '=' (it never takes a HOST that follows it); a size right
+  // after it ("--emulate-afd 8k HOST") is its quota too: finish() takes it from the positionals.
   cmd.add_flag("--emulate-afd{default}", afd_text,
                "charge each send whole against a Winsock quota (default 8192, or -b); a quota is "
-               "written --emulate-afd=QUOTA (bytes, or k/M/G: 8k)");
+               "written --emulate-afd=QUOTA or --emulate-afd QUOTA (bytes, or k/K/KiB, M, G: 8k)");
   cmd.add_option("--time", cfg.seconds, "transmit for this many seconds (instead of -n)")
       ->check(CLI::Range(0.001, 86400.0));
   cmd.add_option("--interval", cfg.interval, "report every this many seconds")
@@ -72,6 +73,15 @@ void TtcpCli::add_to(CLI::App& cmd) {
 
 core::Result<void> TtcpCli::finish(bool host_required) {
   if (sockbuf) cfg.sockbuf = static_cast<int>(*sockbuf);
+  // "--emulate-afd 8k HOST": a size first after the bare flag is its quota, not a HOST.
+  bool quota_from_positional = false;
+  if (afd_text == "default" && !positionals.empty() && core::parse_size(positionals.front())) {
+    afd_text = positionals.front();
+    positionals.erase(positionals.begin());
+    quota_from_positional = true;
+  }
+  if (positionals.size() > 1) return core::fail("ttcp: unexpected argument '" + positionals[1] + "' (one HOST)");
+  cfg.host = positionals.empty() ? std::string() : positionals.front();
   if (cfg.transmit == receive) return core::fail("ttcp: give exactly one of -t (transmit) and -r (receive)");
   cfg.source_sink = source_sink;
   if (!source_sink && cfg.verify) {
@@ -82,7 +92,10 @@ core::Result<void> TtcpCli::finish(bool host_required) {
   cfg.isb = policy.isb;
   cfg.ack_mode = *ttcp::parse_ack_mode(ack_mode);
   if (cfg.transmit) {
-    if (host_required && cfg.host.empty()) return core::fail("ttcp -t: missing HOST");
+    if (host_required && cfg.host.empty()) {
+      return core::fail("ttcp -t: missing HOST" +
+                        (quota_from_positional ? " (" + afd_text + " is --emulate-afd's quota)" : std::string()));
+    }
     if (cfg.port == 0) return core::fail("ttcp -t: -p must be 1..65535");
     if (cfg.ack_mode != ttcp::AckMode::normal) return core::fail("ttcp: --ack-mode is a receiver (-r) option");
     std::optional<std::int64_t> afd_flag;  // 0: the default quota
