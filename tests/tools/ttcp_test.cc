@@ -75,7 +75,12 @@ TEST(Ttcp, VerifyWithChunkingAndEmulatedAfdIsByteExact) {
   ASSERT_EQ(t.code, 0) << t.err;
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("--verify: 6371200 bytes match the pattern"), std::string::npos) << r.out;
-  EXPECT_NE(t.out.find("emulate-afd quota=8192: "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("emulate-afd quota=8192: 400 sends, "), std::string::npos) << t.out;
+  // Two stall counts, each saying what it counts (they may differ by the final wait for all ACKs).
+  EXPECT_NE(t.out.find(" ms, counted per wait for the quota, the last one for every ACK included"), std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find(" ms, counted per application send (longest "), std::string::npos) << t.out;
+  EXPECT_NE(r.out.find(" ms, counted per application read (longest "), std::string::npos) << r.out;
 }
 
 TEST(Ttcp, JsonFollowsIperf3Shape) {
@@ -142,6 +147,10 @@ TEST(Ttcp, TransmitterSurvivesReceiverGoingAway) {
   const auto t = run_cli({"-t", "-s", "-n", "100000", "-l", "65536", "-p", std::to_string(l->port), "127.0.0.1"});
   closer.join();
   expect_one_line_error(t, kExitFailure, "lost after");
+  // The statistics so far come first (they were lost with the error before).
+  EXPECT_NE(t.out.find("ttcp-t: connection lost: the transfer so far"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" bytes in "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" I/O calls"), std::string::npos) << t.out;
 }
 
 TEST(Ttcp, ReceiverSurvivesPeerReset) {
