@@ -1,6 +1,7 @@
 // libFuzzer target: `sim --sweep` and `--shard` specs (scenario/sweep.h). Each input line is one
 // --sweep KEY=VALUES (at most 3); a line "#shard I/N" is a --shard. Any input must give axes whose
-// every value loads as a --set, or one error line starting "--sweep " / "--shard "; never a crash.
+// every value loads as a --set, or one non-empty error line (the library's, naming the key or
+// the spec, no CLI flag: sim prefixes "--sweep " / "--shard "); never a crash.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -13,8 +14,8 @@
 
 namespace {
 
-void check_error(const std::string& e, std::string_view prefix) {
-  if (e.empty() || e.find('\n') != std::string::npos || !e.starts_with(prefix)) std::abort();
+void check_error(const std::string& e) {
+  if (e.empty() || e.find('\n') != std::string::npos) std::abort();
 }
 
 }  // namespace
@@ -35,13 +36,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (s->index == 0 || s->index > s->count) std::abort();
         shard = *s;
       } else {
-        check_error(s.error().message(), "--shard ");
+        check_error(s.error().message());
       }
       continue;
     }
     auto axis = parse_sweep_axis(spec);
     if (!axis) {
-      check_error(axis.error().message(), "--sweep ");
+      check_error(axis.error().message());
       continue;
     }
     if (axis->values.empty()) std::abort();
@@ -56,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   auto sweep = Sweep::make(std::move(axes));
   if (!sweep) {
-    check_error(sweep.error().message(), "--sweep");
+    check_error(sweep.error().message());
     return 0;
   }
   std::uint64_t product = 1;

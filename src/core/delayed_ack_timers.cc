@@ -8,7 +8,7 @@ std::vector<std::string> delayed_ack_timer_fits(std::int64_t timer_ns) {
     const char* who;
   };
   // docs/STACKS.md: §1 Windows TcpDelAckTicks 2 = 200 ms; §3 OpenBSD tcp_delack_ticks 200 ms,
-  // FreeBSD tcp_delacktime 100 ms; §4 Linux TCP_ATO_MIN 40 ms (42.7 ms measured at HZ=250, §7).
+  // FreeBSD tcp_delacktime 100 ms; §4 Linux TCP_ATO_MIN 40 ms (as measured on jiffies: §7).
   static constexpr Fit kFits[] = {
       {200, "Windows (TcpDelAckTicks 2 = 200 ms, STACKS §1)"},
       {200, "OpenBSD/NetBSD (tcp_delack_ticks 200 ms, STACKS §3)"},

@@ -62,7 +62,13 @@ Result<std::int64_t> parse_rate_bps(std::string_view text) {
 }
 
 Result<std::uint64_t> parse_size(std::string_view text) {
-  static constexpr Unit kUnits[] = {{"k", 1024.0}, {"M", 1048576.0}, {"G", 1073741824.0}};
+  // Binary multiples, however written: k/K, KiB, KB (Windows' "8 KB" SO_SNDBUF is 8192); the
+  // same for M and G. A lowercase "b" ("8kb") is refused: it reads as kilobits.
+  static constexpr double kKi = 1024.0, kMi = 1048576.0, kGi = 1073741824.0;
+  static constexpr Unit kUnits[] = {
+      {"KiB", kKi}, {"kiB", kKi}, {"MiB", kMi}, {"miB", kMi}, {"GiB", kGi}, {"giB", kGi},
+      {"KB", kKi},  {"kB", kKi},  {"MB", kMi},  {"mB", kMi},  {"GB", kGi},  {"gB", kGi},
+      {"k", kKi},   {"K", kKi},   {"m", kMi},   {"M", kMi},   {"g", kGi},   {"G", kGi}};
   if (!text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos) {
     std::uint64_t v = 0;
     const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);

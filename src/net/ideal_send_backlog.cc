@@ -1,5 +1,6 @@
 #include "ackstall/net/ideal_send_backlog.h"
 
+#include <cerrno>
 #include <string>
 
 #include "eintr.h"
@@ -25,8 +26,17 @@ std::string_view to_string(const NetPolicy& p) noexcept {
 Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s) {
   auto r = detail::retry_on_eintr([&] { return ops.ideal_send_backlog(s); });
   if (!r) {
-    return {0, Provenance::fallback, "fallback: the policy keeps the current SO_SNDBUF (" +
-                                         r.error().message() + ")"};
+    // ENOPROTOOPT off Windows: no such query on this OS (socket_ops.h), said plainly, not as
+    // strerror's "Protocol not available".
+#if defined(_WIN32)
+    constexpr bool kNoQueryHere = false;
+#else
+    constexpr bool kNoQueryHere = true;
+#endif
+    const std::string why = kNoQueryHere && r.error().code == ENOPROTOOPT
+                                ? "this OS has no ideal send backlog: SIO_IDEAL_SEND_BACKLOG_QUERY is Windows-only"
+                                : r.error().message();
+    return {0, Provenance::fallback, "fallback: the policy keeps the current SO_SNDBUF (" + why + ")"};
   }
   return {*r, Provenance::measured, "SIO_IDEAL_SEND_BACKLOG_QUERY"};
 }

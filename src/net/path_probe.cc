@@ -44,7 +44,8 @@ Finding<bool> timestamps_from(const Result<TcpInfo>& info) {
 Finding<std::int64_t> full_segment_mss(const TcpInfo& info) {
   // Linux bounds its sending MSS by half the largest window the peer has offered
   // (tcp_bound_to_half_wnd, net/ipv4/tcp_output.c; docs/STACKS.md §4) and lifts it as that window grows: on
-  // loopback tcpi_snd_mss reads 32741 at connect and 65483 once data flowed (measured). When
+  // loopback tcpi_snd_mss reads half the first window at connect, the full MSS once data flowed
+  // (the readings: docs/STACKS.md §4). When
   // the current value sits at that bound, the full segment is this end's own advmss (the same
   // path and stack on both ends announce the same MSS).
   if (info.snd_wnd > 0 && info.advmss > info.snd_mss && info.snd_mss >= info.snd_wnd / 2 - 1) {

@@ -1,5 +1,6 @@
 #include "ackstall/scenario/fields.h"
 
+#include "ackstall/core/suggest.h"
 #include "ackstall/core/units.h"
 #include "ackstall/scenario/profiles.h"
 
@@ -433,16 +434,26 @@ std::string_view grammar(FieldKind kind) {
   return {};
 }
 
+std::string unknown_key(std::string_view path) {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const FieldInfo& f : fields()) names.push_back(f.path);
+    for (const FieldInfo& f : profile_keys()) names.push_back(f.path);
+    return names;
+  }();
+  return std::string(path) + ": unknown key" + core::did_you_mean(path, kNames);
+}
+
 core::Result<void> set_field(ExperimentConfig& cfg, std::string_view path, const Value& value) {
   const Field* f = find(path);
-  if (f == nullptr) return core::fail(std::string(path) + ": unknown key");
+  if (f == nullptr) return core::fail(unknown_key(path));
   if (auto err = f->set(cfg, value)) return core::fail(std::string(path) + ": " + *err);
   return {};
 }
 
 core::Result<std::string> get_field(const ExperimentConfig& cfg, std::string_view path) {
   const Field* f = find(path);
-  if (f == nullptr) return core::fail(std::string(path) + ": unknown key");
+  if (f == nullptr) return core::fail(unknown_key(path));
   return f->get(cfg);
 }
 

@@ -68,7 +68,7 @@ TcpProfile linux_current() {
   p.rto_initial = Nanos::s(1);  // RFC 6298, TCP_TIMEOUT_INIT 1 s
   // Linux >= 5.4 (commit a337531b942b): tcp_rmem[1] 131072 and a SYN window of ~64 KB (the lab's
   // 6.18 offers 65160 = 45 x 1448 and reads tcp_rmem 4096 131072 ...); delayed-ACK timers on
-  // jiffies, HZ 250 as Debian's kernels (stalls of 40.3-43.4 ms measured in the lab, §7).
+  // jiffies, HZ 250 as Debian's kernels (the lab's stalls: docs/STACKS.md §7).
   p.rcvbuf = 131072;
   p.linux_initial_rwnd = 65535;
   p.ack.jiffy = Nanos::ms(4);
@@ -76,7 +76,7 @@ TcpProfile linux_current() {
 }
 
 // The lab's classic delayed-ACK receiver (§7): TCP_QUICKACK=0 re-set after every read; ACKs
-// every second segment and delays a lone one ~40 ms (42.7 ms measured at HZ=250).
+// every second segment and delays a lone one ~40 ms, TCP_ATO_MIN on jiffies (as measured: §7).
 TcpProfile linux_pingpong() {
   TcpProfile p = linux_current();
   p.ack.kind = AckPolicyKind::linux_pingpong;

@@ -81,10 +81,18 @@ core::Result<std::vector<std::string>> expand_range(FieldKind kind, std::string_
     if (ec != std::errc{} || p != num.data() + num.size() || !(f > 1) || !std::isfinite(f))
       return core::fail("geometric factor '" + std::string(step_text) + "' must be x and a number > 1");
     if (*a <= 0) return core::fail("a geometric range must start above 0");
-    for (double v = static_cast<double>(*a); v <= static_cast<double>(*b) * (1 + 1e-12); v *= f) {
+    double v = static_cast<double>(*a);
+    for (; v <= static_cast<double>(*b) * (1 + 1e-12); v *= f) {
       const auto i = static_cast<std::int64_t>(std::llround(v));
       if (out.empty() || out.back() != spell(kind, i)) out.push_back(spell(kind, i));
       if (out.size() > kMaxValuesPerAxis) break;
+    }
+    // The last value must be the end (docs/MAPS.md): a range that stops short is a typo.
+    if (out.size() <= kMaxValuesPerAxis && out.back() != spell(kind, *b)) {
+      return core::fail("range '" + std::string(range) + "' does not reach its end: it stops at " + out.back() +
+                        ", the next value is " +
+                        (v < 9.2e18 ? spell(kind, std::llround(v)) : std::string("beyond the largest value")) +
+                        "; end it at either");
     }
   } else {
     const auto step = number(kind, step_text);
@@ -93,6 +101,15 @@ core::Result<std::vector<std::string>> expand_range(FieldKind kind, std::string_
     for (std::int64_t v = *a; v <= *b && out.size() <= kMaxValuesPerAxis; v += *step) {
       out.push_back(spell(kind, v));
       if (v > INT64_MAX - *step) break;
+    }
+    // In unsigned arithmetic: B - A may not fit an int64 (A < 0).
+    const std::uint64_t span = static_cast<std::uint64_t>(*b) - static_cast<std::uint64_t>(*a);
+    const auto ustep = static_cast<std::uint64_t>(*step);
+    const auto last = static_cast<std::int64_t>(static_cast<std::uint64_t>(*a) + span / ustep * ustep);
+    if (out.size() <= kMaxValuesPerAxis && last != *b) {
+      const std::string next = last > INT64_MAX - *step ? std::string("beyond the largest value") : spell(kind, last + *step);
+      return core::fail("range '" + std::string(range) + "' does not reach its end: it stops at " + spell(kind, last) +
+                        ", the next value is " + next + "; end it at either");
     }
   }
   if (out.size() > kMaxValuesPerAxis)
@@ -105,14 +122,14 @@ core::Result<std::vector<std::string>> expand_range(FieldKind kind, std::string_
 core::Result<SweepAxis> parse_sweep_axis(std::string_view spec) {
   const auto eq = spec.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == spec.size())
-    return core::fail("--sweep " + std::string(spec) + ": expected KEY=V1,V2,... or KEY=A..B:STEP");
+    return core::fail(std::string(spec) + ": expected KEY=V1,V2,... or KEY=A..B:STEP");
   SweepAxis axis{std::string(spec.substr(0, eq)), {}, false};
   const std::string_view values = spec.substr(eq + 1);
-  const std::string context = "--sweep " + axis.key + ": ";
+  const std::string context = axis.key + ": ";
   const FieldInfo* field = find_field(axis.key);
   bool profile_key = false;
   for (const FieldInfo& p : profile_keys()) profile_key = profile_key || p.path == axis.key;
-  if (field == nullptr && !profile_key) return core::fail(context + "unknown key (see sim --list-keys)");
+  if (field == nullptr && !profile_key) return core::fail(unknown_key(axis.key));
   // A list key's values hold commas themselves: one list per cell cannot be written here.
   if (field != nullptr && field->kind == FieldKind::durations)
     return core::fail(context + "a list key cannot be swept (set it with --set or in the file)");
@@ -143,7 +160,7 @@ core::Result<Shard> parse_shard(std::string_view spec) {
   };
   if (slash == std::string_view::npos || !parse(spec.substr(0, slash), s.index) ||
       !parse(spec.substr(slash + 1), s.count) || s.count == 0 || s.index == 0 || s.index > s.count)
-    return core::fail("--shard " + std::string(spec) + ": expected I/N with 1 <= I <= N, e.g. 2/4");
+    return core::fail(std::string(spec) + ": expected I/N with 1 <= I <= N, e.g. 2/4");
   return s;
 }
 
@@ -151,10 +168,10 @@ core::Result<Sweep> Sweep::make(std::vector<SweepAxis> axes) {
   Sweep s;
   std::set<std::string> keys;
   for (const SweepAxis& a : axes) {
-    if (!keys.insert(a.key).second) return core::fail("--sweep " + a.key + ": key swept twice");
-    if (a.values.empty()) return core::fail("--sweep " + a.key + ": no values");
+    if (!keys.insert(a.key).second) return core::fail(a.key + ": key swept twice");
+    if (a.values.empty()) return core::fail(a.key + ": no values");
     if (s.cells_ > kMaxCells / a.values.size())
-      return core::fail("--sweep: more than 2^40 cells");
+      return core::fail("more than 2^40 cells");
     s.cells_ *= a.values.size();
   }
   s.axes_ = std::move(axes);

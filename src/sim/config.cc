@@ -105,9 +105,10 @@ core::Result<void> check_quantiles(std::string_view key, const std::vector<Nanos
 core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
                                             const LinkConfig& link) {
   const std::string pre = std::string(side) + ".";
-  if (p.mss < 0 || p.mss > 65495) return core::fail(pre + "mss: must be in [0, 65495]");
+  constexpr std::int64_t kMaxMss = core::mss_for_mtu(65535);  // 65495: the largest IPv4 MTU's
+  if (p.mss < 0 || p.mss > kMaxMss) return core::fail(pre + "mss: must be in [0, " + std::to_string(kMaxMss) + "]");
   if (p.mss != 0 && p.mss < 64) return core::fail(pre + "mss: must be 0 (from MTU) or >= 64");
-  if (p.mss == 0 && link.mtu - 40 < 64) return core::fail(pre + "mss: link.mtu - 40 is below 64");
+  if (p.mss == 0 && core::mss_for_mtu(link.mtu) < 64) return core::fail(pre + "mss: link.mtu - 40 is below 64");
   if (p.send_buffer.size <= 0 || p.send_buffer.size > (std::int64_t{1} << 30))
     return core::fail(pre + "send_buffer.size: must be in [1, 2^30]");
   if (p.rcvbuf <= 0 || p.rcvbuf > (std::int64_t{1} << 30)) return core::fail(pre + "rcvbuf: must be in [1, 2^30]");

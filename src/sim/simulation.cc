@@ -11,6 +11,7 @@
 // when they were defined in the class body (out of line they cost ~10 % more instructions).
 #include "simulation.h"
 
+#include "ackstall/core/link_framing.h"
 #include "ackstall/sim/app_scp.h"
 #include "ackstall/sim/app_ttcp.h"
 #include "ackstall/sim/engine.h"
@@ -38,7 +39,7 @@ TcpEndpoint make_endpoint(const TcpProfile& p, const LinkConfig& link, Nanos tic
 core::SocketParams chunk_params(const ExperimentConfig& cfg) {
   const std::int32_t guess = cfg.app.transmitter.chunk_mss_guess;
   return {.sndbuf = cfg.sender.send_buffer.size,
-          .mss = guess > 0 ? guess : cfg.link.mtu - 40,  // seed update_mss
+          .mss = guess > 0 ? guess : core::mss_for_mtu(cfg.link.mtu),  // seed update_mss
           .stream = true,
           // Only AFD charges per whole send (docs/STACKS.md §1): what `auto` reads.
           .per_send_quota = cfg.sender.send_buffer.kind == SendBufferKind::afd,
@@ -365,7 +366,7 @@ Summary Simulation::summary() const {
   s.sndbuf = eps_[kSender].send_buffer().config().size;
   if (s.duration > Nanos::zero())
     s.goodput_mib_s = static_cast<double>(delivered_) / s.duration.seconds() / 1048576.0;
-  s.ceiling_mib_s = link_ceiling_mib_s(cfg_.link, s.mss, s.timestamps ? 12 : 0);
+  s.ceiling_mib_s = link_ceiling_mib_s(cfg_.link, s.mss, core::per_segment_option_bytes(s.timestamps));
   s.stalls = stalls_;
   s.short_waits = short_waits_;
   const auto& cs = eps_[kSender].counters();

@@ -1,5 +1,7 @@
 #include "ackstall/sim/tcp_endpoint.h"
 
+#include "ackstall/core/link_framing.h"
+
 #include "ackstall/sim/nagle.h"
 #include "ackstall/sim/receive_window.h"
 
@@ -12,7 +14,7 @@ namespace ackstall::sim {
 namespace {
 constexpr std::int64_t kMaxWin = 65535;        // TCP_MAXWIN
 constexpr int kMaxWinShift = 14;               // TCP_MAX_WINSHIFT
-constexpr std::int64_t kTsOptLen = 12;         // TCPOLEN_TSTAMP_APPA (§1, §3: MSS -= 12)
+constexpr std::int64_t kTsOptLen = core::kTimestampOptionBytes;  // TCPOLEN_TSTAMP_APPA (§1, §3: MSS -= 12)
 
 [[noreturn, maybe_unused]] void invariant_failed(const char* what) noexcept {
   std::fprintf(stderr, "ackstall::sim::TcpEndpoint invariant violated: %s\n", what);
@@ -62,7 +64,7 @@ const char* TcpEndpoint::invariant_violation() const noexcept {
 
 TcpEndpoint::TcpEndpoint(const EndpointParams& p)
     : prof_(p.profile),
-      own_mss_(p.profile.mss > 0 ? p.profile.mss : p.link_mtu - 40),
+      own_mss_(p.profile.mss > 0 ? p.profile.mss : core::mss_for_mtu(p.link_mtu)),
       maxseg_(own_mss_),
       ts_offset_(p.ts_offset),
       sbuf_(p.profile.send_buffer),

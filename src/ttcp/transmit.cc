@@ -43,9 +43,6 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   auto sock = connect_retrying(target, cfg.connect_timeout_ms);
   if (!sock) return core::fail(fmt::format("connect to {}: {}", where, sock.error().message()));
   if (events.connected) events.connected(where);
-  const auto lost = [&](std::uint64_t sent, const core::Error& e) {
-    return core::fail(fmt::format("connection to {} lost after {} bytes: {}", where, sent, e.message()));
-  };
 
   std::unique_ptr<net::AfdSocketOps> afd;
   net::SocketOps* ops = &net::system_socket_ops();
@@ -107,6 +104,23 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   const auto stop_at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.seconds));
   detail::IntervalClock iv{cfg.interval, t0, &events.interval, cfg.stall_ms};
   std::uint64_t sent = 0;
+  // The counters into `res`, timed to now: at the end, or when the connection is lost.
+  const auto finish = [&] {
+    res.isb = sender.isb_reading();  // the last ideal-send-backlog reading (isb; auto on Windows)
+    res.bytes = sent;
+    res.seconds = detail::since(t0, Clock::now());
+    iv.finish(res.seconds, sent);
+    iv.fill(res);
+    res.local = net::local_address(*sock).value_or("?");
+    res.remote = where;
+    if (afd) res.afd = afd->stats();
+  };
+  // The connection is gone (the receiver stopped, a reset): the transfer so far, and why.
+  const auto lost = [&](std::uint64_t at, const core::Error& e) -> core::Result<TransferResult> {
+    finish();
+    res.lost = core::Error{{}, 0, fmt::format("connection to {} lost after {} bytes: {}", where, at, e.message())};
+    return res;
+  };
   for (std::int64_t n = 0;; ++n) {
     if ((res.interrupted = detail::interrupted(cfg.interrupt)) != 0) break;
     // -n bounds a -s run (default 2048) and, only when given, a run from input.
@@ -152,15 +166,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     if (!r) return lost(sent, r.error());
     if (r->eof) break;
   }
-  const auto t1 = Clock::now();
-  res.isb = sender.isb_reading();  // the last ideal-send-backlog reading (isb; auto on Windows)
-  res.bytes = sent;
-  res.seconds = detail::since(t0, t1);
-  iv.finish(res.seconds, sent);
-  iv.fill(res);
-  res.local = net::local_address(*sock).value_or("?");
-  res.remote = where;
-  if (afd) res.afd = afd->stats();
+  finish();
   net::Syscalls calls(net::system_socket_ops());
   if (auto info = calls.tcp_info(sock->native())) {
     res.mss = net::full_segment_mss(*info).value;  // the same MSS as the chunk line's

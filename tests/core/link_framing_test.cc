@@ -27,5 +27,27 @@ TEST(LinkFraming, TheSeedsCeilingIs11Point32MiBPerSecond) {
   EXPECT_NEAR(ts / 1048576.0, 11.22, 0.005);
 }
 
+TEST(LinkFraming, MssFromMtuAndOptions) {
+  static_assert(tcp_ip_header_bytes() == 40 && tcp_ip_header_bytes(IpVersion::v6) == 60);
+  EXPECT_EQ(mss_for_mtu(1500), 1460);
+  EXPECT_EQ(mss_for_mtu(1500, IpVersion::v6), 1440);
+  EXPECT_EQ(mss_for_mtu(9000), 8960);
+  EXPECT_EQ(mss_for_mtu(65535), 65495);  // loopback
+  EXPECT_EQ(segment_payload(1460, true), 1448);  // RFC 7323: 12 option bytes with padding
+  EXPECT_EQ(segment_payload(1460, false), 1460);
+  EXPECT_EQ(segment_payload(mss_for_mtu(9000), true), 8948);
+  EXPECT_EQ(per_segment_option_bytes(true), kTimestampOptionBytes);
+}
+
+TEST(LinkFraming, EthernetOverheadIsPreambleHeaderFcsAndGap) {
+  static_assert(kEthernetOverheadBytes == 8 + 14 + 4 + 12);
+  static_assert(LinkFraming::ethernet() == LinkFraming{});
+  EXPECT_EQ(LinkFraming::ethernet().overhead, 38);
+  EXPECT_EQ(LinkFraming::ethernet().gap, 20);
+  EXPECT_EQ(ethernet_wire_bytes(1448, true), 1448 + 40 + 12 + 38);
+  EXPECT_EQ(ethernet_wire_bytes(1460, false), 1538);
+  EXPECT_EQ(ethernet_wire_bytes(0, false), 84);  // a bare ACK: the 64-byte minimum frame
+}
+
 }  // namespace
 }  // namespace ackstall::core

@@ -40,7 +40,12 @@ TEST(Units, SizesAreBinaryMultiples) {
   EXPECT_EQ(parse_size("1.5k").value(), 1536u);
   EXPECT_EQ(parse_size("0").value(), 0u);
   EXPECT_EQ(parse_size("18446744073709551615").value(), 18446744073709551615ull);
-  for (const char* bad : {"", "k", "8K", "8kb", "-8k", "1.1k", "8e3", "1e3k", "99999999999G",
+  // Every binary spelling the error message names is accepted (8K and 8KiB were refused).
+  for (const char* k : {"8k", "8K", "8KiB", "8kiB", "8KB", "8kB"}) EXPECT_EQ(parse_size(k).value(), 8192u) << k;
+  for (const char* m : {"1m", "1M", "1MiB", "1MB"}) EXPECT_EQ(parse_size(m).value(), 1u << 20) << m;
+  for (const char* g : {"2g", "2G", "2GiB", "2GB"}) EXPECT_EQ(parse_size(g).value(), 2ull << 30) << g;
+  EXPECT_EQ(parse_size("64KB").value(), 65536u);
+  for (const char* bad : {"", "k", "KiB", "8kb", "8Kb", "8kib", "8KiBB", "8 k", "-8k", "1.1k", "8e3", "1e3k", "99999999999G",
                           "18446744073709551616", " 8k"})
     EXPECT_FALSE(parse_size(bad)) << bad;
 }

@@ -63,8 +63,12 @@ TEST(Fields, SetsEachType) {
 TEST(Fields, ErrorsNameKeyAndProblem) {
   sim::ExperimentConfig c;
   EXPECT_EQ(set_field(c, "receiver.ack.bogus", Value{true}).error().message(), "receiver.ack.bogus: unknown key");
+  EXPECT_EQ(set_field(c, "receiver.ack.ack_on_psh", Value{true}).error().message(),
+            "receiver.ack.ack_on_psh: unknown key (did you mean receiver.ack.ack_on_push?)");
+  EXPECT_EQ(set_field(c, "reciever.profile", Value{std::string("linux")}).error().message(),
+            "reciever.profile: unknown key (did you mean receiver.profile?)");
   EXPECT_EQ(set_field(c, "sender.mss", Value{std::string("big")}).error().message(),
-            "sender.mss: bad size 'big': expected bytes, or a number and k, M or G (KiB, MiB, GiB), e.g. 8k");
+            "sender.mss: bad size 'big': expected bytes, or a number and k, M or G, binary (K, KiB, KB alike), e.g. 8k = 8192");
   EXPECT_EQ(set_field(c, "app.transmitter.writes", Value{std::string("8k")}).error().message(),
             "app.transmitter.writes: expected an integer, got a string");
   EXPECT_EQ(set_field(c, "sender.mss", Value{std::int64_t{1} << 40}).error().message(),

@@ -43,6 +43,12 @@ TEST(Plan, SizesTakeTheOneGrammar) {
   expect_usage_error(run_ackstall({"plan", "--mss", "1448", "--sndbuf", "2G", "--len", "1"}), "out of range");
 }
 
+TEST(Plan, SummaryCountsOneChunkInTheSingular) {
+  const auto r = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1000", "--summary"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("1 chunk of 1000 bytes", 0), 0u) << r.out;  // was "1 chunks"
+}
+
 // A 64 GiB send with a 1-byte MSS: streamed, and counted per size without walking every chunk.
 TEST(Plan, StreamsAndSummarisesHugeSends) {
   const auto r = run_ackstall({"plan", "--mss", "1", "--sndbuf", "3", "--len", "64G", "--summary"});
@@ -143,6 +149,17 @@ TEST(Plan, BadInputNamesTheFlag) {
                      "--bogus");
   expect_usage_error(run_ackstall({}), "a subcommand is required");
   expect_usage_error(run_ackstall({"frobnicate"}), "frobnicate");
+}
+
+TEST(Cli, MistypedFlagOrSubcommandGetsTheClosestName) {
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--polcy", "seed"}),
+                     "plan: unknown option or argument '--polcy' (did you mean --policy?)");
+  expect_usage_error(run_ackstall({"ttcp", "-t", "-s", "--chunk=seed", "--emulate-adf=8k", "h"}),
+                     "(did you mean --emulate-afd?)");
+  expect_usage_error(run_ackstall({"tccp", "-r"}), "unknown subcommand 'tccp' (did you mean ttcp?)");
+  // Nothing close: the pointer to --help stays.
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--frobnicate"}),
+                     "'--frobnicate' (try plan --help)");
 }
 
 TEST(Cli, HostOnlyCommandsSayWhyTheyAreMissing) {

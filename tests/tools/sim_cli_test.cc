@@ -16,6 +16,7 @@
 #include "app.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
+#include "time_sequence_plot.h"
 
 namespace ackstall::tools {
 namespace {
@@ -92,6 +93,18 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
   }
   const auto r = run_ackstall({"sim", bad.string()});
   EXPECT_NE(r.err.find("receiver.ack.kind: unknown value \"solaris\""), std::string::npos) << r.err;
+}
+
+TEST(SimCli, PlotWindowTakesPlainSecondsOrDurations) {
+  for (const char* text : {"1..2", "1s..2s", "1000ms..2s", "1.0..2"}) {
+    const auto w = parse_plot_window(text);
+    ASSERT_TRUE(w) << text << ": " << w.error().message();
+    EXPECT_EQ(w->from, std::chrono::seconds(1)) << text;
+    EXPECT_EQ(w->to, std::int64_t{2'000'000'000}) << text;
+  }
+  EXPECT_EQ(parse_plot_window("0.5..")->to, std::nullopt);
+  EXPECT_EQ(parse_plot_window("..0.5")->to, std::int64_t{500'000'000});
+  for (const char* bad : {"1", "2..1", "1x..2", "-1..2", "1..2..3"}) EXPECT_FALSE(parse_plot_window(bad)) << bad;
 }
 
 TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {

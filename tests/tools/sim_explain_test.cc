@@ -31,6 +31,14 @@ TEST(SimExplain, OddSegmentCountAndLinuxTimer) {
   EXPECT_NE(s.find("Linux"), std::string::npos) << s;
 }
 
+TEST(SimExplain, OneSegmentIsSingular) {
+  const auto r = run_ackstall({"sim", "--defaults", "--set", "app.transmitter.write_len=1000", "--set",
+                               "app.transmitter.writes=20", "--set", "sender.send_buffer.size=1000", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string s = nlohmann::json::parse(r.out)["explanation"];
+  EXPECT_NE(s.find("ends in 1 segment of up to"), std::string::npos) << s;  // was "1 segments"
+}
+
 TEST(SimExplain, HealthyRunsAndShortWaits) {
   EXPECT_NE(why("seed/04-patched-l7300.toml").find("the link is the limit"), std::string::npos);
   const std::string scp = why("seed/09-scp-openbsd-to-cygwin-before.toml");

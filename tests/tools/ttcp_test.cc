@@ -75,7 +75,12 @@ TEST(Ttcp, VerifyWithChunkingAndEmulatedAfdIsByteExact) {
   ASSERT_EQ(t.code, 0) << t.err;
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("--verify: 6371200 bytes match the pattern"), std::string::npos) << r.out;
-  EXPECT_NE(t.out.find("emulate-afd quota=8192: "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("emulate-afd quota=8192: 400 sends, "), std::string::npos) << t.out;
+  // Two stall counts, each saying what it counts (they may differ by the final wait for all ACKs).
+  EXPECT_NE(t.out.find(" ms, counted per wait for the quota, the last one for every ACK included"), std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find(" ms, counted per application send (longest "), std::string::npos) << t.out;
+  EXPECT_NE(r.out.find(" ms, counted per application read (longest "), std::string::npos) << r.out;
 }
 
 TEST(Ttcp, JsonFollowsIperf3Shape) {
@@ -142,6 +147,10 @@ TEST(Ttcp, TransmitterSurvivesReceiverGoingAway) {
   const auto t = run_cli({"-t", "-s", "-n", "100000", "-l", "65536", "-p", std::to_string(l->port), "127.0.0.1"});
   closer.join();
   expect_one_line_error(t, kExitFailure, "lost after");
+  // The statistics so far come first (they were lost with the error before).
+  EXPECT_NE(t.out.find("ttcp-t: connection lost: the transfer so far"), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" bytes in "), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(" I/O calls"), std::string::npos) << t.out;
 }
 
 TEST(Ttcp, ReceiverSurvivesPeerReset) {
@@ -246,7 +255,7 @@ TEST(Ttcp, SizesTakeTheOneGrammar) {
 
 #if defined(__linux__)
 TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
-  // --emulate-afd takes its quota only after '=': the address that follows is the host.
+  // --emulate-afd never takes an address that follows it: that is the host.
   const std::string port = std::to_string(free_port());
   CliResult r{};
   std::thread receiver([&] { r = run_cli({"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"}); });
@@ -255,6 +264,21 @@ TEST(Ttcp, EmulateAfdNeverTakesTheHost) {
   ASSERT_EQ(t.code, 0) << t.err;
   EXPECT_NE(t.out.find("emulated AFD quota 8192"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("-> 127.0.0.1"), std::string::npos) << t.out;
+}
+
+TEST(Ttcp, EmulateAfdTakesASizeAfterASpaceAsItsQuota) {
+  // "--emulate-afd 16k HOST" was refused as if 16k were the host.
+  const std::string port = std::to_string(free_port());
+  CliResult r{};
+  std::thread receiver([&] { r = run_cli({"-r", "-s", "-p", port, "--bind", "127.0.0.1", "--accept-timeout-ms", "10000"}); });
+  const auto t = run_cli({"-t", "-s", "-n", "20", "-p", port, "--emulate-afd", "16k", "127.0.0.1"});
+  receiver.join();
+  ASSERT_EQ(t.code, 0) << t.err;
+  EXPECT_NE(t.out.find("emulated AFD quota 16384"), std::string::npos) << t.out;
+  expect_one_line_error(run_cli({"-t", "-s", "--emulate-afd", "8k"}), kExitUsage,
+                        "missing HOST (8k is --emulate-afd's quota)");
+  expect_one_line_error(run_cli({"-t", "-s", "--emulate-afd", "8k", "h", "extra"}), kExitUsage,
+                        "unexpected argument 'extra'");
 }
 
 TEST(Ttcp, OneMssInTheChunkLineVerboseAndJson) {
@@ -318,6 +342,22 @@ TEST(Ttcp, IntervalsCarryStallCountsAndTheLastPartialOne) {
   }
   EXPECT_EQ(bytes, j["end"]["sum_sent"]["bytes"].get<std::uint64_t>());
   EXPECT_EQ(j["end"]["stalls"]["threshold_ms"], 20.0);
+}
+
+TEST(Ttcp, StallThresholdIsADurationWithTheOldMsSpellingKept) {
+  auto [t, r] = transfer({"--json", "--stall-threshold", "0.1s"}, {"-n", "10", "--json", "--stall-threshold", "5ms"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(t.out)["end"]["stalls"]["threshold_ms"], 5.0);
+  EXPECT_EQ(nlohmann::json::parse(r.out)["end"]["stalls"]["threshold_ms"], 100.0);
+  auto [t2, r2] = transfer({}, {"-n", "10", "--json", "--stall-ms", "7"});
+  ASSERT_EQ(t2.code, 0) << t2.err;
+  EXPECT_EQ(nlohmann::json::parse(t2.out)["end"]["stalls"]["threshold_ms"], 7.0);
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "soon", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "2min", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "61s", "h"}), kExitUsage, "--stall-threshold");
+  expect_one_line_error(run_cli({"-t", "-s", "--stall-threshold", "5ms", "--stall-ms", "5", "h"}), kExitUsage,
+                        "--stall");
 }
 
 TEST(Ttcp, ForeverIsAReceiverOption) {

@@ -2,10 +2,26 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "ackstall/core/suggest.h"
 #include "commands.h"
 
 namespace ackstall::tools {
+namespace {
+
+// " (did you mean --flag?)" for an unknown option ARG of CMD (CLI11 2.1 suggests nothing).
+std::string suggest_option(const CLI::App& cmd, const std::string& arg) {
+  if (!arg.starts_with('-')) return {};
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const std::string& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  return core::did_you_mean(arg.substr(0, arg.find('=')), names);
+}
+
+}  // namespace
 
 int run(std::span<const char* const> argv, Io io) {
   CLI::App app{"ackstall: reproduce, diagnose and fix TCP send stalls caused by send-buffer "
@@ -25,7 +41,11 @@ int run(std::span<const char* const> argv, Io io) {
     if (const std::string_view why = absent_command_reason(argv[1]); !why.empty()) {
       return fail(io, "'" + std::string(argv[1]) + "' is not in this build: " + std::string(why), kExitUsage);
     }
-    return fail(io, "unknown subcommand '" + std::string(argv[1]) + "' (try --help)", kExitUsage);
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app.get_subcommands({})) names.push_back(sub->get_name());
+    const std::string hint = core::did_you_mean(argv[1], names);
+    return fail(io, "unknown subcommand '" + std::string(argv[1]) + "'" + (hint.empty() ? " (try --help)" : hint),
+                kExitUsage);
   }
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
@@ -45,12 +65,15 @@ int run(std::span<const char* const> argv, Io io) {
         if (sub->get_help_ptr() && sub->get_help_ptr()->count() > 0) io.out << sub->help();
       return kExitOk;
     }
-    // CLI11 checks required options before unexpected ones: name a mistyped flag first.
+    // CLI11 checks required options before unexpected ones: name a mistyped flag first, and the
+    // closest flag there is.
     for (const CLI::App* sub : app.get_subcommands())
-      if (const auto extra = sub->remaining(); !extra.empty())
-        return fail(io, sub->get_name() + ": unknown option or argument '" + extra.front() + "' (try " +
-                            sub->get_name() + " --help)",
+      if (const auto extra = sub->remaining(); !extra.empty()) {
+        const std::string hint = suggest_option(*sub, extra.front());
+        return fail(io, sub->get_name() + ": unknown option or argument '" + extra.front() + "'" +
+                            (hint.empty() ? " (try " + sub->get_name() + " --help)" : hint),
                     kExitUsage);
+      }
     return fail(io, e.what(), kExitUsage);
   }
   if (!selected) {

@@ -84,13 +84,13 @@ core::Result<TtcpConfig> parse_tx(const std::vector<std::string>& args) {
     return core::fail(std::string("lab run -- ...: ") + e.what());
   }
   if (cli.receive) return core::fail("lab run: give transmitter flags; the receiver runs in ackstall-b by itself");
-  if (!cli.cfg.host.empty()) {
-    return core::fail("lab run: drop HOST '" + cli.cfg.host + "': the transmitter connects to 10.77.0.2");
-  }
   if (cli.ack_mode != "default") return core::fail("lab run: give --ack-mode before '--' (it is the receiver's)");
   cli.cfg.transmit = true;
   cli.source_sink = true;
   if (auto ok = cli.finish(false); !ok) return tl::unexpected(ok.error());
+  if (!cli.cfg.host.empty()) {
+    return core::fail("lab run: drop HOST '" + cli.cfg.host + "': the transmitter connects to 10.77.0.2");
+  }
   return cli.cfg;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/link_framing.h"
+#include "ackstall/core/plural.h"
 #include "ackstall/net/ideal_send_backlog.h"
 #include "app.h"
 #include "size_option.h"
@@ -28,7 +30,7 @@ struct PlanOptions {
 };
 
 constexpr std::uint64_t kMaxLen = std::uint64_t{1} << 40;  // 1 TiB
-constexpr std::int64_t kMaxMss = 65495;                    // loopback: 65535 - 40
+constexpr std::int64_t kMaxMss = core::mss_for_mtu(65535);  // loopback: 65495
 
 // How many chunks of C in a row the policy makes from LEFT bytes on: every policy's chunk is a
 // step function of the bytes left (a base size, then a tail rule near the end), so the run is
@@ -100,7 +102,7 @@ int execute(const PlanOptions& o, Io io) {
     if (list) io.out << "]," << j.dump().substr(1) << '\n';
     else io.out << j.dump(2) << '\n';
   } else if (o.summary) {
-    fmt::print(io.out, "{} chunks of {} bytes (policy {}, base chunk {}{})\n", chunks, o.len, o.policy,
+    fmt::print(io.out, "{} of {} bytes (policy {}, base chunk {}{})\n", core::plural(chunks, "chunk"), o.len, o.policy,
                policy.base_chunk(),
                params.sndbuf != o.sndbuf ? fmt::format(", SO_SNDBUF raised to {}", params.sndbuf) : "");
     for (const auto& [size, count] : sizes) fmt::print(io.out, "{:>12} x {}\n", size, count);

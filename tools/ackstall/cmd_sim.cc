@@ -29,6 +29,7 @@
 #include "sim_plot.h"
 #include "sim_report.h"
 #include "sim_sweep.h"
+#include "stall_threshold_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -46,7 +47,7 @@ struct SimOptions {
   bool list_keys = false;
   bool show_config = false;
   bool defaults = false;
-  std::string stall_threshold;
+  std::optional<std::int64_t> stall_threshold;  // --stall-threshold, ns
   std::vector<std::string> sweeps;
   std::string csv_path;
   std::string shard;
@@ -124,21 +125,23 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   for (const std::vector<std::string>* specs : {&std::as_const(base->sweep_axes), &o.sweeps})
     for (const std::string& spec : *specs) {
       auto axis = scenario::parse_sweep_axis(spec);
-      if (!axis) return fail(io, axis.error(), kExitUsage);
+      if (!axis) {
+        return fail(io, axis.error(), kExitUsage, specs == &o.sweeps ? "--sweep " : sources(o)[0] + ": sweep.axes: ");
+      }
       const bool replaced = specs == &base->sweep_axes &&
                             std::any_of(o.sweeps.begin(), o.sweeps.end(),
                                         [&](const std::string& x) { return x.starts_with(axis->key + "="); });
       if (!replaced) axes.push_back(std::move(*axis));
     }
   auto sweep = scenario::Sweep::make(std::move(axes));
-  if (!sweep) return fail(io, sweep.error(), kExitUsage);
+  if (!sweep) return fail(io, sweep.error(), kExitUsage, "--sweep ");
   SweepRun run;
   run.source = sources(o)[0];
   run.title = base->name;
   run.sweep = std::move(*sweep);
   if (!o.shard.empty()) {
     auto shard = scenario::parse_shard(o.shard);
-    if (!shard) return fail(io, shard.error(), kExitUsage);
+    if (!shard) return fail(io, shard.error(), kExitUsage, "--shard ");
     run.shard = *shard;
   }
   auto text = read_text(run.source);
@@ -166,12 +169,7 @@ int execute(const SimOptions& o, Io io) {
                 "built-in run (the seed's unpatched setup)",
                 kExitUsage);
   }
-  std::optional<std::int64_t> threshold;
-  if (!o.stall_threshold.empty()) {
-    auto t = core::parse_duration_ns(o.stall_threshold);
-    if (!t) return fail(io, t.error(), kExitUsage, "--stall-threshold: ");
-    threshold = *t;
-  }
+  const std::optional<std::int64_t> threshold = o.stall_threshold;
   if (!o.sweeps.empty()) return execute_sweep(o, threshold, io);
   if (sources(o).size() == 1 && !o.show_config) {  // a map file: [sweep] axes
     auto sc = load(sources(o)[0], o.sets);
@@ -277,8 +275,9 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
   cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
-  cmd->add_option("--stall-threshold", o->stall_threshold,
-                  "waits longer than this count as stalls, shorter ones are reported apart (default 20ms)");
+  add_stall_threshold_option(
+      *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
+      "waits longer than this count as stalls, shorter ones are reported apart");
   auto* pcap_opt = cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
   cmd->add_option("--pcap-at", o->pcap_at,
                   "where the pcap is taken: wire (a tap, every frame at its first bit), sender or receiver "
@@ -289,7 +288,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
       ->check(CLI::Range(54u, 262144u));
   cmd->add_option("--plot", o->plot_path,
                   "a time-sequence graph of one run, or a map of a sweep (.png, .svg or .pdf; needs gnuplot)");
-  cmd->add_option("--plot-window", o->plot_window, "the time span to plot, A..B (e.g. 0.5s..1s)");
+  cmd->add_option("--plot-window", o->plot_window, "the time span to plot, A..B (seconds or durations: 0.5..1, 200ms..1s)");
   cmd->add_flag("--list-profiles", o->list_profiles, "list TCP profiles and link presets with sources");
   cmd->add_flag("--list-keys", o->list_keys,
                 "list every scenario key with its type, default, unit and grammar");

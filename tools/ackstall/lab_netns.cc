@@ -14,6 +14,7 @@
 #include <sstream>
 #include <vector>
 
+#include "ackstall/core/link_framing.h"
 #include "lab/signal_guard.h"
 #include "lab/state_file.h"
 
@@ -101,10 +102,13 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
     if (auto r = run_command(s); !r) return rollback(r.error());
   }
   std::vector<std::string> tc = {"tc", "-n", kNsA, "qdisc", "add", "dev", kVethA, "root",
-                                 "stab", "overhead", "24", "linklayer", "ethernet",
-                                 "tbf", "rate", cfg.rate, "burst",
+                                 // the skb holds the 14-byte Ethernet header; stab adds the rest
+                                 // of the 38 on the wire: preamble/SFD, FCS and gap, 24
+                                 "stab", "overhead",
+                                 std::to_string(core::kEthernetOverheadBytes - core::kEthernetHeaderBytes),
+                                 "linklayer", "ethernet", "tbf", "rate", cfg.rate, "burst",
                                  // two full frames (3100 at MTU 1500: §7); more for jumbo frames
-                                 std::to_string(std::max(3100, 2 * (cfg.mtu + 38)))};
+                                 std::to_string(std::max(3100, 2 * (cfg.mtu + core::kEthernetOverheadBytes)))};
   std::istringstream tail(shaper_tail);
   for (std::string w; tail >> w;) tc.push_back(w);
   if (auto r = run_command(tc); !r) return rollback(r.error());

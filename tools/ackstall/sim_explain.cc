@@ -6,6 +6,8 @@
 #include <optional>
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/link_framing.h"
+#include "ackstall/core/plural.h"
 #include "ackstall/core/units.h"
 #include "sim_report.h"
 
@@ -16,6 +18,9 @@ using sim::StallKind;
 
 std::string bytes(std::int64_t n) { return fmt::format("{}-byte", n); }
 
+// "every segment", "every 2 segments".
+std::string every_segments(std::int64_t n) { return n == 1 ? "every segment" : "every " + core::plural(n, "segment"); }
+
 std::string ack_rule(const sim::TcpProfile& rx) {
   const std::string timer = core::format_duration_ns(rx.ack.delack_timeout.count());
   switch (rx.ack.kind) {
@@ -23,11 +28,11 @@ std::string ack_rule(const sim::TcpProfile& rx) {
     case sim::AckPolicyKind::bsd_tick: return "the receiver (old BSD) holds a lone segment's ACK until its global delayed-ACK tick";
     case sim::AckPolicyKind::freebsd: return "the receiver (FreeBSD) ACKs every second segment and delays a lone one's ACK up to " + timer;
     case sim::AckPolicyKind::windows:
-      return fmt::format("the receiver (Windows) ACKs every {} segments and delays a lone one's ACK up to {}",
-                         rx.ack.ack_frequency, timer);
+      return fmt::format("the receiver (Windows) ACKs {} and delays a lone one's ACK up to {}",
+                         every_segments(rx.ack.ack_frequency), timer);
     case sim::AckPolicyKind::ns3:
-      return fmt::format("the receiver (ns-3) ACKs every {} segments and delays a lone one's ACK up to {}",
-                         rx.ack.ack_frequency, timer);
+      return fmt::format("the receiver (ns-3) ACKs {} and delays a lone one's ACK up to {}",
+                         every_segments(rx.ack.ack_frequency), timer);
     default:
       return "the receiver (Linux) delays the ACK of a lone segment by its ATO (" +
              core::format_duration_ns(rx.ack.ato_min.count()) + " and up)";
@@ -69,10 +74,10 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
   const double worst_s = total.time.seconds();
   const auto& tx = cfg.app.transmitter;
   const std::int64_t sndbuf = s.sndbuf > 0 ? s.sndbuf : cfg.sender.send_buffer.size;  // after a raise
-  const std::string when = fmt::format("{} waits, {:.3f} s in all", total.count, worst_s);
+  const std::string when = fmt::format("{}, {:.3f} s in all", core::plural(total.count, "wait"), worst_s);
   // How one send leaves the application: the policy's last piece and its segment count.
-  const std::int64_t mss = s.mss > 0 ? s.mss : cfg.link.mtu - 40;
-  const core::ChunkPolicy policy(tx.chunking, {sndbuf, tx.chunk_mss_guess > 0 ? tx.chunk_mss_guess : cfg.link.mtu - 40,
+  const std::int64_t mss = s.mss > 0 ? s.mss : core::mss_for_mtu(cfg.link.mtu);
+  const core::ChunkPolicy policy(tx.chunking, {sndbuf, tx.chunk_mss_guess > 0 ? tx.chunk_mss_guess : core::mss_for_mtu(cfg.link.mtu),
                                                true, cfg.sender.send_buffer.kind == sim::SendBufferKind::afd,
                                                false});
   const auto pieces = policy.plan(static_cast<std::size_t>(std::min<std::int64_t>(tx.write_len, 1 << 24)));
@@ -87,13 +92,16 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
     case StallKind::delayed_ack: {
       std::string lone;
       if (segs % 2 == 1)
-        lone = fmt::format(" ends in {} segments of up to {} bytes, so its last segment is alone", segs, mss);
+        lone = fmt::format(" ends in {} of up to {} bytes, so its last segment is alone", core::plural(segs, "segment"),
+                           mss);
       else if (tail > 0 && cfg.sender.nagle != sim::NagleKind::off)
-        lone = fmt::format(" is {} segments; Nagle ({}) holds the {}-byte tail until the {} before it are ACKed, "
+        lone = fmt::format(" is {}; Nagle ({}) holds the {}-byte tail until {} before it {} ACKed, "
                            "which leaves segment {} alone",
-                           segs, sim::to_string(cfg.sender.nagle), tail, segs - 1, segs - 1);
+                           core::plural(segs, "segment"), sim::to_string(cfg.sender.nagle), tail,
+                           segs - 1 == 1 ? "the one" : fmt::format("the {}", segs - 1), segs - 1 == 1 ? "is" : "are",
+                           segs - 1);
       else
-        lone = fmt::format(" is {} segments of up to {} bytes", segs, mss);
+        lone = fmt::format(" is {} of up to {} bytes", core::plural(segs, "segment"), mss);
       return fmt::format("each {} send{}{}; {}; {} ({})", bytes(tx.write_len), cut, lone, ack_rule(cfg.receiver),
                          afd && tx.write_len >= sndbuf
                              ? fmt::format("with SO_SNDBUF {} charged per whole send, the sender cannot send on "

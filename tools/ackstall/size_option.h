@@ -35,7 +35,7 @@ CLI::Option* add_size_option(CLI::App& cmd, const std::string& name, Int& target
   return cmd
       .add_option_function<std::string>(
           name, [&target](const std::string& v) { target = static_cast<Int>(*core::parse_size(v)); },
-          description + " (bytes, or k/M/G: 8k)")
+          description + " (bytes, or k/K/KiB, M, G: 8k)")
       ->check(size_in(lo, hi));
 }
 

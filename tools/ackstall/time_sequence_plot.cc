@@ -23,17 +23,22 @@ const char* colour_of(std::size_t lane) {
 core::Result<PlotWindow> parse_plot_window(std::string_view text) {
   const auto dots = text.find("..");
   const auto bad = [&] {
-    return core::fail("--plot-window " + std::string(text) + ": expected A..B, durations such as 0.5s..1s");
+    return core::fail("--plot-window " + std::string(text) + ": expected A..B, seconds or durations such as 0.5..1 or 200ms..1s");
   };
   if (dots == std::string_view::npos) return bad();
+  // A plain number is seconds, the plot's axis ("1..2" = "1s..2s").
+  const auto ns = [](std::string_view t) {
+    const bool plain = !t.empty() && t.find_first_not_of("0123456789.") == std::string_view::npos;
+    return core::parse_duration_ns(plain ? std::string(t) + "s" : std::string(t));
+  };
   PlotWindow w;
   if (dots > 0) {
-    const auto a = core::parse_duration_ns(text.substr(0, dots));
+    const auto a = ns(text.substr(0, dots));
     if (!a) return bad();
     w.from = std::chrono::nanoseconds(*a);
   }
   if (dots + 2 < text.size()) {
-    const auto b = core::parse_duration_ns(text.substr(dots + 2));
+    const auto b = ns(text.substr(dots + 2));
     if (!b || *b <= w.from.count()) return bad();
     w.to = *b;
   }

@@ -20,7 +20,8 @@ struct PlotWindow {
   std::chrono::nanoseconds from{0};
   std::optional<std::int64_t> to;  // ns
 };
-// "A..B" in core's duration grammar ("0.5s..1s", "200ms..", "..2s").
+// "A..B" in core's duration grammar ("0.5s..1s", "200ms..", "..2s"); a plain number is seconds
+// ("1..2").
 core::Result<PlotWindow> parse_plot_window(std::string_view text);
 
 struct TimeSequence {

@@ -6,6 +6,7 @@
 #include "ackstall/net/endpoint.h"
 #include "ackstall/net/ideal_send_backlog.h"
 #include "size_option.h"
+#include "stall_threshold_option.h"
 
 namespace ackstall::tools {
 
@@ -30,7 +31,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_option("-p", cfg.port, "port (default 5001)")->check(CLI::Range(0, 65535));
   cmd.add_flag("-D", cfg.nodelay, "TCP_NODELAY on the transmitter");
   cmd.add_flag("-v", cfg.verbose, "more detail");
-  cmd.add_option("host", cfg.host, "-t: the receiver's HOST");
+  cmd.add_option("host", positionals, "-t: the receiver's HOST");
   cmd.add_option("--chunk", chunk,
                  "split each send: none (default), seed, cygwin, robust (docs/STACKS.md §8), auto (a "
                  "plain send where the kernel charges no per-send quota, robust on Winsock or with "
@@ -40,10 +41,11 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("--raise-sndbuf", cfg.allow_raise_sndbuf,
                "-t, --chunk robust/auto: let the policy raise SO_SNDBUF above a send it cannot split "
                "without a stall (KB823764's second workaround; the quota under --emulate-afd)");
-  // A flag whose value comes only after '=': it never takes the HOST that follows it.
+  // A flag whose value comes after '=' (it never takes a HOST that follows it); a size right
+  // after it ("--emulate-afd 8k HOST") is its quota too: finish() takes it from the positionals.
   cmd.add_flag("--emulate-afd{default}", afd_text,
                "charge each send whole against a Winsock quota (default 8192, or -b); a quota is "
-               "written --emulate-afd=QUOTA (bytes, or k/M/G: 8k)");
+               "written --emulate-afd=QUOTA or --emulate-afd QUOTA (bytes, or k/K/KiB, M, G: 8k)");
   cmd.add_option("--time", cfg.seconds, "transmit for this many seconds (instead of -n)")
       ->check(CLI::Range(0.001, 86400.0));
   cmd.add_option("--interval", cfg.interval, "report every this many seconds")
@@ -53,8 +55,10 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_option("--ack-mode", ack_mode,
                  "-r: default, classic (TCP_QUICKACK=0 after every read) or quickack")
       ->check(CLI::IsMember(ack_mode_names()));
-  cmd.add_option("--stall-ms", cfg.stall_ms, "a completion wait longer than this is a stall (default 20)")
-      ->check(CLI::Range(0.0, 60000.0));
+  add_stall_threshold_option(
+      cmd, [this](std::int64_t ns) { cfg.stall_ms = static_cast<double>(ns) / 1e6; },
+      "a send or read (or an emulated quota's completion wait) longer than this is a stall", "--stall-ms",
+      std::int64_t{60} * 1'000'000'000);
   cmd.add_option("--bind", cfg.bind,
                  "-r: address to listen on: an IPv4/IPv6 literal ([::1] or ::1) or a name (default: "
                  "every address, IPv6 and IPv4)");
@@ -69,6 +73,15 @@ void TtcpCli::add_to(CLI::App& cmd) {
 
 core::Result<void> TtcpCli::finish(bool host_required) {
   if (sockbuf) cfg.sockbuf = static_cast<int>(*sockbuf);
+  // "--emulate-afd 8k HOST": a size first after the bare flag is its quota, not a HOST.
+  bool quota_from_positional = false;
+  if (afd_text == "default" && !positionals.empty() && core::parse_size(positionals.front())) {
+    afd_text = positionals.front();
+    positionals.erase(positionals.begin());
+    quota_from_positional = true;
+  }
+  if (positionals.size() > 1) return core::fail("ttcp: unexpected argument '" + positionals[1] + "' (one HOST)");
+  cfg.host = positionals.empty() ? std::string() : positionals.front();
   if (cfg.transmit == receive) return core::fail("ttcp: give exactly one of -t (transmit) and -r (receive)");
   cfg.source_sink = source_sink;
   if (!source_sink && cfg.verify) {
@@ -79,7 +92,10 @@ core::Result<void> TtcpCli::finish(bool host_required) {
   cfg.isb = policy.isb;
   cfg.ack_mode = *ttcp::parse_ack_mode(ack_mode);
   if (cfg.transmit) {
-    if (host_required && cfg.host.empty()) return core::fail("ttcp -t: missing HOST");
+    if (host_required && cfg.host.empty()) {
+      return core::fail("ttcp -t: missing HOST" +
+                        (quota_from_positional ? " (" + afd_text + " is --emulate-afd's quota)" : std::string()));
+    }
     if (cfg.port == 0) return core::fail("ttcp -t: -p must be 1..65535");
     if (cfg.ack_mode != ttcp::AckMode::normal) return core::fail("ttcp: --ack-mode is a receiver (-r) option");
     std::optional<std::int64_t> afd_flag;  // 0: the default quota
@@ -89,7 +105,7 @@ core::Result<void> TtcpCli::finish(bool host_required) {
       const auto q = core::parse_size(afd_text);
       if (!q || *q < 1 || *q > static_cast<std::uint64_t>(kMaxSocketBuffer)) {
         return core::fail("ttcp: --emulate-afd=" + afd_text + ": expected a quota of 1.." +
-                          std::to_string(kMaxSocketBuffer) + " bytes (or k/M/G: 8k)");
+                          std::to_string(kMaxSocketBuffer) + " bytes (or k/K/KiB, M, G: 8k)");
       }
       afd_flag = static_cast<std::int64_t>(*q);
     }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ackstall/core/error.h"
 #include "ackstall/ttcp/config.h"
@@ -26,6 +27,7 @@ struct TtcpCli {
   bool receive = false;
   bool source_sink = false;
   std::string afd_text;                   // --emulate-afd: "" absent, "default", or =QUOTA
+  std::vector<std::string> positionals;   // HOST; or QUOTA HOST after "--emulate-afd" (finish())
   std::optional<std::int64_t> sockbuf;    // -b, checked against kMaxSocketBuffer
   std::string chunk = "none";
   std::string ack_mode = "default";

@@ -49,6 +49,7 @@ nlohmann::json ttcp_result_json(const TtcpConfig& cfg, const ttcp::TransferResul
                            {"threshold_ms", cfg.stall_ms},
                            {"longest_call_ms", r.longest_call_ms}}},
                {"interrupted", r.interrupted ? nlohmann::json(signal_name(r.interrupted)) : nlohmann::json(nullptr)}}}};
+  if (r.lost) j["error"] = r.lost->message();  // iperf3 -J's key: the transfer ended early
   if (cfg.transmit) {  // null where the OS does not report them (tcp_info_error says why)
     j["end"]["tcp_mss"] = r.mss ? nlohmann::json(*r.mss) : nlohmann::json(nullptr);
     j["end"]["timestamps"] = r.mss ? nlohmann::json(r.timestamps) : nlohmann::json(nullptr);

@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "ackstall/core/plural.h"
 #include "ackstall/ttcp/transfer.h"
 #include "interrupt.h"
 #include "ttcp_json.h"
@@ -17,8 +18,8 @@ namespace {
 
 void print_interval(std::ostream& out, const char* who, const ttcp::Interval& i) {
   const double s = i.end - i.start;
-  fmt::print(out, "{}: {:7.2f}-{:<7.2f} sec {:>12} bytes {:9.3f} MB/s {:5} stall{}\n", who, i.start, i.end,
-             i.bytes, s > 0 ? static_cast<double>(i.bytes) / s / 1e6 : 0.0, i.stalls, i.stalls == 1 ? "" : "s");
+  fmt::print(out, "{}: {:7.2f}-{:<7.2f} sec {:>12} bytes {:9.3f} MB/s {:>11}\n", who, i.start, i.end,
+             i.bytes, s > 0 ? static_cast<double>(i.bytes) / s / 1e6 : 0.0, core::plural(i.stalls, "stall"));
 }
 
 void print_summary(std::ostream& out, const char* who, const ttcp::TransferResult& r) {
@@ -31,10 +32,12 @@ void print_summary(std::ostream& out, const char* who, const ttcp::TransferResul
              r.seconds > 0 ? static_cast<double>(r.calls) / r.seconds : 0.0);
 }
 
-// The stall line: calls that waited longer than --stall-ms.
+// The stall line: application calls that took longer than the stall threshold. Under
+// --emulate-afd the quota's line above counts its waits instead; the two differ (a send may
+// wait more than once, and the last wait, for every ACK before the close, belongs to no send).
 void print_stalls(std::ostream& out, const TtcpConfig& cfg, const char* who, const ttcp::TransferResult& r) {
-  fmt::print(out, "{}: {} stall{} > {} ms ({} that waited; longest {:.1f} ms)\n", who, r.stalls,
-             r.stalls == 1 ? "" : "s", cfg.stall_ms, cfg.transmit ? "sends" : "reads", r.longest_call_ms);
+  fmt::print(out, "{}: {} > {} ms, counted per application {} (longest {:.1f} ms)\n", who,
+             core::plural(r.stalls, "stall"), cfg.stall_ms, cfg.transmit ? "send" : "read", r.longest_call_ms);
 }
 
 // The "chunk=..." line: how the transmitter splits its sends.
@@ -46,7 +49,7 @@ void print_setup(std::ostream& out, const char* who, const ttcp::SenderSetup& s)
              !isb ? std::string()
              : isb->provenance == net::Provenance::measured
                  ? fmt::format(", ideal send backlog {} ({})", isb->value, isb->source)
-                 : fmt::format(", no ideal send backlog: {}", isb->source));
+                 : fmt::format(", ideal send backlog: {}", isb->source));
 }
 
 // ttcp's progress lines, as the transfer reaches each step (none with --json).
@@ -87,12 +90,13 @@ void print_transmitter_report(const TtcpConfig& cfg, std::ostream& out, const ch
   if (res.afd) {
     const auto& a = *res.afd;
     fmt::print(out,
-               "{}: emulate-afd quota={}{}: {} sends, waited {:.3f} s for completions in {} waits, "
-               "{} stalls > {} ms (longest {:.1f} ms)\n",
+               "{}: emulate-afd quota={}{}: {}, waited {:.3f} s for completions in {}, "
+               "{} > {} ms, counted per wait for the quota, the last one for every ACK included "
+               "(longest {:.1f} ms)\n",
                who, *cfg.afd_quota,
                a.final_quota != *cfg.afd_quota ? fmt::format(" (SO_SNDBUF raised it to {})", a.final_quota) : "",
-               a.sends, std::chrono::duration<double>(a.waited).count(),
-               a.waits, a.stalls, cfg.stall_ms,
+               core::plural(a.sends, "send"), std::chrono::duration<double>(a.waited).count(),
+               core::plural(a.waits, "wait"), core::plural(a.stalls, "stall"), cfg.stall_ms,
                std::chrono::duration<double, std::milli>(a.longest_wait).count());
   }
   if (cfg.verbose && res.mss) {
@@ -109,6 +113,8 @@ int report_result(const TtcpConfig& cfg, Io report, const char* who, const ttcp:
   } else {
     if (res.interrupted) {
       fmt::print(report.out, "{}: interrupted by {}: the transfer so far\n", who, signal_name(res.interrupted));
+    } else if (res.lost) {
+      fmt::print(report.out, "{}: connection lost: the transfer so far\n", who);
     }
     if (cfg.transmit) {
       print_transmitter_report(cfg, report.out, who, res);
@@ -119,6 +125,8 @@ int report_result(const TtcpConfig& cfg, Io report, const char* who, const ttcp:
     print_summary(report.out, who, res);
   }
   report.out.flush();
+  // A lost connection: the report above, then the one-line error, exit 1.
+  if (res.lost) return fail(report, *res.lost, kExitFailure, std::string(who) + ": ");
   return res.interrupted ? InterruptFlag::exit_code(res.interrupted) : kExitOk;
 }
 

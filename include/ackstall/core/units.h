@@ -4,13 +4,16 @@
 //   duration  a non-negative decimal number and a unit: ns, us, ms, s        ("200ms", "1.5s")
 //   rate      a positive decimal number and a unit: bit, kbit, mbit, gbit   ("100mbit") — SI
 //             multiples (1 kbit = 1000 bit/s), as tc(8) spells them
-//   size      a non-negative integer, optionally followed by k, M or G (binary: KiB, MiB, GiB;
-//             "8k" = 8192, "64M" = 67108864); a fraction must come out to whole bytes ("1.5k")
+//   size      a non-negative integer, optionally followed by a binary multiple: k, K, KiB or KB
+//             = 1024; m, M, MiB or MB = 2^20; g, G, GiB or GB = 2^30 ("8k" = "8KiB" = "8KB" =
+//             8192, "64M" = 67108864; KB is binary as in Windows' "8 KB" SO_SNDBUF; "8kb" is
+//             refused: it reads as kilobits); a fraction must come out to whole bytes ("1.5k")
 //
 // Parsers return the value in base units (ns, bit/s, bytes) or an Error whose message names the
 // text and the grammar; the caller prefixes the key or flag ("link.rate: ...").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -20,9 +23,15 @@
 
 namespace ackstall::core {
 
+// The one default stall threshold of every tool (sim, scan, ttcp, the AFD emulator): a wait
+// longer than this is a stall. 20 ms: far above a 100BASE-T or LAN RTT, far below any
+// delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
+inline constexpr std::chrono::nanoseconds kDefaultStallThreshold = std::chrono::milliseconds(20);
+
 inline constexpr std::string_view kDurationGrammar = "a number and ns, us, ms or s, e.g. 200ms";
 inline constexpr std::string_view kRateGrammar = "a number and bit, kbit, mbit or gbit, e.g. 100mbit";
-inline constexpr std::string_view kSizeGrammar = "bytes, or a number and k, M or G (KiB, MiB, GiB), e.g. 8k";
+inline constexpr std::string_view kSizeGrammar =
+    "bytes, or a number and k, M or G, binary (K, KiB, KB alike), e.g. 8k = 8192";
 
 Result<std::int64_t> parse_duration_ns(std::string_view text);
 Result<std::int64_t> parse_rate_bps(std::string_view text);

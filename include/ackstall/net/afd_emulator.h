@@ -31,6 +31,7 @@
 #include <memory>
 
 #include "ackstall/core/afd_quota.h"
+#include "ackstall/core/units.h"
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/net_error.h"
 #include "ackstall/net/socket_ops.h"
@@ -47,7 +48,7 @@ std::uint64_t unwrap_ack_id(std::uint32_t id, std::uint64_t acked_so_far) noexce
 
 struct AfdOptions {
   std::int64_t quota = 8192;  // Winsock's XP/Win7-era default SO_SNDBUF (docs/STACKS.md §1)
-  std::chrono::nanoseconds stall_threshold = std::chrono::milliseconds(20);
+  std::chrono::nanoseconds stall_threshold = core::kDefaultStallThreshold;
   int kernel_sndbuf = 4 << 20;  // SO_SNDBUFFORCE (root) else SO_SNDBUF: the kernel never blocks
 };
 

@@ -10,8 +10,9 @@
 // SO_SNDBUF: KB823764 is never triggered, and the quota is as large as the path wants).
 //
 // Where the query is not available (POSIX; Windows before Vista SP1) nothing is set and the
-// sender runs the plain seed policy on the SO_SNDBUF it has: the fallback. Wine 8 answers the
-// query with a constant 65536 (measured), so under Wine `isb` means "seed at SO_SNDBUF 64 KiB".
+// sender runs the plain seed policy on the SO_SNDBUF it has: the fallback. Wine answers the
+// query with a constant (docs/BENCHMARKS.md: 64 KiB), so under Wine `isb` is the seed policy at
+// that SO_SNDBUF.
 //
 // Not a core::PolicyKind: core owns that enum and stays free of OS notions; `isb` is a net-level
 // option: PolicyKind::seed with SenderOptions::follow_isb (parse_net_policy, sender_options).

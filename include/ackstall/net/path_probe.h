@@ -30,6 +30,7 @@
 #include <string_view>
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/link_framing.h"
 #include "ackstall/net/native_socket.h"
 #include "ackstall/net/socket_ops.h"
 #include "ackstall/net/syscalls.h"
@@ -57,8 +58,8 @@ struct Finding {
 
 inline constexpr std::int64_t kMtuFloor = 576;            // seed: "Forcing minimum IP mtu of 576"
 inline constexpr std::int64_t kFallbackMtu = 1500;        // seed: "Ethernet mtu"
-inline constexpr std::int64_t kIpTcpHeaders = 20 + 20;    // seed: "Assume default TCP/IP hdrs"
-inline constexpr std::int64_t kTimestampOption = 12;      // 10-byte option + 2 NOP padding
+inline constexpr std::int64_t kIpTcpHeaders = core::tcp_ip_header_bytes();  // seed: "Assume default TCP/IP hdrs"
+inline constexpr std::int64_t kTimestampOption = core::kTimestampOptionBytes;  // 10-byte option + 2 NOP padding
 inline constexpr std::int64_t kFallbackSndbuf = 8192;     // seed: "Default for windows"
 
 struct PathReport {

@@ -6,7 +6,7 @@
 //
 // Value syntax by kind (core/units.h is the one grammar of sizes, durations and rates):
 //   integer   a TOML integer ("--set x=300"): a count
-//   size      bytes: an integer, or a string with k, M or G (KiB, MiB, GiB): 8192, "8k"
+//   size      bytes: an integer, or a string with a binary multiple as core/units.h: 8192, "8k", "8KiB"
 //   boolean   true / false
 //   duration  a string with a unit: "200ms", "50us", "1500ns", "3s", "42.7ms"
 //   rate      a string "100mbit", "1gbit", "64kbit" or an integer in bit/s
@@ -56,6 +56,9 @@ std::string_view grammar(FieldKind kind);
 
 // The value of field PATH in CFG, in the key's grammar ("8k", "200ms", "100mbit", "classic").
 core::Result<std::string> get_field(const sim::ExperimentConfig& cfg, std::string_view path);
+
+// "<path>: unknown key", with " (did you mean <key>?)" when a key (profile keys included) is close.
+std::string unknown_key(std::string_view path);
 
 // Sets one field. Fails with "<path>: <problem>" (unknown key, wrong type, bad name).
 // Range checks are sim::validate()'s job, after every key is set.

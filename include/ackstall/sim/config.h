@@ -18,6 +18,7 @@
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/error.h"
 #include "ackstall/core/link_framing.h"
+#include "ackstall/core/units.h"
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
@@ -321,9 +322,8 @@ struct ExperimentConfig {
   std::uint64_t seed = 1;                         // the run's only RNG
   Nanos time_limit = Nanos::s(86400);             // stop (completed = false) past this
   // Waits longer than this count as stalls (Summary::stalls); shorter ones are totalled apart
-  // (Summary::short_waits). 20 ms, as `ackstall scan`: far above a 100BASE-T RTT, far below
-  // any delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
-  Nanos stall_threshold = Nanos::ms(20);
+  // (Summary::short_waits). core::kDefaultStallThreshold (20 ms), as `ackstall scan` and ttcp.
+  Nanos stall_threshold = Nanos(core::kDefaultStallThreshold.count());
 };
 
 // The first problem found, as an Error whose message is "field.path: problem".

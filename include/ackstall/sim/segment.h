@@ -6,6 +6,7 @@
 // right by the sender's receive scale).
 #pragma once
 
+#include "ackstall/core/link_framing.h"
 #include "ackstall/core/tcp_flags.h"
 #include "ackstall/core/tcp_options.h"
 
@@ -28,7 +29,7 @@ struct Segment {
 
   // TCP option bytes as encoded (padded to 4): MSS 4, NOP+wscale 4, NOP NOP+timestamps 12.
   std::int32_t option_bytes() const noexcept { return opts.encoded_length(); }
-  std::int32_t ip_len() const noexcept { return 40 + option_bytes() + len; }
+  std::int32_t ip_len() const noexcept { return core::tcp_ip_header_bytes() + option_bytes() + len; }
   bool has(std::uint8_t f) const noexcept { return (flags & f) != 0; }
 };
 

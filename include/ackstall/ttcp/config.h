@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -14,6 +15,7 @@
 #include <string_view>
 
 #include "ackstall/core/chunk_policy.h"
+#include "ackstall/core/units.h"
 
 namespace ackstall::ttcp {
 
@@ -48,8 +50,9 @@ struct Config {
   double interval = 0;             // --interval (0: none)
   bool verify = false;             // --verify: the receiver checks the pattern byte for byte
   AckMode ack_mode = AckMode::normal;  // --ack-mode (-r)
-  double stall_ms = 20;            // --stall-ms: a send or read (or an emulated quota's completion
-                                   // wait) longer than this is a stall
+  // --stall-threshold: a send or read (or an emulated quota's completion wait) longer than this
+  // many ms is a stall (default core::kDefaultStallThreshold, 20 ms).
+  double stall_ms = std::chrono::duration<double, std::milli>(core::kDefaultStallThreshold).count();
   int connect_timeout_ms = 5000;   // -t: retry refused connects this long (receiver starting)
   int accept_timeout_ms = -1;      // -r: give up waiting for the transmitter (< 0: never)
   // Set (by a signal handler) to a signal number to stop early: the transfer ends at its next

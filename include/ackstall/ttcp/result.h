@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/core/error.h"
 #include "ackstall/net/afd_emulator.h"
 #include "ackstall/net/path_probe.h"
 
@@ -29,6 +30,9 @@ struct TransferResult {
   std::uint64_t stalls = 0;
   double longest_call_ms = 0;
   int interrupted = 0;                     // the signal that stopped the transfer early (0: none)
+  // -t: the connection was lost (the receiver stopped, a reset): the counts are the transfer so
+  // far and this says why ("connection to ... lost after N bytes: Broken pipe").
+  std::optional<core::Error> lost;
   std::string local, remote;               // the connection's addresses ("10.77.0.1:40000")
   std::optional<net::AfdStats> afd;        // -t with afd_quota: the emulated quota's counters
   // -t: the connection's MSS and timestamps from TCP_INFO (Linux) / SIO_TCP_INFO (Windows 10

@@ -15,7 +15,8 @@
 //
 // Errors: core::Error, one line without the role ("connect to 10.77.0.2:5001: Connection
 // refused", "connection from ... lost after N bytes: ..."); a peer's reset or early close is an
-// Error, never a crash. Events report progress while the transfer runs (the command line prints
+// Error, never a crash — except on the transmitter once connected: a lost connection returns the
+// transfer so far with TransferResult::lost set (the report, then the error). Events report progress while the transfer runs (the command line prints
 // ttcp's lines from them); every one is optional and runs on the calling thread.
 #pragma once
 

@@ -194,8 +194,8 @@ class WinSocketOps final : public SocketOps {
     return win::registered_nonblocking(s);
   }
 
-  // SIO_TCP_INFO version 0 (Windows 10 1703+). Wine 8 does not implement it (measured:
-  // WSAEOPNOTSUPP): the probe then falls back to the interface MTU, the seed's way.
+  // SIO_TCP_INFO version 0 (Windows 10 1703+). Wine does not implement it (docs/BENCHMARKS.md,
+  // what Wine answers): the probe then falls back to the interface MTU, the seed's way.
   Result<TcpInfo> tcp_info(NativeSocket s) override {
     DWORD version = 0;
     TCP_INFO_v0 info{};
@@ -272,7 +272,7 @@ class WinSocketOps final : public SocketOps {
   }
 
   // The ideal send backlog (ISB): how much Windows wants queued for the connection to run at
-  // its current rate. Wine 8 answers with a constant 65536 (measured), not a path estimate.
+  // its current rate. Wine answers a constant, not a path estimate (docs/BENCHMARKS.md).
   Result<std::int64_t> ideal_send_backlog(NativeSocket s) override {
     ULONG isb = 0;
     DWORD bytes = 0;
@@ -283,8 +283,8 @@ class WinSocketOps final : public SocketOps {
     return static_cast<std::int64_t>(isb);
   }
 
-  // Windows reports the SO_SNDBUF quota itself. So does Wine (measured, Wine 8.0: set 32768,
-  // get 32768 — Wine undoes Linux's doubling), so no halving anywhere on this platform.
+  // Windows reports the SO_SNDBUF quota itself. So does Wine (it undoes Linux's doubling:
+  // docs/BENCHMARKS.md, what Wine answers), so no halving anywhere on this platform.
   bool send_buffer_reported_doubled() const noexcept override { return false; }
 };
 
