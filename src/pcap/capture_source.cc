@@ -217,6 +217,10 @@ Result<CaptureSource> CaptureSource::open_live(const std::string& iface, const s
   return s;
 }
 
+std::optional<std::uint64_t> CaptureSource::capture_drops() const {
+  return impl_->reader ? impl_->reader->capture_drops() : std::nullopt;
+}
+
 std::optional<CaptureStats> CaptureSource::stats() const {
   if (!live_) return std::nullopt;
   pcap_stat st{};

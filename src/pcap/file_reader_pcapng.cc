@@ -18,6 +18,8 @@ constexpr std::uint32_t kInterfaceDescription = 1;
 constexpr std::uint32_t kObsoletePacket = 2;
 constexpr std::uint32_t kSimplePacket = 3;
 constexpr std::uint32_t kEnhancedPacket = 6;
+constexpr std::uint32_t kInterfaceStatistics = 5;
+constexpr std::uint16_t kOptIsbIfdrop = 5, kOptIsbOsdrop = 7;  // pcapng §4.6
 constexpr std::uint32_t kByteOrderMagic = 0x1A2B3C4D;
 // Interface options (§4.2): if_tsresol (1 byte), if_tsoffset (8 bytes, seconds, signed).
 constexpr std::uint16_t kOptEnd = 0, kOptTsresol = 9, kOptTsoffset = 14;
@@ -56,6 +58,7 @@ Result<void> FileReader::read_section_header(std::span<const std::uint8_t> block
   }
   const std::uint16_t major = u16(block.data() + 12);
   if (major != 1) return fail(fmt::format("{}: section header: unsupported pcapng version {}", where(), major));
+  earlier_sections_drops_ = capture_drops();
   interfaces_.clear();
   return {};
 }
@@ -187,6 +190,7 @@ Result<std::optional<Record>> FileReader::next_pcapng() {
       continue;
     }
     if (!is_packet(type)) {  // statistics, name resolution, custom, ...: not packets
+      if (type == kInterfaceStatistics) read_statistics(b);
       consume(b.size());
       continue;
     }
@@ -233,6 +237,34 @@ Result<std::optional<Record>> FileReader::next_pcapng() {
     consume(b.size());
     return std::optional<Record>(rec);
   }
+}
+
+void FileReader::read_statistics(std::span<const std::uint8_t> b) {
+  // ISB: type(4) length(4) interface(4) ts_high(4) ts_low(4) options... length(4). A malformed
+  // one is ignored: statistics never stop the packets from being read.
+  if (b.size() < 24) return;
+  const std::uint32_t iface = u32(b.data() + 8);
+  if (iface >= interfaces_.size()) return;
+  std::optional<std::uint64_t> drops;
+  for (std::size_t at = 20; at + 4 <= b.size() - 4;) {
+    const std::uint16_t code = u16(b.data() + at), len = u16(b.data() + at + 2);
+    if (code == kOptEnd || at + 4 + len > b.size() - 4) break;
+    if ((code == kOptIsbIfdrop || code == kOptIsbOsdrop) && len == 8) {
+      const std::uint64_t hi = u32(b.data() + at + 4 + (little_ ? 4 : 0));
+      const std::uint64_t lo = u32(b.data() + at + 4 + (little_ ? 0 : 4));
+      drops = drops.value_or(0) + ((hi << 32) | lo);
+    }
+    at += 4 + ((len + 3u) & ~3u);
+  }
+  if (drops) interfaces_[iface].drops = drops;
+}
+
+std::optional<std::uint64_t> FileReader::capture_drops() const {
+  std::optional<std::uint64_t> total = earlier_sections_drops_;
+  for (const Interface& i : interfaces_) {
+    if (i.drops) total = total.value_or(0) + *i.drops;
+  }
+  return total;
 }
 
 }  // namespace ackstall::pcap

@@ -1,5 +1,7 @@
 #include "half_flow.h"
 
+#include "ackstall/core/link_framing.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -472,7 +474,7 @@ std::uint32_t HalfFlow::full_segment() const noexcept {
   // The full-segment payload: the announced MSS less the timestamps option (RFC 7323 §3.2).
   const std::optional<std::uint16_t> announced = receiver_mss_ ? receiver_mss_ : report_.mss;
   const bool ts = report_.timestamps && (!receiver_syn_ || receiver_timestamps_);
-  return announced ? static_cast<std::uint32_t>(std::max(*announced - (ts ? 12 : 0), 1)) : max_payload_;
+  return announced ? static_cast<std::uint32_t>(std::max<std::int64_t>(core::segment_payload(*announced, ts), 1)) : max_payload_;
 }
 
 void HalfFlow::note_nagle_after_release(const TcpPacket& p, std::int64_t now) {
@@ -528,7 +530,7 @@ DirectionReport HalfFlow::report() const {
     if (receiver_mss_) r.mss = receiver_mss_;
     r.timestamps = r.timestamps && receiver_timestamps_;
   }
-  if (r.mss) r.effective_mss = *r.mss - (r.timestamps ? 12u : 0u);
+  if (r.mss) r.effective_mss = static_cast<std::uint32_t>(core::segment_payload(*r.mss, r.timestamps));
   r.receiver_wscale = receiver_wscale_;
   // The prompt waits for ACKs: a sender buffer or per-send quota when the flight at them is flat
   // (within 30 %), well below the receiver's window and never cut by a loss (a congestion window

@@ -61,6 +61,7 @@ Result<FileScan> scan_capture(const std::string& path, const ScanRequest& reques
   consume(*source, request, scanner, scan, [] { return true; });
   scan.records = source->records_read();
   scan.cut_short = source->cut_short();
+  scan.capture_drops = source->capture_drops();
   scan.flows = scanner.report();
   return scan;
 }

@@ -250,5 +250,27 @@ TEST(Scan, ReadsGzipAndXzCaptures) {
   }
 }
 
+// A pcapng capture whose Interface Statistics Block counts drops (pcapng §4.6: isb_ifdrop) is
+// warned about in one line and the count is in the JSON.
+TEST(Scan, WarnsOfThePacketsTheCapturerDropped) {
+  const TempDir dir;
+  const auto src = std::filesystem::path(ACKSTALL_SOURCE_DIR) / "tests/data/lab-captures/classic-8192-unpatched-v4.a.pcapng";
+  std::ifstream in(src, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // ISB, little-endian like the section: type 5, length 40, interface 0, timestamp 0, then the
+  // option isb_ifdrop (code 5, 8 bytes) = 1262, opt_endofopt, and the length again.
+  const auto le32 = [](std::uint32_t v) { return std::string{char(v), char(v >> 8), char(v >> 16), char(v >> 24)}; };
+  std::string isb = le32(5) + le32(40) + le32(0) + le32(0) + le32(0);
+  isb += std::string{5, 0, 8, 0} + le32(1262) + le32(0) + std::string(4, '\0') + le32(40);
+  ASSERT_EQ(isb.size(), 40u);
+  const auto path = dir / "dropped.pcapng";
+  std::ofstream(path, std::ios::binary) << bytes << isb;
+  auto r = run_ackstall({"scan", path.string()});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("dropped 1262 packets (pcapng statistics)"), std::string::npos) << r.err;
+  r = run_ackstall({"scan", "--json", path.string()});
+  EXPECT_EQ(nlohmann::json::parse(r.out)["capture_drops"], 1262);
+}
+
 }  // namespace
 }  // namespace ackstall::tools

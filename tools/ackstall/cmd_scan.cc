@@ -26,6 +26,7 @@
 #include "scan_plot.h"
 #include "scan_report.h"
 #include "scan_scenario.h"
+#include "stall_threshold_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -34,7 +35,7 @@ struct ScanCli {
   std::vector<std::string> files;
   std::string iface;      // -i: a live capture
   double duration_s = 0;  // --duration (0: until Ctrl-C)
-  double threshold_ms = 20;
+  double threshold_ms = static_cast<double>(core::kDefaultStallThreshold.count()) / 1e6;
   std::vector<std::string> flows;
   std::string bpf;
   std::string reader = "own";  // --reader
@@ -123,6 +124,16 @@ int run_scan(const ScanCli& o, Io io) {
       print_scan_text(print, s, io.out);
     }
     if (s.cut_short) io.err << "ackstall: warning: " << *s.cut_short << '\n';
+    if (s.capture_drops.value_or(0) > 0) {
+      io.err << fmt::format("ackstall: warning: {}: the capturing system dropped {} packet{} (pcapng statistics): "
+                            "figures around them are partial\n", s.name, *s.capture_drops,
+                            *s.capture_drops == 1 ? "" : "s");
+    }
+    if (s.stats && s.stats->dropped + s.stats->if_dropped > 0) {
+      io.err << fmt::format("ackstall: warning: {}: libpcap and the interface dropped {} packets during the "
+                            "capture: figures around them are partial\n", s.name,
+                            s.stats->dropped + s.stats->if_dropped);
+    }
     if (s.syn_options_cut > 0) {
       // Window scaling (and the MSS, timestamps) live only in the SYN's options (RFC 7323 §2.2).
       io.err << fmt::format("ackstall: warning: {}: {} SYN(s) had their TCP options cut by the capture's snaplen ({} "
@@ -185,9 +196,10 @@ void add_scan_command(CLI::App& parent, Action& selected) {
                   "the report at the end of --duration or on Ctrl-C, with libpcap's drop counters");
   cmd->add_option("--duration", opt->duration_s, "-i: capture this many seconds (default: until Ctrl-C)")
       ->check(CLI::Range(0.001, 86400.0 * 365));
-  cmd->add_option("--threshold-ms", opt->threshold_ms,
-                  "an idle sender waiting this long for an ACK is a stall (default 20)")
-      ->check(CLI::Range(0.001, 3.6e6));
+  add_stall_threshold_option(
+      *cmd, [opt](std::int64_t ns) { opt->threshold_ms = static_cast<double>(ns) / 1e6; },
+      "an idle sender waiting this long beyond the path's round trip for an ACK is a stall", "--threshold-ms",
+      std::int64_t{3600} * 1'000'000'000);
   cmd->add_option("--flow", opt->flows,
                   "only flows with this endpoint: ADDR, ADDR:PORT, [V6ADDR]:PORT, :PORT or "
                   "PATTERN-PATTERN (repeatable; any may match)")

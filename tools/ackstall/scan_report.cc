@@ -251,6 +251,7 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"skipped", scan.skipped},
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
           {"syn_options_cut", scan.syn_options_cut},
+          {"capture_drops", scan.capture_drops ? nlohmann::json(*scan.capture_drops) : nlohmann::json()},
           {"flows", flows}};
   if (scan.stats) {
     j["capture_stats"] = {{"received", scan.stats->received},

@@ -8,12 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/core/units.h"
 #include "ackstall/pcap/scan_file.h"
 
 namespace ackstall::tools {
 
 struct ScanPrint {
-  double threshold_ms = 20;
+  double threshold_ms = static_cast<double>(core::kDefaultStallThreshold.count()) / 1e6;
   bool flow_filtered = false;
   std::size_t max_stalls = 20;
 };

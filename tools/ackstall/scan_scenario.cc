@@ -1,5 +1,7 @@
 #include "scan_scenario.h"
 
+#include "ackstall/core/link_framing.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -104,13 +106,14 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   const std::uint64_t write = f->write, writes = f->writes;
   const bool stalls_as_a_rule = f->stalls_as_a_rule;
   // The simulator's mss keys are the announced option (it takes the timestamps off itself).
-  const std::uint32_t mss = std::max<std::uint32_t>(d.mss ? *d.mss : g.mss + (d.timestamps ? 12 : 0), 88);
+  const std::uint32_t mss = std::max<std::uint32_t>(
+      d.mss ? *d.mss : g.mss + static_cast<std::uint32_t>(core::per_segment_option_bytes(d.timestamps)), 88);
   const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);
-  // Link rate from the median spacing of full-size pairs: one frame (payload + 40 IP/TCP + 12 timestamps
-  // option + 38 Ethernet framing, core/link_framing.h) per spacing; 100 Mbit/s when unseen.
+  // Link rate from the median spacing of full-size pairs: one Ethernet frame on the wire
+  // (core::ethernet_wire_bytes) per spacing; 100 Mbit/s when unseen.
   std::string rate = "100mbit";
   if (d.back_to_back_ns > 0) {
-    const double frame = static_cast<double>(d.max_segment) + 40 + (d.timestamps ? 12 : 0) + 38;
+    const auto frame = static_cast<double>(core::ethernet_wire_bytes(d.max_segment, d.timestamps));
     const double bps = frame * 8 * 1e9 / static_cast<double>(d.back_to_back_ns);
     rate = fmt::format("{}kbit", std::max<std::int64_t>(64, std::llround(bps / 1e3)));
   }

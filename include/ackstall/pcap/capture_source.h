@@ -65,6 +65,8 @@ class CaptureSource {
   bool live() const noexcept { return live_; }
   bool ended() const noexcept { return ended_; }  // a file's end (or cut); never for a live capture
   std::optional<CaptureStats> stats() const;      // live only
+  // A file's own count of packets its capturer dropped (pcapng statistics; the project's reader).
+  std::optional<std::uint64_t> capture_drops() const;
 
  private:
   struct Impl;

@@ -73,6 +73,10 @@ class FileReader {
   // The last error was the input ending inside a record or block (a capture cut short).
   bool truncated() const noexcept { return truncated_; }
   std::uint64_t records_read() const noexcept { return records_; }
+  // pcapng: the packets the capturing system dropped, from the Interface Statistics Blocks read
+  // so far (the latest block per interface: isb_ifdrop + isb_osdrop, pcapng §4.6); nullopt when
+  // no block gave a count (classic pcap has none).
+  std::optional<std::uint64_t> capture_drops() const;
 
  private:
   struct FileCloser {
@@ -83,7 +87,9 @@ class FileReader {
     std::uint32_t snaplen = 0;
     std::uint8_t tsresol = 6;  // if_tsresol: 10^-n s, or 2^-n s with the high bit set
     std::int64_t tsoffset_s = 0;
+    std::optional<std::uint64_t> drops;  // the latest statistics block's isb_ifdrop + isb_osdrop
   };
+  void read_statistics(std::span<const std::uint8_t> block);
   FileReader(std::string name, std::unique_ptr<std::FILE, FileCloser> file,
              std::span<const std::uint8_t> memory);
   // The window over the input: up to `n` contiguous bytes from the read position (fewer only at
@@ -113,6 +119,7 @@ class FileReader {
   FileHeader header_;
   bool little_ = true;                  // the input's byte order (pcapng: the current section's)
   std::vector<Interface> interfaces_;   // the current section's
+  std::optional<std::uint64_t> earlier_sections_drops_;  // sections before the current one
   bool first_interface_read_ = false;   // header_ holds the file's first interface
   std::uint64_t offset_ = 0;  // bytes consumed so far
   std::uint64_t records_ = 0;

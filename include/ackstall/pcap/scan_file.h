@@ -39,6 +39,7 @@ struct FileScan {
   std::uint32_t syn_options_cut_snaplen = 0;     // the first one's captured length
   std::optional<Error> error;                    // a corrupt record mid-file (records before it kept)
   std::optional<CaptureStats> stats;             // live capture: libpcap's counters at the end
+  std::optional<std::uint64_t> capture_drops;    // pcapng statistics: packets the capturer dropped
 };
 
 struct ScanRequest {

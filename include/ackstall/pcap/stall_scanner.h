@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/units.h"
 #include "ackstall/pcap/flow_key.h"
 #include "ackstall/pcap/stall_spill.h"
 #include "ackstall/pcap/tcp_packet.h"
@@ -165,7 +166,7 @@ struct FlowReport {
 };
 
 struct ScanOptions {
-  std::int64_t threshold_ns = 20'000'000;
+  std::int64_t threshold_ns = core::kDefaultStallThreshold.count();
   std::size_t keep_stalls = std::numeric_limits<std::size_t>::max();  // DirectionReport::stalls
   bool spill_stalls = false;  // the stalls past keep_stalls go to DirectionReport::spilled
   // Called as each stall is found (live capture prints them), with the direction's ends.
