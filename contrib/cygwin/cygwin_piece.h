@@ -1,7 +1,7 @@
 /* cygwin_piece.h: how many bytes the next WSASendTo of a stream send carries.
 
    Self-contained C99 (and C++); no Cygwin or Windows headers.  The patch
-   0001-Cygwin-send_internal-cut-stream-sends-below-SO_SNDBUF-in-whole-MSS.patch
+   in this directory (0001-Cygwin-send_internal-cut-stream-sends-below-SO_SNDBU.patch)
    adds this function verbatim to winsup/cygwin/fhandler/socket_inet.cc, and
    ackstall compiles and tests it (tests/contrib/cygwin_piece_test.cc) against
    its chunk policies (include/ackstall/core/chunk_policy.h: `robust' where a
