@@ -109,7 +109,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       if (params.mss > 0) base_ = params.mss * ((params.sndbuf - 1) / params.mss);
       break;
     case PolicyKind::cygwin:
-      // Cygwin send_internal: buf.len = min(buf.len, wmem())
+      // Cygwin send_internal: if (out_len > wmem ()) out_len = wmem (); (chunk_policy.h)
       base_ = params.sndbuf;
       break;
   }

@@ -16,10 +16,13 @@
 //              chunk = remaining                 if base == 0 or !stream or remaining < sndbuf
 //                      base - mss                if remaining - base < mss and base > mss
 //                      base                      otherwise                   (get_chunk)
-//   cygwin — what Cygwin does today (winsup/cygwin/fhandler/socket_inet.cc, send_internal;
-//            docs/STACKS.md §2): stream sends are cut into pieces of at most
-//            the tracked SO_SNDBUF ("wmem"), no MSS logic. Note that a piece of exactly SO_SNDBUF
-//            still meets KB823764's trigger (a send >= SO_SNDBUF on a nonblocking socket).
+//   cygwin — what Cygwin and MSYS2 do today (cygwin/cygwin 61b4866b, unchanged in msys2-runtime
+//            2bfb7739: winsup/cygwin/fhandler/socket_inet.cc, fhandler_socket_wsock::send_internal;
+//            docs/STACKS.md §2): a stream send's buffers are merged and cut into pieces of
+//            exactly wmem () bytes, the last piece the rest; no MSS logic. wmem () is 212992
+//            until setsockopt(SO_SNDBUF, N) (fhandler_socket_inet::setsockopt) sets it and
+//            Winsock's SO_SNDBUF to N. A piece of exactly SO_SNDBUF still meets KB823764's
+//            trigger (a send >= SO_SNDBUF on a nonblocking socket). contrib/cygwin/ patches it.
 //
 // What the seed policy guarantees, by SO_SNDBUF relative to MSS (proven exhaustively in
 // tests/core/chunk_policy_test.cc for every mss in [536, 9000]):
