@@ -272,5 +272,17 @@ TEST(Scan, WarnsOfThePacketsTheCapturerDropped) {
   EXPECT_EQ(nlohmann::json::parse(r.out)["capture_drops"], 1262);
 }
 
+// --emit-scenario replays what it wrote: the simulator's goodput beside the capture's, and the
+// prediction with the library's chunking.
+TEST(Scan, EmittedScenarioIsReplayedBesideTheCapture) {
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
+  const auto r = run_ackstall({"scan", path.string(), "--emit-scenario", (dir / "s.toml").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto at = r.out.find("note: replayed in the simulator: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("with robust chunking the simulator predicts", at), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace ackstall::tools

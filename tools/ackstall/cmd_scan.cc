@@ -11,6 +11,7 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -165,8 +166,24 @@ int run_scan(const ScanCli& o, Io io) {
     auto written = write_scan_scenario(*emitted_from, o.emit_scenario);
     if (!written) return fail(io, written.error());
     if (!o.json) io.out << "\nscenario written to " << o.emit_scenario << " (" << *written << ")\n";
-    for (const std::string& c : scenario_caveats(*emitted_from)) {
-      (o.json ? io.err : io.out) << (o.json ? "ackstall: note: " : "note: ") << c << '\n';
+    std::ostream& notes = o.json ? io.err : io.out;
+    const std::string_view lead = o.json ? "ackstall: note: " : "note: ";
+    for (const std::string& c : scenario_caveats(*emitted_from)) notes << lead << c << '\n';
+    // The replay beside the capture; a caveat past 15 % (the scenario's inferences are then
+    // too weak to stand for the capture).
+    if (auto replay = replay_scan_scenario(*emitted_from); replay) {
+      notes << lead << fmt::format("replayed in the simulator: {:.3f} MiB/s, the capture {:.3f} MiB/s ({:+.0f} %); "
+                                   "with robust chunking the simulator predicts {:.3f} MiB/s\n",
+                                   replay->replay_mib_s, replay->capture_mib_s, 100 * replay->deviation,
+                                   replay->robust_mib_s);
+      if (std::abs(replay->deviation) > 0.15) {
+        notes << lead << "the replay is off by more than 15 %: the scenario does not reproduce this capture; "
+                         "one of its inferences is too weak here (the link rate from segment spacing, the in-flight "
+                         "limit as the quota, the receiver's profile from its ACK timer, the application's pacing; "
+                         "notes above name the ones known), so read its predictions as trends, not figures\n";
+      }
+    } else {
+      notes << lead << "the scenario could not be replayed: " << replay.error().message() << '\n';
     }
   }
   if (!o.plot_path.empty() && emitted_from != nullptr) {

@@ -12,6 +12,8 @@
 #include <optional>
 
 #include "ackstall/pcap/diagnosis.h"
+#include "ackstall/scenario/scenario.h"
+#include "ackstall/sim/experiment.h"
 #include "scan_report.h"
 
 namespace ackstall::tools {
@@ -155,6 +157,25 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   t += fmt::format("write_len = {}\n", write);
   t += fmt::format("writes = {}\n", writes);
   return t;
+}
+
+pcap::Result<ScenarioReplay> replay_scan_scenario(const pcap::FileScan& scan) {
+  auto text = scan_scenario_toml(scan);
+  if (!text) return tl::unexpected(text.error());
+  const auto f = figures_of(scan);
+  ScenarioReplay r;
+  r.capture_mib_s = f->d.goodput_bytes_per_s / (1 << 20);
+  const std::string robust[] = {"app.transmitter.chunking=robust"};
+  for (const bool fixed : {false, true}) {
+    auto sc = scenario::parse_scenario(*text, "the emitted scenario",
+                                       fixed ? std::span<const std::string>(robust) : std::span<const std::string>());
+    if (!sc) return tl::unexpected(sc.error());
+    auto run = sim::run_experiment(sc->config);
+    if (!run) return tl::unexpected(run.error());
+    (fixed ? r.robust_mib_s : r.replay_mib_s) = run->goodput_mib_s;
+  }
+  r.deviation = r.capture_mib_s > 0 ? r.replay_mib_s / r.capture_mib_s - 1 : 0;
+  return r;
 }
 
 pcap::Result<std::string> write_scan_scenario(const pcap::FileScan& scan, const std::filesystem::path& path) {

@@ -18,6 +18,13 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan);
 // Why the scenario may not reproduce the capture's goodput, one sentence each (empty: no known
 // reason): stalls too rare to be a rule, an application's pacing, waits below the threshold.
 std::vector<std::string> scenario_caveats(const pcap::FileScan& scan);
+// The emitted scenario replayed in the simulator, as it stands and with the library's chunking
+// (the `robust` policy): their goodput beside the capture's.
+struct ScenarioReplay {
+  double capture_mib_s = 0, replay_mib_s = 0, robust_mib_s = 0;
+  double deviation = 0;  // replay / capture - 1
+};
+pcap::Result<ScenarioReplay> replay_scan_scenario(const pcap::FileScan& scan);
 // Writes it; returns a one-phrase summary ("flow A -> B, receiver openbsd-3.9").
 pcap::Result<std::string> write_scan_scenario(const pcap::FileScan& scan, const std::filesystem::path& path);
 
