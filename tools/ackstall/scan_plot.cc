@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ackstall/pcap/capture_source.h"
+#include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/frame_decoder.h"
 
 namespace ackstall::tools {
@@ -40,8 +41,15 @@ core::Result<void> plot_capture(const std::string& file, const std::string& bpf,
   for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
     ts.lanes.emplace_back(pcap::to_string(static_cast<pcap::StallKind>(k)));
   }
-  const std::string title = fmt::format("{}: {} -> {}", scan.name, pcap::format_socket_addr(d.sender),
-                                        pcap::format_socket_addr(d.receiver));
+  // The header: goodput, and the dominant cause with its share of the time (pcap/diagnosis.h).
+  const pcap::Diagnosis g = pcap::diagnose(d);
+  std::string verdict;
+  if (!g.accounts.empty()) {
+    verdict = fmt::format("; {:.0f} % {}", 100 * g.accounts.front().share, core::to_string(g.accounts.front().cause));
+    if (g.problem && *g.problem != g.accounts.front().cause) verdict += fmt::format(", problem {}", core::to_string(*g.problem));
+  }
+  const std::string title = fmt::format("{}: {} -> {}, {:.3f} MiB/s{}", scan.name, pcap::format_socket_addr(d.sender),
+                                        pcap::format_socket_addr(d.receiver), d.goodput_bytes_per_s / (1 << 20), verdict);
   return render_time_sequence(ts, path, title, window);
 }
 
