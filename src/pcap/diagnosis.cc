@@ -24,7 +24,7 @@ std::optional<typename Map::key_type> mode(const Map& m) {
 
 std::string rate(double bytes_per_s) {
   if (bytes_per_s >= 1e6) return fmt::format("{:.2f} MB/s", bytes_per_s / 1e6);
-  return fmt::format("{:.1f} KB/s", bytes_per_s / 1e3);
+  return fmt::format("{:.2f} KB/s", bytes_per_s / 1e3);
 }
 
 std::string plan_text(const std::vector<std::size_t>& plan) {
@@ -261,7 +261,8 @@ Diagnosis diagnose(const DirectionReport& d) {
   std::stable_sort(g.accounts.begin(), g.accounts.end(), [](const auto& a, const auto& b) { return a.ns > b.ns; });
   if (!g.accounts.empty()) g.dominant = g.accounts.front().cause;
   for (const CauseShare& s : g.accounts) {
-    if (!is_problem(s.cause) || s.share < kProblemShare) continue;
+    // Nothing ACKed: no goodput to improve on, and no bound to state.
+    if (!is_problem(s.cause) || s.share < kProblemShare || d.bytes_acked == 0) continue;
     // A single delayed ACK (a transfer's last odd segment) is not a pattern.
     if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
     const double left = static_cast<double>(d.duration_ns - s.ns);
@@ -340,6 +341,10 @@ Diagnosis diagnose(const DirectionReport& d) {
   const CauseShare& top = g.accounts.front();
   const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
                                        100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  if (!g.problem && d.bytes_acked == 0) {
+    g.mechanism = lead + " None of its data was ACKed in the capture: no goodput to judge a cost by.";
+    return g;
+  }
   if (!g.problem) {
     g.healthy = true;
     std::string why;
@@ -388,8 +393,9 @@ Diagnosis diagnose(const DirectionReport& d) {
       send_buffer_fixes(g);
       break;
     case LimitCause::loss:
-      what = fmt::format("Segments were lost: {} recover{} ({} segments retransmitted).", d.loss_events,
-                         d.loss_events == 1 ? "y" : "ies", d.retransmitted_segments);
+      what = fmt::format("Segments were lost: {} recover{} ({} segment{} retransmitted).", d.loss_events,
+                         d.loss_events == 1 ? "y" : "ies", d.retransmitted_segments,
+                         d.retransmitted_segments == 1 ? "" : "s");
       loss_fixes(d, g);
       break;
     case LimitCause::not_captured:
