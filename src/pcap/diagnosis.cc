@@ -117,7 +117,9 @@ void delayed_ack_fixes(const DirectionReport& d, Diagnosis& g) {
   // Nagle's holds with less than a segment in flight are not a quota's: no chunk advice then.
   const bool nagle_only = d.nagle_holds > 0 && g.in_flight_limit < g.mss;
   const bool quota_like = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
-  if (!nagle_only && (quota_like || g.sender_stack.family == StackFamily::windows)) {
+  // Chunking helps only where a send reaches the limit (a write below it is never split).
+  const bool writes_reach_limit = !g.write_size || *g.write_size >= g.in_flight_limit;
+  if (!nagle_only && writes_reach_limit && (quota_like || g.sender_stack.family == StackFamily::windows)) {
     if (g.mss > 0 && g.in_flight_limit > g.mss) {
       const std::uint64_t w = g.write_size.value_or(g.in_flight_limit);
       // The seed's policy (core/chunk_policy.h, STACKS §0) with the limit as SO_SNDBUF.

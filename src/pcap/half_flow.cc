@@ -134,12 +134,20 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         pending_events_[static_cast<std::size_t>(LimitCause::sender_app)]++;
         acct_ns_ = now;
         if (new_data) {
-          // The first round trip after the ACK that emptied the flight is the ACK's way back to
-          // the sender (a receiver-side capture sees it whole): the path's, not the application's.
-          const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
-          const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
-          app -= clock;
-          flight_ns_ += clock;
+          if (p.payload_len >= max_payload_ && paced_after_previous(now - last_data_ns_)) {
+            // A full segment one frame time after the one before: queued behind it at the
+            // bottleneck (a capture past it sees the link's pace), not an idle sender.
+            account(LimitCause::network, app);
+            app = 0;
+          } else {
+            // The first round trip after the ACK that emptied the flight is the ACK's way back
+            // to the sender (a receiver-side capture sees it whole): the path's, not the
+            // application's.
+            const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+            const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
+            app -= clock;
+            flight_ns_ += clock;
+          }
           commit_pending();
         }
       }
@@ -406,6 +414,8 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         account_until(now, LimitCause::network);  // a late ACK of several segments: a queue, a busy host
       } else if (window_full) {
         account_until(now, LimitCause::receiver_window);
+      } else if (p.payload_len > 0) {
+        account_until(now, LimitCause::network);  // a reply within the round trip: the path's latency
       } else {
         // A prompt ACK clocked the sender on: the flight at this wait tells its limit.
         flight_ns_ += dt;

@@ -244,3 +244,50 @@ TEST(LimitCause, AFlatFlightBelowTheWindowIsTheSendBuffer) {
 
 }  // namespace
 }  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+TEST(LimitCause, ARetransmissionTimeoutIsLoss) {
+  // Bulk data ACKed every second segment; one segment is lost and resent after a 200 ms RTO
+  // (RFC 6298), while the receiver's duplicate ACKs hold the cumulative ACK.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  std::uint64_t acked = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (int i = 0; i < 10; ++i) {
+      v.push_back(c.data(t, 1448, i == 9));
+      if (i % 2 == 1) {
+        acked = c.bytes_sent();
+        v.push_back(c.ack(t + 20 * kUs, acked));
+      }
+      t += 123 * kUs;
+    }
+    if (round == 2) {
+      const std::uint64_t hole = acked;
+      for (int i = 0; i < 6; ++i) {  // sent, but the first of them never arrives
+        TcpPacket p = c.data(t, 1448);
+        v.push_back(p);
+        v.push_back(c.ack(t + 20 * kUs, hole));  // duplicate ACKs
+        t += 123 * kUs;
+      }
+      t += 200 * kMs;
+      TcpPacket resent = c.ack(0, 0);  // rebuilt below as the client's segment at `hole`
+      resent = c.data(t, 1448);        // advances the conversation's counter ...
+      resent.seq = static_cast<std::uint32_t>(c.config().client_isn + 1 + hole);  // ... but resends the hole
+      v.push_back(resent);
+      v.push_back(c.ack(t + 20 * kUs, c.bytes_sent() - 1448));
+      t += 200 * kUs;
+    }
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_GE(d.loss_events, 1u);
+  EXPECT_GT(cause(d, LimitCause::loss), 200 * kMs);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.problem, LimitCause::loss) << g.mechanism;
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
