@@ -284,5 +284,26 @@ TEST(Scan, EmittedScenarioIsReplayedBesideTheCapture) {
   EXPECT_NE(r.out.find("with robust chunking the simulator predicts", at), std::string::npos) << r.out;
 }
 
+// --annotate writes the capture back as pcapng with comments on each stall's two frames and the
+// verdict on the first data segment; the copy scans to the same stalls.
+TEST(Scan, AnnotateWritesTheStallsBackAsComments) {
+  const TempDir dir;
+  const auto path = stalled_capture(dir);
+  const auto out = dir / "annotated.pcapng";
+  auto r = run_ackstall({"scan", path.string(), "--annotate", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("written with 7 commented frames"), std::string::npos) << r.out;  // 3 stalls x 2 + verdict
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(bytes.find("ackstall: stall #3 of 10.0.0.1:40000 -> 10.0.0.2:5001 (delayed_ack"), std::string::npos);
+  EXPECT_NE(bytes.find("Limited by delayed-ACK stalls"), std::string::npos);
+  const auto a = nlohmann::json::parse(run_ackstall({"scan", "--json", path.string()}).out);
+  const auto b = nlohmann::json::parse(run_ackstall({"scan", "--json", out.string()}).out);
+  EXPECT_EQ(a["flows"][0]["directions"][0]["stalls"], b["flows"][0]["directions"][0]["stalls"]);
+  r = run_ackstall({"scan", "-", "--annotate", out.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--annotate writes back one capture file"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ackstall::tools

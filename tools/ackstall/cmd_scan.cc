@@ -24,6 +24,7 @@
 #include "app.h"
 #include "interrupt.h"
 #include "gnuplot.h"
+#include "scan_annotate.h"
 #include "scan_plot.h"
 #include "scan_report.h"
 #include "scan_scenario.h"
@@ -45,6 +46,7 @@ struct ScanCli {
   std::string emit_scenario;
   std::string plot_path;    // --plot
   std::string plot_window;  // --plot-window
+  std::string annotate;     // --annotate
 };
 
 int run_scan(const ScanCli& o, Io io) {
@@ -59,6 +61,9 @@ int run_scan(const ScanCli& o, Io io) {
     }
     if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   }
+  if (!o.annotate.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
+    return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i)", kExitUsage);
+  }
   if (!o.plot_window.empty()) {
     if (o.plot_path.empty()) return fail(io, "scan: --plot-window needs --plot", kExitUsage);
     auto w = parse_plot_window(o.plot_window);
@@ -69,10 +74,10 @@ int run_scan(const ScanCli& o, Io io) {
   req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
   // Text lists --max-stalls per flow: keep no more (memory flat in capture length); JSON and
   // --plot need every stall.
-  if (!o.json && o.plot_path.empty()) req.options.keep_stalls = o.max_stalls;
+  if (!o.json && o.plot_path.empty() && o.annotate.empty()) req.options.keep_stalls = o.max_stalls;
   // JSON lists every stall: past the first 65,536 of a direction they wait on disk (memory flat
   // in capture length, docs/BENCHMARKS.md "scan vs tshark").
-  if (o.json && o.plot_path.empty()) {
+  if (o.json && o.plot_path.empty() && o.annotate.empty()) {
     req.options.keep_stalls = 65536;
     req.options.spill_stalls = true;
   }
@@ -195,6 +200,14 @@ int run_scan(const ScanCli& o, Io io) {
                  pcap::format_socket_addr(d->receiver), o.plot_path);
     }
   }
+  if (!o.annotate.empty() && emitted_from != nullptr) {
+    auto n = annotate_capture(o.files[0], *emitted_from, o.annotate);
+    if (!n) return fail(io, n.error(), kExitFailure, "--annotate: ");
+    if (!o.json) {
+      fmt::print(io.out, "\n{} written with {} commented frames (Wireshark: frame.comment contains \"ackstall\")\n",
+                 o.annotate, *n);
+    }
+  }
   if (code != kExitOk) return first_error.empty() ? code : fail(io, first_error, code);
   return kExitOk;
 }
@@ -242,6 +255,9 @@ void add_scan_command(CLI::App& parent, Action& selected) {
                   "kind) to FILE: .png, .svg or .pdf (gnuplot)");
   cmd->add_option("--plot-window", opt->plot_window, "--plot only this time span: A..B (e.g. 0.5s..1s), seconds "
                   "since the capture's first record");
+  cmd->add_option("--annotate", opt->annotate,
+                  "write the capture back to FILE (pcapng) with a comment on each stall's waiting and releasing "
+                  "frame and each direction's verdict on its first segment: Wireshark shows them as frame.comment");
   cmd->add_option("--emit-scenario", opt->emit_scenario,
                   "write a simulator scenario (TOML) built from the first data flow's figures; "
                   "run it with `ackstall sim FILE`");
