@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/frame_decoder.h"
@@ -15,7 +18,7 @@ namespace {
 // live capture's quiet poll) or `keep_going` says stop; false on a mid-file error (kept in scan).
 template <class KeepGoing>
 bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& scanner, FileScan& scan,
-             KeepGoing&& keep_going) {
+             KeepGoing&& keep_going, std::uint64_t frame_offset = 0) {
   const LinkType link = source.link();
   const auto& filters = request.flows;
   while (keep_going()) {
@@ -44,7 +47,7 @@ bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& sc
     if (frame->options_truncated && frame->packet.has(tcp_flag::syn) && scan.syn_options_cut++ == 0) {
       scan.syn_options_cut_snaplen = static_cast<std::uint32_t>(r.data.size());
     }
-    scanner.add(frame->packet, frame->src, frame->dst, r.number, frame->ttl);
+    scanner.add(frame->packet, frame->src, frame->dst, frame_offset + r.number, frame->ttl);
   }
   return true;
 }
@@ -62,6 +65,37 @@ Result<FileScan> scan_capture(const std::string& path, const ScanRequest& reques
   scan.records = source->records_read();
   scan.cut_short = source->cut_short();
   scan.capture_drops = source->capture_drops();
+  scan.flows = scanner.report();
+  return scan;
+}
+
+Result<FileScan> scan_merged(const std::vector<std::string>& paths, const ScanRequest& request) {
+  // The files in the order of their first records' times (a ring buffer's files may be named in
+  // any order); a file without a record goes last.
+  std::vector<std::pair<std::int64_t, std::string>> order;
+  for (const std::string& p : paths) {
+    auto source = CaptureSource::open(p, "", request.reader);
+    if (!source) return tl::unexpected(source.error());
+    auto first = source->next();
+    const std::int64_t t = first && *first ? (*first)->time_ns : std::numeric_limits<std::int64_t>::max();
+    order.emplace_back(t, p);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  FileScan scan;
+  StallScanner scanner(request.options);
+  std::uint64_t offset = 0;
+  for (const auto& [t, p] : order) {
+    auto source = CaptureSource::open(p, request.bpf, request.reader);
+    if (!source) return tl::unexpected(source.error());
+    scan.name += (scan.name.empty() ? "" : " + ") + p;
+    scan.pcapng = scan.pcapng || source->pcapng();
+    const bool ok = consume(*source, request, scanner, scan, [] { return true; }, offset);
+    offset += source->records_read();
+    if (source->cut_short() && !scan.cut_short) scan.cut_short = *source->cut_short();
+    if (auto d = source->capture_drops()) scan.capture_drops = scan.capture_drops.value_or(0) + *d;
+    if (!ok) break;
+  }
+  scan.records = offset;
   scan.flows = scanner.report();
   return scan;
 }

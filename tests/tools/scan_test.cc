@@ -305,5 +305,44 @@ TEST(Scan, AnnotateWritesTheStallsBackAsComments) {
   EXPECT_NE(r.err.find("--annotate writes back one capture file"), std::string::npos) << r.err;
 }
 
+// --merge reads a ring buffer's files as one capture whatever the order they are named in, and
+// -j 2 reports what -j 1 does, in the order given.
+TEST(Scan, MergeReadsARingBufferAsOneCaptureAndJobsKeepTheOrder) {
+  const TempDir dir;
+  const auto whole = stalled_capture(dir);
+  // The same packets in two files, the later one named first.
+  pcap::Conversation c;
+  std::vector<pcap::TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = kMs;
+  for (int s = 0; s < 3; ++s) {
+    v.push_back(c.data(t, 1448));
+    v.push_back(c.data(t + 123 * kUs, 1448));
+    v.push_back(c.ack(t + 150 * kUs, c.bytes_sent()));
+    v.push_back(c.data(t + 246 * kUs, 1448, true));
+    t += 246 * kUs + 200 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 100 * kUs;
+  }
+  const auto first = dir / "b-first.pcap", second = dir / "a-second.pcap";
+  {
+    auto w1 = pcap::Writer::create(first), w2 = pcap::Writer::create(second);
+    for (std::size_t i = 0; i < v.size(); ++i) EXPECT_TRUE((i < 9 ? w1 : w2)->write(v[i]));
+    EXPECT_TRUE(w1->flush());
+    EXPECT_TRUE(w2->flush());
+  }
+  const auto merged = run_ackstall({"scan", "--json", "--merge", second.string(), first.string()});
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  const auto one = nlohmann::json::parse(run_ackstall({"scan", "--json", whole.string()}).out);
+  const auto m = nlohmann::json::parse(merged.out);
+  EXPECT_EQ(m["records"], one["records"]);
+  EXPECT_EQ(m["flows"][0]["directions"][0]["stalls"], one["flows"][0]["directions"][0]["stalls"]);
+  EXPECT_EQ(m["flows"][0]["directions"][0]["stall_count"], 3);
+
+  const auto serial = run_ackstall({"scan", whole.string(), first.string(), second.string()});
+  const auto parallel = run_ackstall({"scan", "-j", "2", whole.string(), first.string(), second.string()});
+  EXPECT_EQ(parallel.out, serial.out);
+  EXPECT_EQ(parallel.code, serial.code);
+}
+
 }  // namespace
 }  // namespace ackstall::tools

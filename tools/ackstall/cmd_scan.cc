@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <future>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -47,6 +49,8 @@ struct ScanCli {
   std::string plot_path;    // --plot
   std::string plot_window;  // --plot-window
   std::string annotate;     // --annotate
+  bool merge = false;       // --merge
+  unsigned jobs = 1;        // -j
 };
 
 int run_scan(const ScanCli& o, Io io) {
@@ -55,6 +59,9 @@ int run_scan(const ScanCli& o, Io io) {
   }
   if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
   PlotWindow window;
+  if (o.merge && (!o.iface.empty() || std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
+    return fail(io, "scan: --merge reads capture files (not stdin, not -i)", kExitUsage);
+  }
   if (!o.plot_path.empty()) {
     if (o.files.size() != 1 || o.files[0] == "-") {
       return fail(io, "scan: --plot draws one capture file (read twice: not stdin, not -i)", kExitUsage);
@@ -91,10 +98,25 @@ int run_scan(const ScanCli& o, Io io) {
   std::vector<pcap::FileScan> scans;
   const std::vector<std::string> sources = o.iface.empty() ? o.files : std::vector<std::string>{o.iface};
   scans.reserve(sources.size());
-  for (const std::string& file : sources) {
+  // Files: scanned -j at a time (each on its own thread), reported in the order given.
+  std::deque<std::future<pcap::Result<pcap::FileScan>>> ahead;
+  std::size_t next_file = 0;
+  const auto launch = [&] {
+    while (o.iface.empty() && !o.merge && next_file < sources.size() && ahead.size() < std::max(1u, o.jobs)) {
+      ahead.push_back(std::async(o.jobs > 1 ? std::launch::async : std::launch::deferred,
+                                 [&req, f = sources[next_file]] { return pcap::scan_capture(f, req); }));
+      ++next_file;
+    }
+  };
+  const std::vector<std::string> runs = o.merge ? std::vector<std::string>{"merged"} : sources;
+  for (std::size_t run = 0; run < runs.size(); ++run) {
     pcap::Result<pcap::FileScan> scan = pcap::make_error("not run");
-    if (o.iface.empty()) {
-      scan = pcap::scan_capture(file, req);
+    if (o.merge) {
+      scan = pcap::scan_merged(sources, req);
+    } else if (o.iface.empty()) {
+      launch();
+      scan = ahead.front().get();
+      ahead.pop_front();
     } else {
       // Live: each stall as it is found (text), the report at the end of --duration or on
       // Ctrl-C / SIGTERM (interrupt.h), which end a live capture normally.
@@ -118,7 +140,7 @@ int run_scan(const ScanCli& o, Io io) {
       // --filter, is bad input. Each file is reported on its own: the rest are still scanned,
       // and the exit code is the worst.
       const int c = scan.error().code != 0 || !o.iface.empty() ? kExitFailure : kExitUsage;
-      if (sources.size() == 1) return fail(io, scan.error(), c);
+      if (runs.size() == 1) return fail(io, scan.error(), c);
       io.err << "ackstall: " << scan.error().message() << '\n';
       code = std::max(code, c);
       continue;
@@ -255,6 +277,11 @@ void add_scan_command(CLI::App& parent, Action& selected) {
                   "kind) to FILE: .png, .svg or .pdf (gnuplot)");
   cmd->add_option("--plot-window", opt->plot_window, "--plot only this time span: A..B (e.g. 0.5s..1s), seconds "
                   "since the capture's first record");
+  cmd->add_flag("--merge", opt->merge,
+                "read the files as one capture (a ring buffer, dumpcap -b): in the order of their first "
+                "records' times, flows spanning files, frame numbers counted on across them");
+  cmd->add_option("-j,--jobs", opt->jobs, "scan this many files at once (default 1; reported in the order given)")
+      ->check(CLI::Range(1u, 256u));
   cmd->add_option("--annotate", opt->annotate,
                   "write the capture back to FILE (pcapng) with a comment on each stall's waiting and releasing "
                   "frame and each direction's verdict on its first segment: Wireshark shows them as frame.comment");

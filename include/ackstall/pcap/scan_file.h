@@ -52,6 +52,11 @@ struct ScanRequest {
 // `path` may be "-" for stdin.
 Result<FileScan> scan_capture(const std::string& path, const ScanRequest& request);
 
+// Several files read as one capture (a ring buffer, `dumpcap -b`): in the order of their first
+// records' times, flows spanning files, frame numbers counted on across them (as mergecap -a
+// would number them); the name joins the files' names.
+Result<FileScan> scan_merged(const std::vector<std::string>& paths, const ScanRequest& request);
+
 // A live capture on `iface` until `duration_s` seconds have passed (0: no limit) or `*stop` is
 // set (Ctrl-C); request.options.on_stall sees each stall as it is found.
 struct LiveRequest {
