@@ -9,7 +9,8 @@
 namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
-    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls) {
+    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls),
+      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -131,6 +132,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       } else {
         auto& app = pending_[static_cast<std::size_t>(LimitCause::sender_app)];
         app += now - acct_ns_;
+        if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(LimitCause::sender_app)});
         pending_events_[static_cast<std::size_t>(LimitCause::sender_app)]++;
         acct_ns_ = now;
         if (new_data) {
@@ -139,6 +141,9 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // bottleneck (a capture past it sees the link's pace), not an idle sender.
             account(LimitCause::network, app);
             app = 0;
+            for (Span& sp : pending_spans_) {
+              if (sp.cause == static_cast<std::uint8_t>(LimitCause::sender_app)) sp.cause = static_cast<std::uint8_t>(LimitCause::network);
+            }
           } else {
             // The first round trip after the ACK that emptied the flight is the ACK's way back
             // to the sender (a receiver-side capture sees it whole): the path's, not the
@@ -147,6 +152,21 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
             app -= clock;
             flight_ns_ += clock;
+            // The timeline: the clock's share is the first of the idle spans.
+            std::int64_t left = clock;
+            for (std::size_t i = 0; i < pending_spans_.size() && left > 0; ++i) {
+              Span& sp = pending_spans_[i];
+              if (sp.cause != static_cast<std::uint8_t>(LimitCause::sender_app)) continue;
+              const std::int64_t take = std::min(left, sp.end - sp.start);
+              if (take == sp.end - sp.start) {
+                sp.cause = kFlight;
+              } else {
+                pending_spans_.insert(pending_spans_.begin() + static_cast<std::ptrdiff_t>(i),
+                                      Span{sp.start, sp.start + take, kFlight});
+                pending_spans_[i + 1].start += take;
+              }
+              left -= take;
+            }
           }
           commit_pending();
         }
@@ -165,9 +185,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       if (now - acct_ns_ - rtt >= threshold_ns_) {
         account_until(now, LimitCause::sender_app);
       } else {
-        flight_ns_ += now - acct_ns_;
         flight_events_++;
-        acct_ns_ = now;
+        flight_until(now);
       }
     }
   }
@@ -392,6 +411,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       if (flight_before == 0 && !was_zero) {
         const auto c = p.payload_len > 0 ? LimitCause::peer_reply : LimitCause::sender_app;
         pending_[static_cast<std::size_t>(c)] += dt;
+        if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(c)});
         pending_events_[static_cast<std::size_t>(c)]++;
         acct_ns_ = now;
       } else if (unseen > 0) {
@@ -405,8 +425,10 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         account_until(now, LimitCause::peer_reply);
       } else if (waited && kind == StallKind::delayed_ack) {
         // The hold beyond the floor is the timer's; the floor itself is the path's.
-        account(LimitCause::delayed_ack, std::min(dt, excess));
-        flight_ns_ += std::max<std::int64_t>(dt - excess, 0);
+        const std::int64_t path = std::max<std::int64_t>(dt - excess, 0);
+        flight_until(acct_ns_ + path);
+        span(static_cast<std::uint8_t>(LimitCause::delayed_ack), acct_ns_, now);
+        account(LimitCause::delayed_ack, now - acct_ns_);
         acct_ns_ = now;
       } else if (waited && kind == StallKind::window_limited) {
         account_until(now, LimitCause::receiver_window);
@@ -418,9 +440,8 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         account_until(now, LimitCause::network);  // a reply within the round trip: the path's latency
       } else {
         // A prompt ACK clocked the sender on: the flight at this wait tells its limit.
-        flight_ns_ += dt;
         flight_events_++;
-        acct_ns_ = now;
+        flight_until(now);
         if (flight_before > 0) {
           report_.flight_waits++;
           const double b = 8.0 * std::log2(static_cast<double>(flight_before));
@@ -445,6 +466,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       account_until(now, LimitCause::receiver_window);
     } else if (p.payload_len > 0) {
       pending_[static_cast<std::size_t>(LimitCause::peer_reply)] += now - acct_ns_;
+      if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(LimitCause::peer_reply)});
       pending_events_[static_cast<std::size_t>(LimitCause::peer_reply)]++;
       acct_ns_ = now;
     }
@@ -466,7 +488,24 @@ void HalfFlow::account(core::LimitCause c, std::int64_t ns) {
   report_.cause_events[static_cast<std::size_t>(c)]++;
 }
 
+void HalfFlow::span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
+  if (!timeline_on_ || end <= start) return;
+  if (!timeline_.empty() && timeline_.back().cause == cause && timeline_.back().end == start) {
+    timeline_.back().end = end;
+  } else if (timeline_.size() < max_spans_) {
+    timeline_.push_back({start, end, cause});
+  }
+}
+
+void HalfFlow::flight_until(std::int64_t now) {
+  if (now <= acct_ns_) return;
+  span(kFlight, acct_ns_, now);
+  flight_ns_ += now - acct_ns_;
+  acct_ns_ = now;
+}
+
 void HalfFlow::account_until(std::int64_t now, core::LimitCause c) {
+  span(static_cast<std::uint8_t>(c), acct_ns_, now);
   account(c, now - acct_ns_);
   acct_ns_ = std::max(acct_ns_, now);
 }
@@ -478,6 +517,8 @@ void HalfFlow::commit_pending() {
   }
   pending_ = {};
   pending_events_ = {};
+  for (const Span& sp : pending_spans_) span(sp.cause, sp.start, sp.end);
+  pending_spans_.clear();
 }
 
 std::uint32_t HalfFlow::full_segment() const noexcept {
@@ -565,6 +606,14 @@ DirectionReport HalfFlow::report() const {
                                                                              : core::LimitCause::network;
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;
     r.cause_events[static_cast<std::size_t>(c)] += flight_events_;
+    for (const Span& sp : timeline_) {
+      const auto cause = sp.cause == kFlight ? c : static_cast<core::LimitCause>(sp.cause);
+      if (!r.timeline.empty() && r.timeline.back().cause == cause && r.timeline.back().end_ns == sp.start) {
+        r.timeline.back().end_ns = sp.end;
+      } else {
+        r.timeline.push_back({sp.start, sp.end, cause});
+      }
+    }
   }
   r.duration_ns = 0;
   for (std::int64_t t : r.cause_ns) r.duration_ns += t;

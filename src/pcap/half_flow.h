@@ -93,6 +93,18 @@ class HalfFlow {
   void account(core::LimitCause c, std::int64_t ns);
   void account_until(std::int64_t now, core::LimitCause c);
   void commit_pending();
+  // The timeline (ScanOptions::cause_timeline): spans in time order; kFlight stands for the
+  // prompt waits whose cause report() decides.
+  static constexpr std::uint8_t kFlight = core::kLimitCauseCount;
+  struct Span {
+    std::int64_t start, end;
+    std::uint8_t cause;
+  };
+  bool timeline_on_ = false;
+  std::size_t max_spans_ = 0;
+  std::vector<Span> timeline_, pending_spans_;
+  void span(std::uint8_t cause, std::int64_t start, std::int64_t end);
+  void flight_until(std::int64_t now);
   bool acct_started_ = false;
   std::int64_t acct_ns_ = 0;
   core::CauseTimes pending_{};

@@ -17,7 +17,9 @@ using core::LimitCause;
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 
 DirectionReport client_direction(const std::vector<TcpPacket>& packets) {
-  StallScanner s;
+  ScanOptions o;
+  o.cause_timeline = true;
+  StallScanner s(o);
   for (const auto& p : packets) s.add(p);
   for (const auto& f : s.report()) {
     for (const auto& d : f.directions) {
@@ -35,6 +37,17 @@ void expect_sound(const DirectionReport& d) {
   EXPECT_EQ(std::accumulate(d.cause_ns.begin(), d.cause_ns.end(), std::int64_t{0}), d.duration_ns);
   for (std::int64_t t : d.cause_ns) EXPECT_GE(t, 0);
   EXPECT_LE(d.stalled_ns, d.duration_ns);
+  // The timeline (the plot's bands) is the same accounts in time order, spans not overlapping.
+  core::CauseTimes from_timeline{};
+  for (std::size_t i = 0; i < d.timeline.size(); ++i) {
+    const auto& sp = d.timeline[i];
+    EXPECT_LT(sp.start_ns, sp.end_ns);
+    if (i > 0) {
+      EXPECT_LE(d.timeline[i - 1].end_ns, sp.start_ns);
+    }
+    from_timeline[static_cast<std::size_t>(sp.cause)] += sp.end_ns - sp.start_ns;
+  }
+  EXPECT_EQ(from_timeline, d.cause_ns);
   const Diagnosis g = diagnose(d);
   double sum = 0;
   for (const auto& a : g.accounts) {

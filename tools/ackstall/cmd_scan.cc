@@ -88,6 +88,7 @@ int run_scan(const ScanCli& o, Io io) {
     req.options.keep_stalls = 65536;
     req.options.spill_stalls = true;
   }
+  req.options.cause_timeline = !o.plot_path.empty();  // the plot's bands
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
   req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
@@ -273,8 +274,8 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
   cmd->add_option("--plot", opt->plot_path,
-                  "draw the time-sequence graph of the busiest direction (data, cumulative ACK, stalls by "
-                  "kind) to FILE: .png, .svg or .pdf (gnuplot)");
+                  "draw the time-sequence graph of the busiest direction (data, cumulative ACK; below it where "
+                  "the time went, a band per cause) to FILE: .png, .svg or .pdf (gnuplot)");
   cmd->add_option("--plot-window", opt->plot_window, "--plot only this time span: A..B (e.g. 0.5s..1s), seconds "
                   "since the capture's first record");
   cmd->add_flag("--merge", opt->merge,

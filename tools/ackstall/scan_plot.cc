@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ackstall/pcap/capture_source.h"
+#include "ackstall/core/limit_cause.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/frame_decoder.h"
 
@@ -35,12 +36,12 @@ core::Result<void> plot_capture(const std::string& file, const std::string& bpf,
       ts.acks.push_back({seconds(r.time_ns), rel(p.ack)});
     }
   }
-  for (const pcap::Stall& s : d.stalls) {
-    ts.stalls.push_back({seconds(s.start_ns), seconds(s.end_ns), static_cast<std::size_t>(s.kind)});
+  // Under the graph, where the time went: one lane per cause (core/limit_cause.h), each span of
+  // the timeline in its cause's lane.
+  for (const auto& sp : d.timeline) {
+    ts.stalls.push_back({seconds(sp.start_ns), seconds(sp.end_ns), static_cast<std::size_t>(sp.cause)});
   }
-  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
-    ts.lanes.emplace_back(pcap::to_string(static_cast<pcap::StallKind>(k)));
-  }
+  for (core::LimitCause c : core::kLimitCauses) ts.lanes.emplace_back(core::to_string(c));
   // The header: goodput, and the dominant cause with its share of the time (pcap/diagnosis.h).
   const pcap::Diagnosis g = pcap::diagnose(d);
   std::string verdict;

@@ -1,5 +1,6 @@
 // scan --plot: the time-sequence graph of one direction of a capture, in the style of
-// `sim --plot` (time_sequence_plot.h), stalls marked by kind.
+// `sim --plot` (time_sequence_plot.h), with where the time went as bands below: one lane per
+// limiting cause (core/limit_cause.h), from the scan's timeline (ScanOptions::cause_timeline).
 //
 // A second pass over the file collects that direction's data segments (sequence relative to its
 // first byte) and the other side's cumulative ACKs; the stalls come from the scan. Times are

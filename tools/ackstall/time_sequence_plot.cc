@@ -74,7 +74,7 @@ core::Result<void> render_time_sequence(const TimeSequence& ts, const std::strin
   const double from = static_cast<double>(window.from.count()) / 1e9;
   const double to = window.to ? static_cast<double>(*window.to) / 1e9 : (t_end > 0 ? t_end * 1.01 : 1.0);
   gp << fmt::format("set xrange [{:.9f}:{:.9f}]\n", from, to);
-  gp << "set lmargin 14\nset rmargin 4\n";
+  gp << "set lmargin 16\nset rmargin 4\n";  // room for the longest lane name (receiver_window)
   gp << "set origin 0,0.30\nset size 1,0.66\nset key top left\nset format x ''\n";
   gp << "set ylabel 'relative sequence number (bytes)'\n";
   gp << "plot " << gp_quote((dir / "data.dat").string())

@@ -151,6 +151,13 @@ struct DirectionReport {
   std::uint64_t peer_data_bytes = 0;  // the receiver's own payload seen (request/response)
   std::uint8_t sender_ttl = 0, receiver_ttl = 0;  // as captured (0: unknown)
   bool receiver_sack = false;  // SACK permitted in the receiver's SYN (RFC 2018)
+  // With ScanOptions::cause_timeline: the accounts in time order, adjacent spans of one cause
+  // merged (what `scan --plot` draws as bands); at most ScanOptions::max_timeline_spans.
+  struct CauseSpan {
+    std::int64_t start_ns = 0, end_ns = 0;
+    core::LimitCause cause = core::LimitCause::network;
+  };
+  std::vector<CauseSpan> timeline;
   // New data sent with nothing in flight (everything sent before was ACKed): how often, and the
   // median time the sender had sat idle before (from the later of the last ACK and its last
   // segment). Where these gaps fill much of the transfer, the application, not TCP, set the pace
@@ -169,6 +176,8 @@ struct ScanOptions {
   std::int64_t threshold_ns = core::kDefaultStallThreshold.count();
   std::size_t keep_stalls = std::numeric_limits<std::size_t>::max();  // DirectionReport::stalls
   bool spill_stalls = false;  // the stalls past keep_stalls go to DirectionReport::spilled
+  bool cause_timeline = false;  // keep DirectionReport::timeline
+  std::size_t max_timeline_spans = std::size_t{1} << 20;
   // Called as each stall is found (live capture prints them), with the direction's ends.
   std::function<void(const SocketAddr& sender, const SocketAddr& receiver, const Stall&)> on_stall;
 };
