@@ -2,6 +2,8 @@
 // block types, sections in either byte order, skipped blocks, and each structural error.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -251,6 +253,34 @@ TEST(FileReaderPcapng, CutInsideABlockIsTruncation) {
   EXPECT_EQ(o.records.size(), 1u);
   EXPECT_TRUE(o.truncated);
   EXPECT_EQ(o.error, "n.pcapng: record 2 (offset 104): truncated: block of type 6 has 42 of 52 bytes");
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+// Interface Statistics Blocks (pcapng §4.6): the latest one's isb_ifdrop + isb_osdrop (12 + 3 in
+// the fuzz seed); none before it is read, none at all in a file without one.
+TEST(FileReaderPcapng, CaptureDropsComeFromTheStatisticsBlocks) {
+  const auto dir = std::filesystem::path(ACKSTALL_SOURCE_DIR) / "fuzz" / "corpus" / "file_reader";
+  auto r = FileReader::open(dir / "isb-drops.pcapng");
+  ASSERT_TRUE(r) << r.error().message();
+  EXPECT_FALSE(r->capture_drops().has_value());
+  while (true) {
+    auto rec = r->next();
+    ASSERT_TRUE(rec) << rec.error().message();
+    if (!*rec) break;
+  }
+  EXPECT_EQ(r->capture_drops(), 15u);
+  auto plain = FileReader::open(dir / "pcapng-small");
+  ASSERT_TRUE(plain);
+  while (true) {
+    auto rec = plain->next();
+    if (!rec || !*rec) break;
+  }
+  EXPECT_FALSE(plain->capture_drops().has_value());
 }
 
 }  // namespace
