@@ -23,9 +23,7 @@ constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 
 // Three sends of 3 segments each; a BSD-like receiver ACKs the pair at once and the odd tail
 // after 200 ms (the seed's stop-and-wait).
-std::filesystem::path stalled_capture(const TempDir& dir) {
-  const auto path = dir / "stalled.pcap";
-  auto w = pcap::Writer::create(path);
+std::vector<pcap::TcpPacket> stalled_packets() {
   pcap::Conversation c;
   std::vector<pcap::TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
   std::int64_t t = kMs;
@@ -38,7 +36,13 @@ std::filesystem::path stalled_capture(const TempDir& dir) {
     v.push_back(c.ack(t, c.bytes_sent()));
     t += 100 * kUs;
   }
-  for (const auto& p : v) EXPECT_TRUE(w->write(p));
+  return v;
+}
+
+std::filesystem::path stalled_capture(const TempDir& dir) {
+  const auto path = dir / "stalled.pcap";
+  auto w = pcap::Writer::create(path);
+  for (const auto& p : stalled_packets()) EXPECT_TRUE(w->write(p));
   EXPECT_TRUE(w->flush());
   return path;
 }
@@ -311,18 +315,7 @@ TEST(Scan, MergeReadsARingBufferAsOneCaptureAndJobsKeepTheOrder) {
   const TempDir dir;
   const auto whole = stalled_capture(dir);
   // The same packets in two files, the later one named first.
-  pcap::Conversation c;
-  std::vector<pcap::TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = kMs;
-  for (int s = 0; s < 3; ++s) {
-    v.push_back(c.data(t, 1448));
-    v.push_back(c.data(t + 123 * kUs, 1448));
-    v.push_back(c.ack(t + 150 * kUs, c.bytes_sent()));
-    v.push_back(c.data(t + 246 * kUs, 1448, true));
-    t += 246 * kUs + 200 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 100 * kUs;
-  }
+  const std::vector<pcap::TcpPacket> v = stalled_packets();
   const auto first = dir / "b-first.pcap", second = dir / "a-second.pcap";
   {
     auto w1 = pcap::Writer::create(first), w2 = pcap::Writer::create(second);
