@@ -246,6 +246,11 @@ Diagnosis diagnose(const DirectionReport& d) {
   g.receiver_stack = guess_receiver(d);
   const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
 
+  if (d.earlier_connections > 0) {
+    g.capture_warnings.push_back(fmt::format(
+        "the addresses and ports were reused: {} earlier connection{} on them {} left out, this report is the last one's",
+        d.earlier_connections, d.earlier_connections == 1 ? "" : "s", d.earlier_connections == 1 ? "is" : "are"));
+  }
   if (gaps) {
     g.capture_warnings.push_back(fmt::format(
         "the capture missed segments: {} bytes were ACKed that no captured segment carried ({} sequence hole{}); "
@@ -268,15 +273,18 @@ Diagnosis diagnose(const DirectionReport& d) {
     // A single delayed ACK (a transfer's last odd segment) is not a pattern.
     if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
     const double left = static_cast<double>(d.duration_ns - s.ns);
-    double without = left > 0 ? static_cast<double>(d.bytes_acked) * 1e9 / left : 0;
-    // No faster than the back-to-back rate of full-size segments, where the capture shows one.
+    const double without = left > 0 ? static_cast<double>(d.bytes_acked) * 1e9 / left : 0;
+    // The bound is no faster than the back-to-back rate of full-size segments, where the capture
+    // shows one above the goodput (spacings of a trickle say nothing about the link).
+    double bound = without;
     if (d.back_to_back_ns > 0 && d.effective_mss && d.max_segment >= *d.effective_mss) {
-      without = std::min(without, static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns));
+      const double line = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
+      if (line > (1 + kProblemShare) * d.goodput_bytes_per_s) bound = std::min(bound, line);
     }
     // Worth fixing only if removing it could raise the goodput by the same share.
-    if (without < (1 + kProblemShare) * d.goodput_bytes_per_s) continue;
+    if (bound < (1 + kProblemShare) * d.goodput_bytes_per_s) continue;
     g.problem = s.cause;
-    g.goodput_without_problem = without;
+    g.goodput_without_problem = bound;
     break;
   }
 

@@ -40,12 +40,17 @@ std::int64_t median_of(std::vector<std::int64_t> v) {
 }  // namespace
 
 void HalfFlow::record_stall(Stall s) {
-  // A wait that began before the first data (the handshake) counts from the first data on.
-  s.start_ns = std::max(s.start_ns, report_.first_data_ns);
-  // The delayed-ACK timer is the median hold (the ACK's delay less the path's floor) of the first
-  // 131,072 waits (1 MiB; flat beyond).
+  // A wait that began before the first data (the handshake), or before the previous stall's end
+  // (several releases while the sender sent nothing: a window reopening in steps), counts from
+  // the later of those on: stalls never overlap.
+  s.start_ns = std::max({s.start_ns, report_.first_data_ns, last_stall_end_});
+  if (s.end_ns <= s.start_ns) return;
+  last_stall_end_ = s.end_ns;
+  // The delayed-ACK timer is the median hold (the ACK's delay less the path's floor, and no more
+  // than the sender's wait less it) of the first 131,072 waits (1 MiB; flat beyond).
   if (s.kind == StallKind::delayed_ack && delayed_ack_delays_.size() < (std::size_t{1} << 17)) {
-    delayed_ack_delays_.push_back(std::max<std::int64_t>(s.ack_delay_ns - floor_ns(), 0));
+    const std::int64_t hold = std::min(s.ack_delay_ns, s.end_ns - s.start_ns) - floor_ns();
+    delayed_ack_delays_.push_back(std::max<std::int64_t>(hold, 0));
   }
   report_.stall_counts[static_cast<std::size_t>(s.kind)]++;
   report_.stalled_ns += s.duration_ns();
@@ -81,6 +86,21 @@ void HalfFlow::note_handshake(const TcpPacket& p, bool from_sender) {
 }
 
 void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t ttl) {
+  if (p.has(tcp_flag::syn) && have_base_ && static_cast<std::uint32_t>(p.seq + 1) != static_cast<std::uint32_t>(base_)) {
+    // A SYN with another initial sequence number on the same addresses and ports: a new
+    // connection reusing them (RFC 9293 §3.4.1). Its report starts afresh, as Wireshark's
+    // "port numbers reused" starts a new conversation; the count of earlier ones is kept.
+    ScanOptions o;
+    o.threshold_ns = threshold_ns_;
+    o.keep_stalls = keep_stalls_;
+    o.spill_stalls = spill_stalls_;
+    o.cause_timeline = timeline_on_;
+    o.max_timeline_spans = max_spans_;
+    o.on_stall = on_stall_;
+    const std::uint64_t earlier = report_.earlier_connections + 1;
+    *this = HalfFlow(report_.sender, report_.receiver, o);
+    report_.earlier_connections = earlier;
+  }
   note_handshake(p, true);
   if (ttl != 0 && report_.sender_ttl == 0) report_.sender_ttl = ttl;
   const bool syn = p.has(tcp_flag::syn);

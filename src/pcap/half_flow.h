@@ -112,7 +112,8 @@ class HalfFlow {
   std::int64_t flight_ns_ = 0;
   std::uint64_t flight_events_ = 0;
   bool last_event_sender_ = false;
-  std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight  // the last accounted event was the sender's segment
+  std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
+  std::int64_t last_stall_end_ = 0;  // the last accounted event was the sender's segment
   // Flight sizes at prompt waits: a log histogram (8 buckets an octave from 1 byte).
   static constexpr std::size_t kFlightBuckets = 8 * 40;
   std::array<std::uint32_t, kFlightBuckets> flight_hist_{};

@@ -304,3 +304,32 @@ TEST(LimitCause, ARetransmissionTimeoutIsLoss) {
 
 }  // namespace
 }  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+TEST(LimitCause, AReusedPortStartsTheReportAfresh) {
+  // Unanswered SYNs of one connection, then another on the same ports with a new ISN: sequence
+  // numbers are taken from the new SYN, not the old one (no 1 GB "sent").
+  Conversation old_one;
+  ConversationConfig cfg;
+  cfg.client_isn = 2'000'000'000;
+  Conversation c(cfg);
+  std::vector<TcpPacket> v = {old_one.syn(0), old_one.syn(3000 * kMs)};
+  const std::int64_t t0 = 9000 * kMs;
+  v.push_back(c.syn(t0));
+  v.push_back(c.syn_ack(t0 + 100 * kUs));
+  v.push_back(c.handshake_ack(t0 + 200 * kUs));
+  v.push_back(c.data(t0 + 300 * kUs, 1448));
+  v.push_back(c.data(t0 + 423 * kUs, 1448, true));
+  v.push_back(c.ack(t0 + 500 * kUs, c.bytes_sent()));
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_EQ(d.bytes_sent, 2u * 1448);
+  EXPECT_EQ(d.bytes_acked, 2u * 1448);
+  EXPECT_EQ(d.earlier_connections, 1u);
+  EXPECT_EQ(diagnose(d).capture_warnings.size(), 1u);
+}
+
+}  // namespace
+}  // namespace ackstall::pcap

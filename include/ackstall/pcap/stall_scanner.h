@@ -151,6 +151,9 @@ struct DirectionReport {
   std::uint64_t peer_data_bytes = 0;  // the receiver's own payload seen (request/response)
   std::uint8_t sender_ttl = 0, receiver_ttl = 0;  // as captured (0: unknown)
   bool receiver_sack = false;  // SACK permitted in the receiver's SYN (RFC 2018)
+  // Connections on the same addresses and ports before the one reported (a SYN with a new
+  // initial sequence number starts the report afresh).
+  std::uint64_t earlier_connections = 0;
   // With ScanOptions::cause_timeline: the accounts in time order, adjacent spans of one cause
   // merged (what `scan --plot` draws as bands); at most ScanOptions::max_timeline_spans.
   struct CauseSpan {
