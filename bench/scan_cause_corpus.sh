@@ -77,9 +77,9 @@ cat > "$out/manifest.json" <<'JSON'
 {
  "line": {"dominant": "network", "problem": null},
  "local-drops": {"problem": "delayed_ack"},
- "quota-delack": {"dominant": "delayed_ack", "problem": "delayed_ack"},
+ "quota-delack": {"dominant": "delayed_ack", "problem": "delayed_ack", "fix_contains": "TCP_QUICKACK"},
  "app-limited": {"dominant": "sender_app", "problem": null},
- "zero-window": {"problem": "receiver_window", "zero_window_acks": true},
+ "zero-window": {"problem": "receiver_window", "zero_window_acks": true, "fix_contains": "read sooner"},
  "gaps": {"capture_warning": true}
 }
 JSON

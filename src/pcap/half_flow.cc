@@ -604,7 +604,7 @@ DirectionReport HalfFlow::report() const {
   if (r.mss) r.effective_mss = static_cast<std::uint32_t>(core::segment_payload(*r.mss, r.timestamps));
   r.receiver_wscale = receiver_wscale_;
   // The prompt waits for ACKs: a sender buffer or per-send quota when the flight at them is flat
-  // (within 30 %), well below the receiver's window and never cut by a loss (a congestion window
+  // (within 30 %) or bounded (below), well below the receiver's window and never cut by a loss (a congestion window
   // grows each round trip until a loss or the receiver's window stops it: RFC 5681 §3.1), and
   // the path was not full (goodput below 70 % of the back-to-back segment rate); else the
   // network (T-RAT's transport- versus congestion-limited test).
@@ -619,7 +619,10 @@ DirectionReport HalfFlow::report() const {
     const double line = r.back_to_back_ns > 0 && max_payload_ > 0 && max_payload_ >= full_segment()
                             ? static_cast<double>(max_payload_) * 1e9 / static_cast<double>(r.back_to_back_ns)
                             : 0;
-    const bool flat = r.flight_waits >= 4 && 10 * r.flight_p25 >= 7 * r.flight_p90;
+    // Flat, or bounded over many waits: a congestion window without loss doubles each round
+    // trip in slow start and grows by a segment each round trip after it (RFC 5681 §3.1), so
+    // one that stays under half the window for 16 ACK-clocked waits is not what bounds it.
+    const bool flat = r.flight_waits >= 4 && (10 * r.flight_p25 >= 7 * r.flight_p90 || r.flight_waits >= 16);
     const bool below_window = r.max_window_offered > 0 && 2 * r.flight_p90 <= r.max_window_offered;
     const bool path_full = line > 0 && goodput >= 0.7 * line;
     const auto c = flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer

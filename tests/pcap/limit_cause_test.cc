@@ -333,3 +333,94 @@ TEST(LimitCause, AReusedPortStartsTheReportAfresh) {
 
 }  // namespace
 }  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+// Bulk transfer clocked by prompt ACKs every second segment over a 1 ms path; `tail_hold`
+// delays the last ACK (a lone final segment waiting for the timer).
+std::vector<TcpPacket> bulk(int segments, std::int64_t tail_hold, ConversationConfig cfg = {}) {
+  Conversation c(cfg);
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(1 * kMs), c.handshake_ack(1 * kMs + 10 * kUs)};
+  std::int64_t t = 2 * kMs;
+  for (int i = 0; i < segments; ++i) {
+    v.push_back(c.data(t, 1448, i == segments - 1));
+    if (i % 2 == 1) v.push_back(c.ack(t + 1 * kMs, c.bytes_sent()));
+    t += 123 * kUs;
+  }
+  if (segments % 2 == 1) v.push_back(c.ack(t + 1 * kMs + tail_hold, c.bytes_sent()));
+  // In capture order: the ACKs arrive a millisecond after their data, among later segments.
+  std::stable_sort(v.begin(), v.end(), [](const TcpPacket& a, const TcpPacket& b) { return a.time_ns < b.time_ns; });
+  return v;
+}
+
+TEST(LimitCause, OneWaitAtTheEndOfAHealthyTransferIsNoProblem) {
+  const DirectionReport d = client_direction(bulk(4001, 200 * kMs));
+  expect_sound(d);
+  EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 1u);
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+  EXPECT_TRUE(g.healthy) << g.mechanism;
+  EXPECT_TRUE(g.fixes.empty());
+}
+
+TEST(LimitCause, AHigherThresholdStillNamesWhatLimitsASlowTransfer) {
+  // Stop-and-wait on a 40 ms delayed ACK (Linux's timer): at 20 ms the waits are delayed-ACK
+  // stalls; at 50 ms they are no stalls, but the transfer is still limited and says by what.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < 20; ++s) {
+    for (int i = 0; i < 3; ++i) {
+      v.push_back(c.data(t, 1448, i == 2));
+      if (i == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+      t += 123 * kUs;
+    }
+    t += 40 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  ScanOptions low, high;
+  low.threshold_ns = 20 * kMs;
+  high.threshold_ns = 50 * kMs;
+  StallScanner a(low), b(high);
+  for (const auto& p : v) {
+    a.add(p);
+    b.add(p);
+  }
+  const DirectionReport da = a.report()[0].directions[0], db = b.report()[0].directions[0];
+  EXPECT_EQ(da.stall_count, 20u);
+  EXPECT_EQ(db.stall_count, 0u);
+  EXPECT_EQ(da.goodput_bytes_per_s, db.goodput_bytes_per_s);
+  for (const DirectionReport* d : {&da, &db}) {
+    const Diagnosis g = diagnose(*d);
+    EXPECT_TRUE(g.problem.has_value()) << g.mechanism;
+    EXPECT_FALSE(g.healthy) << g.mechanism;
+  }
+}
+
+TEST(LimitCause, ChunkingCannotHelpWhenTheMssExceedsTheQuota) {
+  // Jumbo MSS (8948) over a quota of less than one segment: each 8000-byte write stalls alone.
+  ConversationConfig cfg;
+  cfg.mss = 8960;
+  Conversation c(cfg);
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < 10; ++s) {
+    v.push_back(c.data(t, 8000, true));
+    t += 200 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 5 * kMs;  // the application's next write: not one Nagle held for the ACK
+  }
+  const DirectionReport d = client_direction(v);
+  EXPECT_EQ(d.nagle_holds, 0u);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.problem, LimitCause::delayed_ack) << g.mechanism;
+  bool said = false;
+  for (const auto& w : g.would_not_help) said = said || w.find("chunking the sends: the MSS (8948)") != std::string::npos;
+  EXPECT_TRUE(said);
+  for (const auto& f : g.fixes) EXPECT_EQ(f.find("cut each send"), std::string::npos) << f;
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
