@@ -171,17 +171,19 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   for (const std::string& s : sets) {
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
-      return core::fail(one_line("--set " + s + ": expected key=value"));
+      return core::fail(one_line("override " + s + ": expected key=value"));
     cli.push_back({s.substr(0, eq), parse_cli_value(std::string_view(s).substr(eq + 1))});
   }
 
   Scenario out;
   out.sweep_axes = std::move(sweep_axes);
-  // 1. presets and profiles, file then --set; 2. other keys, file then --set.
+  // 1. presets and profiles, file then overrides; 2. other keys, file then overrides.
+  // An override's error names it "override KEY: ..." and no flag: the flag is the caller's
+  // (ackstall sim's --set, tools/ackstall/cmd_sim.cc).
   for (const auto* list : {&file, &cli})
     for (const Assignment& a : *list)
       if (is_profile_key(a.key)) {
-        if (auto err = apply_profile_key(out, a, list == &cli ? "--set" : "file")) return fail(list == &cli ? "--set " + *err : *err);
+        if (auto err = apply_profile_key(out, a, list == &cli ? "--set" : "file")) return fail(list == &cli ? "override " + *err : *err);
         if (list == &cli) out.overrides.push_back(a.key);
       }
   for (const auto* list : {&file, &cli}) {
@@ -196,7 +198,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
         out.origin[a.key] = list == &cli ? "--set" : "file";
         if (list == &cli) out.overrides.push_back(a.key);
       }
-      if (err) return fail(list == &cli ? "--set " + *err : *err);
+      if (err) return fail(list == &cli ? "override " + *err : *err);
     }
   }
   if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());

@@ -100,12 +100,24 @@ TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
   expect_error("[scenario]\nauthor = \"x\"\n", "scenario.author: unknown key");
   expect_error("[link]\nrate = [1, 2]\n", "link.rate (line 2): arrays, dates and times");
   expect_error("[link\nrate = 1\n", "bad.toml: TOML syntax error (line 1)");
-  expect_error("", "--set x: expected key=value", {"x"});
+  expect_error("", "override x: expected key=value", {"x"});
   expect_error("[sweep]\nkeys = 1\n", "sweep.keys (line 2): unknown key (sweep.axes only)");
   expect_error("[sweep]\naxes = [1]\n", "sweep.axes (line 2): expected \"KEY=VALUES\" strings");
   expect_error("sweep = 3\n", "sweep (line 1): expected a table");
-  expect_error("", "--set link.mtu: bad size 'big'", {"link.mtu=big"});
-  expect_error("", "--set nope.key: unknown key", {"nope.key=1"});
+  expect_error("", "override link.mtu: bad size 'big'", {"link.mtu=big"});
+  expect_error("", "override nope.key: unknown key", {"nope.key=1"});
+}
+
+// The library names an override by its source ("override KEY"), never a command-line flag:
+// the flag is the CLI's (include/ackstall/scenario/scenario.h).
+TEST(Scenario, OverrideErrorsNameNoFlag) {
+  for (const std::string& set : {std::string("x"), std::string("link.mtu=big"), std::string("nope.key=1")}) {
+    const std::vector<std::string> sets = {set};
+    auto s = parse_scenario("", "bad.toml", sets);
+    ASSERT_FALSE(s) << set;
+    EXPECT_EQ(s.error().message().find("--"), std::string::npos) << s.error();
+    EXPECT_NE(s.error().message().find("override "), std::string::npos) << s.error();
+  }
 }
 
 TEST(Scenario, MissingFile) {

@@ -95,6 +95,16 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
   EXPECT_NE(r.err.find("receiver.ack.kind: unknown value \"solaris\""), std::string::npos) << r.err;
 }
 
+// The scenario library says "override KEY"; the command line names its flag (sim_keys.h).
+TEST(SimCli, OverrideErrorsNameTheSetFlag) {
+  auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "nope.key=1"});
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("02-unpatched.toml: --set nope.key: unknown key"), std::string::npos) << r.err;
+  r = run_ackstall({"sim", "--defaults", "--set", "x"});
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("ackstall: --set x: expected key=value"), std::string::npos) << r.err;
+}
+
 TEST(SimCli, PlotWindowTakesPlainSecondsOrDurations) {
   for (const char* text : {"1..2", "1s..2s", "1000ms..2s", "1.0..2"}) {
     const auto w = parse_plot_window(text);

@@ -101,8 +101,10 @@ std::vector<std::string> sources(const SimOptions& o) {
 }
 
 core::Result<scenario::Scenario> load(const std::string& source, const std::vector<std::string>& sets) {
-  if (source == kDefaultsSource) return scenario::parse_scenario("", source, sets);
-  return scenario::load_scenario_file(source, sets);
+  auto sc = source == kDefaultsSource ? scenario::parse_scenario("", source, sets)
+                                       : scenario::load_scenario_file(source, sets);
+  if (!sc) return tl::unexpected(name_set_flag(std::move(sc.error()), source));
+  return sc;
 }
 
 core::Result<std::string> read_text(const std::string& source) {

@@ -65,4 +65,16 @@ void show_config(std::ostream& out, const scenario::Scenario& sc, bool json) {
   for (const auto& k : keys) fmt::print(out, "{:<40} {:<16} {}\n", k.path, k.value, k.origin);
 }
 
+core::Error name_set_flag(core::Error e, std::string_view source) {
+  constexpr std::string_view kOverride = "override ";
+  std::string& d = e.detail;
+  const std::string with_source = std::string(source) + ": " + std::string(kOverride);
+  if (d.starts_with(kOverride)) {
+    d.replace(0, kOverride.size(), "--set ");
+  } else if (d.starts_with(with_source)) {
+    d.replace(source.size() + 2, kOverride.size(), "--set ");
+  }
+  return e;
+}
+
 }  // namespace ackstall::tools

@@ -61,8 +61,9 @@ struct ResolvedKey {
 };
 std::vector<ResolvedKey> resolve_keys(const Scenario& s);
 
-// `sets` are "key=value" strings (the CLI's --set); value is TOML-ish: true/false, an integer,
-// a float, or a string (quotes optional).
+// `sets` are "key=value" overrides (the CLI's --set); value is TOML-ish: true/false, an
+// integer, a float, or a string (quotes optional). An override's error reads
+// "[SOURCE: ]override KEY: ..." and names no command-line flag; the caller names its own.
 core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
                                       std::span<const std::string> sets = {});
 core::Result<Scenario> load_scenario_file(const std::string& path,
