@@ -13,6 +13,7 @@
 #include <map>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/plural.h"
 #include "ackstall/pcap/diagnosis.h"
 
 namespace ackstall::tools {
@@ -155,17 +156,13 @@ std::string ack_every_text(const pcap::DirectionReport& d) {
   return "ACK pattern unknown (" + counts + ")";
 }
 
-std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
 void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap::DirectionReport& d,
                      std::ostream& out) {
   const std::int64_t span = d.duration_ns;
   const pcap::Diagnosis g = pcap::diagnose(d);
   fmt::print(out, "\nflow {}\n", direction_name(d));
   fmt::print(out, "  data: {} bytes in {} ({} retransmitted), {} acked\n", d.bytes_sent,
-             plural(d.data_segments, "segment", "segments"), d.retransmitted_segments, d.bytes_acked);
+             core::plural(d.data_segments, "segment"), d.retransmitted_segments, d.bytes_acked);
   const std::string path = fmt::format(
       "MSS {}, timestamps {}{}", d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
       d.timestamps ? "on" : "off",
@@ -294,7 +291,7 @@ void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {
   fmt::print(out, "{}: {} records, {} TCP segments{}, {}; stall threshold {} ms\n", scan.name,
              scan.records, scan.tcp_packets, o.flow_filtered ? " in matching flows" : "",
-             plural(scan.flows.size(), "flow", "flows"), o.threshold_ms);
+             core::plural(scan.flows.size(), "flow"), o.threshold_ms);
   std::uint64_t skipped = 0;
   for (const auto& [reason, n] : scan.skipped) skipped += n;
   if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, skipped_summary(scan));
