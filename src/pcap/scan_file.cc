@@ -31,6 +31,9 @@ bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& sc
     const Record& r = **rec;
     if (scan.matched++ == 0) scan.first_ns = r.time_ns;
     scan.last_ns = r.time_ns;
+    if (request.on_progress && (r.number % ScanRequest::kProgressEvery) == 0) {
+      request.on_progress({frame_offset + r.number, scan.first_ns, scan.last_ns});
+    }
     auto frame = decode_frame(link, r.data, r.orig_len, r.time_ns);
     if (!frame) {
       scan.skipped[std::string(frame.error().reason)]++;
@@ -124,7 +127,7 @@ Result<FileScan> scan_live(const LiveRequest& request) {
 
 Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options,
                            const std::vector<FlowFilter>& filters) {
-  return scan_capture(path.string(), {options, filters, {}});
+  return scan_capture(path.string(), {options, filters, {}, CaptureSource::Reader::own, {}});
 }
 
 }  // namespace ackstall::pcap

@@ -11,7 +11,7 @@
 namespace ackstall::tools::lab {
 namespace {
 
-const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\n";
+const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=30000000\n";
 
 std::string error_of(std::string_view text) {
   const auto r = parse_state(text, "/run/x.conf");
@@ -26,7 +26,7 @@ std::string error_of(std::string_view text) {
 TEST(LabStateFile, RoundTripsThroughAFile) {
   const TempDir dir;
   const std::string path = (dir / "lab.conf").string();
-  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000};
+  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000, 1500, 30'000'000};
   ASSERT_TRUE(write_state_file(path, cfg));
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -40,6 +40,13 @@ TEST(LabStateFile, DefaultsRoundTrip) {
   const auto back = parse_state(format_state(LabConfig{}), "x");
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(*back, LabConfig{});
+}
+
+TEST(LabStateFile, AFileWithoutTheMiddleHostReadsAsNoDelayLine) {
+  const auto back = parse_state("rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\n", "x");
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->rtt_ns, 0);
+  EXPECT_EQ(back->queue_bytes, 4000);
 }
 
 TEST(LabStateFile, MissingFileIsAnErrorNamingIt) {
@@ -64,6 +71,7 @@ TEST(LabStateFile, CorruptLinesAreErrorsNamingTheLine) {
   EXPECT_EQ(error_of("ack_mode=sometimes\n"),
             "/run/x.conf: line 1: ack_mode: expected default, classic or quickack, got 'sometimes'");
   EXPECT_EQ(error_of("queue_bytes=-1\n"), "/run/x.conf: line 1: queue_bytes: expected a non-negative integer, got '-1'");
+  EXPECT_EQ(error_of("rtt_ns=-5\n"), "/run/x.conf: line 1: rtt_ns: expected a non-negative integer, got '-5'");
   EXPECT_EQ(error_of("queue_bytes=12x\n"), "/run/x.conf: line 1: queue_bytes: expected a non-negative integer, got '12x'");
   EXPECT_EQ(error_of("rate=1bit\n"), "/run/x.conf: line 1: rate: rate '1bit' is outside 8kbit..100gbit");
   EXPECT_EQ(error_of("rate=fast\n").rfind("/run/x.conf: line 1: rate: ", 0), 0u);

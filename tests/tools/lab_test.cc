@@ -1,6 +1,10 @@
 // ackstall lab: real namespaces (root only; skipped with a message otherwise). Bounded: each
 // transfer is short; the whole file runs in well under a minute.
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
@@ -110,6 +114,97 @@ TEST_F(Lab, Ipv6TransferOverTheLab) {
   EXPECT_EQ(j["receiver"]["start"]["connected"][0]["local"].get<std::string>().rfind("[fd77::2]:", 0), 0u) << j.dump();
   EXPECT_EQ(j["transmitter"]["start"]["connected"][0]["local"].get<std::string>().rfind("[fd77::1]:", 0), 0u) << j.dump();
   EXPECT_EQ(j["transmitter"]["end"]["tcp_mss"], 1428);  // 1500 - 40 (IPv6) - 20 (TCP) - 12 (timestamps)
+}
+
+// The processes in network namespace `ns` (same inode as /run/netns/NS).
+std::vector<pid_t> pids_in(const char* ns) {
+  std::vector<pid_t> pids;
+  std::error_code ec;
+  struct stat want{};
+  if (::stat((std::string("/run/netns/") + ns).c_str(), &want) != 0) return pids;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    struct stat st{};
+    if (::stat((e.path() / "ns" / "net").c_str(), &st) == 0 && st.st_ino == want.st_ino) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// Ended, or a zombie (it holds no namespace then).
+bool gone(pid_t pid) {
+  if (::kill(pid, 0) != 0) return true;
+  std::ifstream st("/proc/" + std::to_string(pid) + "/stat");
+  std::string l;
+  std::getline(st, l);
+  const auto close = l.rfind(')');
+  return close == std::string::npos || l.substr(close + 2, 1) == "Z";
+}
+
+// Milliseconds a TCP connect from ackstall-a to ackstall-b takes: one round trip (SYN, SYN-ACK).
+double connect_ms(std::uint16_t port) {
+  std::promise<void> listening;
+  std::thread server([&] {
+    if (!lab::enter_namespace(lab::kNsB)) return listening.set_value();
+    const int ls = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    ::bind(ls, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(ls, 1);
+    listening.set_value();
+    const int c = ::accept(ls, nullptr, nullptr);
+    if (c >= 0) ::close(c);
+    ::close(ls);
+  });
+  listening.get_future().wait();
+  double ms = -1;
+  std::thread client([&] {
+    if (!lab::enter_namespace(lab::kNsA)) return;
+    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in b{};
+    b.sin_family = AF_INET;
+    b.sin_port = htons(port);
+    ::inet_pton(AF_INET, lab::kAddrB, &b.sin_addr);
+    const auto t0 = std::chrono::steady_clock::now();
+    if (::connect(s, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0) {
+      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    ::close(s);
+  });
+  client.join();
+  server.join();
+  return ms;
+}
+
+TEST_F(Lab, RttAddsAMiddleHostWithADelayLineAndDownStopsIt) {
+  auto up = run_cli({"up", "--rtt", "40ms"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_NE(up.out.find("via ackstall-m (delay line 40ms round trip"), std::string::npos) << up.out;
+  ASSERT_TRUE(ns_exists("ackstall-m"));
+  const auto line = pids_in("ackstall-m");
+  ASSERT_EQ(line.size(), 1u) << "the delay line runs in ackstall-m";
+  (void)connect_ms(5990);  // ARP resolved: the next connect is one round trip
+  const double rtt = connect_ms(5991);
+  EXPECT_GE(rtt, 40.0);
+  EXPECT_LT(rtt, 60.0);
+  // Data crosses it both ways, byte for byte (checksums offloaded end to end).
+  auto run = run_cli({"run", "--realtime", "off", "--", "-n", "200", "-l", "8192", "--verify", "--json"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out)["receiver"]["end"]["sum_received"]["bytes"], 200 * 8192);
+  auto down = run_cli({"down"});
+  ASSERT_EQ(down.code, 0) << down.err;
+  EXPECT_FALSE(ns_exists("ackstall-m") || ns_exists("ackstall-a") || ns_exists("ackstall-b"));
+  EXPECT_TRUE(gone(line[0]))
+      << "the delay line (pid " << line[0] << ") outlived lab down";
+}
+
+TEST(LabNoRoot, BadRttIsAUsageError) {
+  for (const char* bad : {"soon", "0ms", "11s"}) {
+    const auto r = run_cli({"up", "--rtt", bad});
+    EXPECT_EQ(r.code, kExitUsage) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--rtt"), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(Lab, JumboFrames) {

@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "ackstall/core/units.h"
 #include "app.h"
 #include "lab/process.h"
 #include "lab/transfer_pair.h"
@@ -30,8 +31,22 @@ struct UpOptions {
   std::string ack_mode = "default";
   std::int64_t queue_bytes = 0;
   int mtu = 1500;
+  std::string rtt{};  // empty: no middle host
+  // Assumes validate() passed.
   lab::LabConfig config() const {
-    return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes, mtu};
+    return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes, mtu,
+            rtt.empty() ? 0 : *core::parse_duration_ns(rtt)};
+  }
+  // The flags' values that CLI11 does not check itself, or what is wrong with one.
+  core::Result<void> validate(std::string_view cmd) const {
+    if (!lab::parse_rate(rate)) return core::fail(std::string(cmd) + ": bad --rate '" + rate + "' (e.g. 100mbit)");
+    if (rtt.empty()) return {};
+    const auto ns = core::parse_duration_ns(rtt);
+    if (!ns) return core::fail(std::string(cmd) + ": bad --rtt '" + rtt + "': " + ns.error().message());
+    if (*ns <= 0 || *ns > 10'000'000'000) {
+      return core::fail(std::string(cmd) + ": --rtt '" + rtt + "' is outside (0, 10 s]");
+    }
+    return {};
   }
 };
 
@@ -46,21 +61,27 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
   cmd.add_option("--queue-bytes", o.queue_bytes,
                  "shaper queue limit in bytes (a tiny queue forces drops; default: 20 ms of queue)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
+  cmd.add_option("--rtt", o.rtt,
+                 "round-trip time the path adds, e.g. 30ms: a third host (ackstall-m) carries a "
+                 "delay line (half each way) and the shaper, whose drops are then losses on the path");
   cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 
 int run_up(const UpOptions& o, Io io) {
-  if (!lab::parse_rate(o.rate)) return fail(io, "lab up: bad --rate '" + o.rate + "' (e.g. 100mbit)", kExitUsage);
+  if (auto ok = o.validate("lab up"); !ok) return fail(io, ok.error(), kExitUsage);
   if (auto root = lab::check_root(); !root) return fail(io, root.error());
   const auto cfg = o.config();
   lab::InterruptGuard interrupt("lab up");  // Ctrl-C half-way: the lab is removed
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
     return fail(io, r.error());
   }
-  fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}), {} shaped to {} with Ethernet framing, "
-                     "timestamps {}, receiver ack mode {}\n",
-             lab::kNsA, lab::kVethA, lab::kAddrA, lab::kNsB, lab::kVethB, lab::kAddrB, lab::kVethA,
-             cfg.rate, cfg.timestamps ? "on" : "off", ttcp::to_string(cfg.ack_mode));
+  const std::string path =
+      cfg.rtt_ns > 0 ? fmt::format(" via {} (delay line {} round trip, {} shaped to {})", lab::kNsM,
+                                   core::format_duration_ns(cfg.rtt_ns), lab::kVethMB, cfg.rate)
+                     : fmt::format(", {} shaped to {}", lab::kVethA, cfg.rate);
+  fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}){} with Ethernet framing, timestamps {}, receiver ack mode {}\n",
+             lab::kNsA, lab::kVethA, lab::kAddrA, lab::kNsB, lab::kVethB, lab::kAddrB, path,
+             cfg.timestamps ? "on" : "off", ttcp::to_string(cfg.ack_mode));
   return kExitOk;
 }
 
@@ -68,7 +89,7 @@ int run_down(Io io) {
   if (auto root = lab::check_root(); !root) return fail(io, root.error());
   const bool was = lab::lab_present();
   if (auto r = lab::lab_down(); !r) return fail(io, r.error(), kExitFailure, "lab down: ");
-  io.out << (was ? "lab down: removed ackstall-a, ackstall-b\n" : "lab down: no lab was up\n");
+  io.out << (was ? "lab down: removed the lab (its namespaces and any delay line)\n" : "lab down: no lab was up\n");
   return kExitOk;
 }
 
@@ -186,8 +207,8 @@ double median(std::vector<double> v) {
 }
 
 int run_matrix(const MatrixOptions& o, Io io) {
+  if (auto ok = o.up.validate("lab matrix"); !ok) return fail(io, ok.error(), kExitUsage);
   const auto rate = lab::parse_rate(o.up.rate);
-  if (!rate) return fail(io, "lab matrix: bad --rate '" + o.up.rate + "'", kExitUsage);
   if (auto root = lab::check_root(); !root) return fail(io, root.error());
   auto cfg = o.up.config();
   lab::InterruptGuard interrupt("lab matrix");  // Ctrl-C: the lab is removed, exit 130 (143)

@@ -24,6 +24,7 @@
 #include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
+#include "progress_line.h"
 #include "interrupt.h"
 #include "gnuplot.h"
 #include "scan_annotate.h"
@@ -110,14 +111,27 @@ int run_scan(const ScanCli& o, Io io) {
     }
   };
   const std::vector<std::string> runs = o.merge ? std::vector<std::string>{"merged"} : sources;
+  // On a terminal, a capture that takes more than a second shows how far it has come (one file
+  // at a time: with -j the files' lines would fight over one line).
+  ProgressLine progress(o.iface.empty() && o.jobs <= 1);
+  std::string scanning;
+  if (progress.enabled()) {
+    req.on_progress = [&](const pcap::ScanProgress& p) {
+      progress.update(fmt::format("scan: {}: {} records, {:.1f} s of capture", scanning, p.records,
+                                  static_cast<double>(p.last_ns - p.first_ns) / 1e9));
+    };
+  }
   for (std::size_t run = 0; run < runs.size(); ++run) {
     pcap::Result<pcap::FileScan> scan = pcap::make_error("not run");
+    scanning = o.merge ? fmt::format("{} files merged", sources.size()) : runs[run];
     if (o.merge) {
       scan = pcap::scan_merged(sources, req);
+      progress.clear();
     } else if (o.iface.empty()) {
       launch();
       scan = ahead.front().get();
       ahead.pop_front();
+      progress.clear();
     } else {
       // Live: each stall as it is found (text), the report at the end of --duration or on
       // Ctrl-C / SIGTERM (interrupt.h), which end a live capture normally.

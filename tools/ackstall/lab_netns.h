@@ -7,6 +7,15 @@
 //   framing (preamble, FCS, gap) is charged per wire frame, so 1500-byte frames cost 1538 bytes.
 //   Both namespaces: net.ipv4.tcp_timestamps as configured.
 //
+// With --rtt (LabConfig::rtt_ns > 0) a third host carries the path, as a router would:
+//
+//   ackstall-a (va) ==veth== (ma) ackstall-m (mb) ==veth== (vb) ackstall-b
+//
+// In ackstall-m a delay line (lab/delay_line.h, a process of its own) copies every frame from
+// ma to mb and back after half the round-trip time each way; the shaper moves from va to mb, so
+// a queue that overflows there loses segments on the path (the sender's host sees no local drop
+// and must retransmit). a and b keep their addresses and interfaces; captures are taken alike.
+//
 // Names carry the project prefix so a stale lab (a crashed run) is recognisable: lab_up()
 // removes one first (and says so), and removes everything it made if any step fails. The lab's
 // settings are kept in /run/ackstall-lab.conf for `lab run` (lab/state_file.h).
@@ -29,6 +38,9 @@ inline constexpr const char* kNsA = "ackstall-a";  // the transmitter's host
 inline constexpr const char* kNsB = "ackstall-b";  // the receiver's host
 inline constexpr const char* kVethA = "ackstall-va";
 inline constexpr const char* kVethB = "ackstall-vb";
+inline constexpr const char* kNsM = "ackstall-m";      // the path's middle (with --rtt only)
+inline constexpr const char* kVethMA = "ackstall-ma";  // ackstall-m's end towards a
+inline constexpr const char* kVethMB = "ackstall-mb";  // ackstall-m's end towards b (shaped)
 inline constexpr const char* kAddrA = "10.77.0.1";
 inline constexpr const char* kAddrB = "10.77.0.2";
 // IPv6 (unique local, RFC 4193), added without duplicate address detection so it is usable at once.
@@ -43,9 +55,11 @@ bool have_root() noexcept;
 // An Error "lab needs root ..." when not root.
 Status check_root();
 
-bool lab_present();  // either namespace exists
+bool lab_present();  // any of the lab's namespaces exists
 Status lab_up(const LabConfig& cfg, const Log& log);
-Status lab_down();   // idempotent: removes both namespaces (and the veth with them), the state
+// Idempotent: stops the delay line (every process in ackstall-m), removes the namespaces (and
+// the veths with them) and the state file.
+Status lab_down();
 // The running lab's settings: nullopt when no lab is up; an Error when its state file is
 // missing, corrupt or truncated.
 core::Result<std::optional<LabConfig>> read_state();

@@ -42,11 +42,20 @@ struct FileScan {
   std::optional<std::uint64_t> capture_drops;    // pcapng statistics: packets the capturer dropped
 };
 
+// How far a scan of files has come (ScanRequest::on_progress).
+struct ScanProgress {
+  std::uint64_t records = 0;               // read so far (across the files of a merge)
+  std::int64_t first_ns = 0, last_ns = 0;  // the capture's time covered so far
+};
+
 struct ScanRequest {
   ScanOptions options;
   std::vector<FlowFilter> flows;  // keep flows matching any of them (all when empty)
   std::string bpf;                // libpcap filter expression, empty for none
   CaptureSource::Reader reader = CaptureSource::Reader::own;  // who reads a file
+  // Files only: called every kProgressEvery records read (a terminal's progress line).
+  std::function<void(const ScanProgress&)> on_progress;
+  static constexpr std::uint64_t kProgressEvery = 1u << 14;
 };
 
 // `path` may be "-" for stdin.

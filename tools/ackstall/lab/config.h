@@ -17,6 +17,9 @@ struct LabConfig {
   ttcp::AckMode ack_mode = ttcp::AckMode::normal;  // the receiver's default for `lab run`
   std::int64_t queue_bytes = 0;  // > 0: tbf "limit" in bytes (a tiny queue forces drops)
   int mtu = 1500;                // both veth ends (9000: jumbo frames, MSS 8948 with timestamps)
+  // > 0: a third host, ackstall-m, carries the path: a delay line adds this round-trip time
+  // (half each way) and the shaper sits on its way out to b, so its drops are losses on the path.
+  std::int64_t rtt_ns = 0;
   friend bool operator==(const LabConfig&, const LabConfig&) = default;
 };
 

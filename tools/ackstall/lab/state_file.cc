@@ -8,7 +8,20 @@
 namespace ackstall::tools::lab {
 namespace {
 
-constexpr std::string_view kKeys[] = {"rate", "timestamps", "ack_mode", "queue_bytes"};
+constexpr std::string_view kKeys[] = {"rate", "timestamps", "ack_mode", "queue_bytes", "rtt_ns"};
+// Keys a state file must have; later ones are optional (0 when absent: a lab written by an
+// earlier release).
+constexpr std::size_t kRequiredKeys = 4;
+
+// A non-negative integer, or what is wrong with it.
+core::Result<std::int64_t> non_negative(std::string_view value) {
+  std::int64_t n = -1;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size() || n < 0) {
+    return core::fail("expected a non-negative integer, got '" + std::string(value) + "'");
+  }
+  return n;
+}
 
 // Sets the field `key` of `cfg` from `value`, or says what is wrong with the value.
 core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_view value) {
@@ -23,13 +36,10 @@ core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_v
     const auto m = ttcp::parse_ack_mode(value);
     if (!m) return core::fail("expected default, classic or quickack, got '" + v + "'");
     cfg.ack_mode = *m;
-  } else {  // queue_bytes
-    std::int64_t n = -1;
-    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (value.empty() || ec != std::errc() || end != value.data() + value.size() || n < 0) {
-      return core::fail("expected a non-negative integer, got '" + v + "'");
-    }
-    cfg.queue_bytes = n;
+  } else {
+    const auto n = non_negative(value);
+    if (!n) return tl::unexpected(n.error());
+    (key == "queue_bytes" ? cfg.queue_bytes : cfg.rtt_ns) = *n;
   }
   return {};
 }
@@ -39,7 +49,7 @@ core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_v
 std::string format_state(const LabConfig& cfg) {
   std::ostringstream s;
   s << "rate=" << cfg.rate << "\ntimestamps=" << (cfg.timestamps ? "1" : "0")
-    << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << '\n';
+    << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << "\nrtt_ns=" << cfg.rtt_ns << '\n';
   return s.str();
 }
 
@@ -68,7 +78,7 @@ core::Result<LabConfig> parse_state(std::string_view text, std::string_view name
       return core::fail(where + std::string(key) + ": " + r.error().message());
     }
   }
-  for (std::size_t k = 0; k < std::size(kKeys); ++k) {
+  for (std::size_t k = 0; k < kRequiredKeys; ++k) {
     if (!seen[k]) return core::fail(file + ": no " + std::string(kKeys[k]) + " line (truncated?)");
   }
   return cfg;
