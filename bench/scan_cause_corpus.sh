@@ -11,12 +11,20 @@
 #                                                                        -> problem delayed_ack
 #   app-limited   2000-byte writes fed from a pipe every 50 ms           -> dominant sender_app
 #   zero-window   a receiver whose reader stops for 2 s (4 KiB SO_RCVBUF) -> problem receiver_window
+#   receiver-window  bulk over a 30 ms path (lab up --rtt 30ms) to a receiver with a 16 KiB
+#                 SO_RCVBUF: the window, not the path, sets the pace      -> problem receiver_window
+#   sender-buffer bulk over the 30 ms path from a sender with a 32 KiB SO_SNDBUF
+#                                                                        -> problem send_buffer
+#   loss          bulk over the 30 ms path through a 20000-byte shaper queue behind the delay line:
+#                 drops on the path, recovered by retransmission            -> problem loss
+#   nagle-delack  request/response (bench/lab_reqresp.py) whose 600-byte requests are written in
+#                 two pieces: Nagle holds the second behind the receiver's delayed ACK
+#                                                                        -> problem delayed_ack, fix TCP_NODELAY
+#   reqresp-30ms  request/response with TCP_NODELAY over the 30 ms path: each turn takes one
+#                 round trip, which is the path and no stall              -> healthy
 #   gaps          `line` with 20 records deleted (editcap)               -> a capture warning
-# Not here: loss between the capture points (tbf drops are local: see local-drops; the unit test
-# LimitCause.ARetransmissionTimeoutIsLoss holds it), Nagle behind a delayed ACK (Linux's autocorking coalesces ttcp's back-to-back small
-# writes: no wait to see; the unit test LimitCause.NagleBehindADelayedAckAsksForNoDelay and the
-# OpenFlow captures of docs/SCAN.md hold it), a sender buffer and a receive window too small for
-# the path, and request/response over a long path (the lab has no delay line: no BDP to fill).
+# Every capture is taken at the receiver's veth (ackstall-vb), beside the receiver: on the 30 ms
+# path the scanner sees the handshake's round trip whole and ACKs at once after data.
 # The expectations are written to OUT_DIR/manifest.json beside the captures; the test
 # ScanCauses.EveryLabelledCaptureGetsItsCause checks them on the committed copy.
 # Usage (root; Debian: wireshark-common for dumpcap and editcap):
@@ -71,6 +79,15 @@ record app-limited "" "$rxs" \
   "for i in \$(seq 40); do head -c 2000 /dev/zero; sleep 0.05; done | ip netns exec ackstall-a $ackstall ttcp -t -l 2000 10.77.0.2"
 record zero-window "" "ip netns exec ackstall-b $ackstall ttcp -r -b 4096 | (sleep 2; cat > /dev/null)" \
   "$txs -l 8192 -n 100 10.77.0.2"
+record receiver-window "--rtt 30ms" "ip netns exec ackstall-b $ackstall ttcp -r -s -b 16384 >/dev/null 2>&1" \
+  "$txs -l 65536 -n 20 10.77.0.2"
+record sender-buffer "--rtt 30ms" "$rxs" "$txs -b 32768 -l 65536 -n 20 10.77.0.2"
+record loss "--rtt 30ms --queue-bytes 20000" "$rxs" "$txs -l 65536 -n 60 10.77.0.2"
+reqresp="python3 $src/bench/lab_reqresp.py"
+record nagle-delack "" "ip netns exec ackstall-b $reqresp server 5001" \
+  "ip netns exec ackstall-a $reqresp client 10.77.0.2 5001 --requests 30 --request 600 --pieces 2"
+record reqresp-30ms "--rtt 30ms" "ip netns exec ackstall-b $reqresp server 5001 --reply 2000" \
+  "ip netns exec ackstall-a $reqresp client 10.77.0.2 5001 --requests 20 --request 300 --reply 2000 --nodelay"
 editcap "$out/line.pcapng" "$out/gaps.pcapng" 100-109 300-309 2>/dev/null
 echo "gaps: $("$ackstall" scan "$out/gaps.pcapng" | grep -m1 'warning' | cut -c1-150)"
 cat > "$out/manifest.json" <<'JSON'
@@ -80,6 +97,11 @@ cat > "$out/manifest.json" <<'JSON'
  "quota-delack": {"dominant": "delayed_ack", "problem": "delayed_ack", "fix_contains": "TCP_QUICKACK"},
  "app-limited": {"dominant": "sender_app", "problem": null},
  "zero-window": {"problem": "receiver_window", "zero_window_acks": true, "fix_contains": "read sooner"},
+ "receiver-window": {"dominant": "receiver_window", "problem": "receiver_window", "fix_contains": "SO_RCVBUF"},
+ "sender-buffer": {"dominant": "send_buffer", "problem": "send_buffer", "fix_contains": "larger send buffer"},
+ "loss": {"problem": "loss"},
+ "nagle-delack": {"dominant": "delayed_ack", "problem": "delayed_ack", "fix_contains": "TCP_NODELAY"},
+ "reqresp-30ms": {"problem": null},
  "gaps": {"capture_warning": true}
 }
 JSON

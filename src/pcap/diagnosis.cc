@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/delayed_ack_timers.h"
@@ -234,7 +236,7 @@ std::string_view to_string(StackFamily f) noexcept {
 Diagnosis diagnose(const DirectionReport& d) {
   Diagnosis g;
   g.mss = d.effective_mss ? *d.effective_mss : d.max_segment;
-  g.in_flight_limit = std::max(d.max_in_flight, d.max_outstanding_at_stall);
+  g.in_flight_limit = std::max({d.max_in_flight, d.max_outstanding_at_stall, d.flight_per_round ? d.flight_p90 : 0});
   g.window_offered = d.max_window_offered;
   const bool gaps = d.uncaptured_bytes > 0;
   if (!gaps) {
@@ -273,13 +275,24 @@ Diagnosis diagnose(const DirectionReport& d) {
     // A single delayed ACK (a transfer's last odd segment) is not a pattern.
     if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
     const double left = static_cast<double>(d.duration_ns - s.ns);
-    const double without = left > 0 ? static_cast<double>(d.bytes_acked) * 1e9 / left : 0;
-    // The bound is no faster than the back-to-back rate of full-size segments, where the capture
-    // shows one above the goodput (spacings of a trickle say nothing about the link).
-    double bound = without;
-    if (d.back_to_back_ns > 0 && d.effective_mss && d.max_segment >= *d.effective_mss) {
-      const double line = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
-      if (line > (1 + kProblemShare) * d.goodput_bytes_per_s) bound = std::min(bound, line);
+    double bound = 0;  // 0: no bound the capture shows
+    if (s.cause == LimitCause::receiver_window) {
+      // A larger window lets the flight grow to the path's own limit, which a window-bound
+      // capture never reaches: no bound to state (a paced sender's spacing is not the link's).
+      bound = std::numeric_limits<double>::infinity();
+    } else if (s.cause == LimitCause::send_buffer && d.flight_p50 > 0 && d.max_window_offered > d.flight_p50) {
+      // The flight could grow to the receiver's window: the time it took shrinks in proportion.
+      const double scaled = static_cast<double>(s.ns) * static_cast<double>(d.flight_p50) /
+                            static_cast<double>(d.max_window_offered);
+      bound = static_cast<double>(d.bytes_acked) * 1e9 / (left + scaled);
+    } else {
+      bound = left > 0 ? static_cast<double>(d.bytes_acked) * 1e9 / left : 0;
+      // The bound is no faster than the back-to-back rate of full-size segments, where the
+      // capture shows one above the goodput (spacings of a trickle say nothing about the link).
+      if (d.back_to_back_ns > 0 && d.effective_mss && d.max_segment >= *d.effective_mss) {
+        const double line = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
+        if (line > (1 + kProblemShare) * d.goodput_bytes_per_s) bound = std::min(bound, line);
+      }
     }
     // Worth fixing only if removing it could raise the goodput by the same share.
     if (bound < (1 + kProblemShare) * d.goodput_bytes_per_s) continue;
@@ -293,8 +306,10 @@ Diagnosis diagnose(const DirectionReport& d) {
   g.evidence.push_back(fmt::format(
       "in flight: at most {} bytes, {} bytes offered by the receiver{}", g.in_flight_limit, g.window_offered,
       sender_limited && d.flight_waits > 0
-          ? fmt::format("; at prompt ACKs {} / {} / {} bytes (25th / 50th / 90th percentile)", d.flight_p25,
-                        d.flight_p50, d.flight_p90)
+          ? fmt::format("; {} {} / {} / {} bytes (25th / 50th / 90th percentile)",
+                        d.flight_per_round ? "sent per round trip (the capture is beside the receiver)"
+                                           : "at prompt ACKs",
+                        d.flight_p25, d.flight_p50, d.flight_p90)
           : ""));
   if (d.rtt_floor_ns || d.handshake_rtt_ns) {
     g.evidence.push_back(fmt::format(
@@ -415,9 +430,13 @@ Diagnosis diagnose(const DirectionReport& d) {
       break;
     default: break;
   }
-  g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; without it at most {} instead of {}). {}", lead,
-                            core::describe(p), 100 * share, rate(g.goodput_without_problem),
-                            rate(d.goodput_bytes_per_s), what);
+  const std::string gain = std::isinf(g.goodput_without_problem)
+                               ? fmt::format("without it faster than {}, up to the path's own limit, which the capture "
+                                             "does not show", rate(d.goodput_bytes_per_s))
+                               : fmt::format("without it at most {} instead of {}", rate(g.goodput_without_problem),
+                                             rate(d.goodput_bytes_per_s));
+  g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; {}). {}", lead, core::describe(p), 100 * share,
+                            gain, what);
   return g;
 }
 

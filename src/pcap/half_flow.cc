@@ -171,18 +171,25 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
             const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
             app -= clock;
-            flight_ns_ += clock;
+            if (idle_after_peer_data_) {
+              // The ACK came with the peer's request: the data that follows answers it (a
+              // request/response turn over the path), not a flight clocked out by the ACK.
+              account(LimitCause::network, clock);
+            } else {
+              flight_ns_ += clock;
+            }
             // The timeline: the clock's share is the first of the idle spans.
             std::int64_t left = clock;
             for (std::size_t i = 0; i < pending_spans_.size() && left > 0; ++i) {
               Span& sp = pending_spans_[i];
               if (sp.cause != static_cast<std::uint8_t>(LimitCause::sender_app)) continue;
               const std::int64_t take = std::min(left, sp.end - sp.start);
+              const std::uint8_t to = idle_after_peer_data_ ? static_cast<std::uint8_t>(LimitCause::network) : kFlight;
               if (take == sp.end - sp.start) {
-                sp.cause = kFlight;
+                sp.cause = to;
               } else {
                 pending_spans_.insert(pending_spans_.begin() + static_cast<std::ptrdiff_t>(i),
-                                      Span{sp.start, sp.start + take, kFlight});
+                                      Span{sp.start, sp.start + take, to});
                 pending_spans_[i + 1].start += take;
               }
               left -= take;
@@ -196,9 +203,14 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     } else if (retransmission || in_recovery_) {
       account_until(now, LimitCause::loss);
     } else if (last_event_sender_) {
-      // Data after data: the sender kept sending (line rate, pacing), unless it paused longer
-      // than a stall with window to spare: its application.
-      account_until(now, now - acct_ns_ < threshold_ns_ ? LimitCause::network : LimitCause::sender_app);
+      // Data after data: the sender kept sending its flight (line rate, pacing: the flight's
+      // limit, decided at report), unless it paused longer than a stall with window to spare:
+      // its application.
+      if (now - acct_ns_ < threshold_ns_) {
+        flight_until(now);
+      } else {
+        account_until(now, LimitCause::sender_app);
+      }
     } else {
       // Data after an ACK: the ACK clocked it out, one round trip at a receiver-side capture.
       const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
@@ -233,6 +245,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       }
     }
     if (data_end > data_max_) {
+      note_round(now, data_end - std::max(data_start, data_max_));
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
         // (a ring) tell whether a segment left paced behind the one before it.
@@ -271,6 +284,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
   last_tx_ns_ = now;
   last_tx_frame_ = frame;
   last_event_sender_ = true;
+  if (p.payload_len > 0) last_emptying_.reset();  // the sender went on: that wait was a flight's
 }
 
 bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
@@ -461,18 +475,26 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       } else {
         // A prompt ACK clocked the sender on: the flight at this wait tells its limit.
         flight_events_++;
+        const std::int64_t from = acct_ns_;
         flight_until(now);
         if (flight_before > 0) {
           report_.flight_waits++;
           const double b = 8.0 * std::log2(static_cast<double>(flight_before));
-          ++flight_hist_[std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1)];
+          const auto bucket = std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1);
+          ++flight_hist_[bucket];
+          // An ACK of everything may end a turn rather than clock a flight: undone if the peer's
+          // request comes next (undo_turn).
+          last_emptying_ = a >= data_max_ ? std::optional<EmptyingWait>{{from, now, bucket}} : std::nullopt;
         }
       }
       last_event_sender_ = false;
     }
     if (advanced) {
       snd_una_ = a;
-      if (in_flight() == 0) idle_since_ = now;
+      if (in_flight() == 0) {
+        idle_since_ = now;
+        idle_after_peer_data_ = p.payload_len > 0;
+      }
       last_ack_ns_ = now;
       report_.bytes_acked = static_cast<std::uint64_t>(std::clamp<std::int64_t>(a, 0, data_max_));
       report_.last_ack_ns = now;
@@ -489,6 +511,8 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(LimitCause::peer_reply)});
       pending_events_[static_cast<std::size_t>(LimitCause::peer_reply)]++;
       acct_ns_ = now;
+      if (!idle_after_peer_data_) undo_turn();
+      idle_after_peer_data_ = true;  // the data that follows answers this request
     }
   }
   window_raw_ = p.window;
@@ -514,6 +538,27 @@ void HalfFlow::span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
     timeline_.back().end = end;
   } else if (timeline_.size() < max_spans_) {
     timeline_.push_back({start, end, cause});
+  }
+}
+
+void HalfFlow::undo_turn() {
+  // The wait that the ACK of everything ended was the round trip of a request/response turn (the
+  // peer's request followed it), not a flight held by a limit: the path's time.
+  if (!last_emptying_) return;
+  const EmptyingWait w = *last_emptying_;
+  last_emptying_.reset();
+  flight_ns_ -= w.end - w.start;
+  --report_.flight_waits;
+  --flight_hist_[w.bucket];
+  account(core::LimitCause::network, w.end - w.start);
+  if (!timeline_.empty() && timeline_.back().cause == kFlight && timeline_.back().end == w.end &&
+      timeline_.back().start <= w.start) {
+    if (timeline_.back().start == w.start) {
+      timeline_.back().cause = static_cast<std::uint8_t>(core::LimitCause::network);
+    } else {
+      timeline_.back().end = w.start;
+      timeline_.push_back({w.start, w.end, static_cast<std::uint8_t>(core::LimitCause::network)});
+    }
   }
 }
 
@@ -560,16 +605,43 @@ void HalfFlow::note_nagle_after_release(const TcpPacket& p, std::int64_t now) {
   held_release_ns_.reset();
 }
 
-std::uint64_t HalfFlow::flight_quantile(double q) const {
+void HalfFlow::note_round(std::int64_t now, std::int64_t new_bytes) {
+  const std::int64_t rtt = report_.handshake_rtt_ns.value_or(0);
+  if (rtt <= 0) return;
+  if (round_bytes_ > 0 && now - round_start_ >= rtt) {
+    // A round trip ends; one that the sender left idle for longer than a round trip is not a
+    // flight (its bytes are the application's).
+    if (now - round_start_ < 2 * rtt) {
+      const double b = 8.0 * std::log2(static_cast<double>(round_bytes_));
+      ++round_hist_[std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1)];
+      ++rounds_;
+    }
+    round_bytes_ = 0;
+  }
+  if (round_bytes_ == 0) round_start_ = now;
+  round_bytes_ += new_bytes;
+}
+
+namespace {
+std::uint64_t log_quantile(const std::uint32_t* hist, std::size_t buckets, std::uint64_t count, double q) {
   std::uint64_t seen = 0;
-  const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(report_.flight_waits)));
-  for (std::size_t b = 0; b < kFlightBuckets; ++b) {
-    seen += flight_hist_[b];
+  const auto want = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(count)));
+  for (std::size_t b = 0; b < buckets; ++b) {
+    seen += hist[b];
     if (seen >= std::max<std::uint64_t>(want, 1)) {
       return static_cast<std::uint64_t>(std::exp2((static_cast<double>(b) + 0.5) / 8.0));
     }
   }
   return 0;
+}
+}  // namespace
+
+std::uint64_t HalfFlow::round_quantile(double q) const {
+  return log_quantile(round_hist_.data(), kFlightBuckets, rounds_, q);
+}
+
+std::uint64_t HalfFlow::flight_quantile(double q) const {
+  return log_quantile(flight_hist_.data(), kFlightBuckets, report_.flight_waits, q);
 }
 
 void HalfFlow::note_idle(std::int64_t ns) {
@@ -603,18 +675,30 @@ DirectionReport HalfFlow::report() const {
   }
   if (r.mss) r.effective_mss = static_cast<std::uint32_t>(core::segment_payload(*r.mss, r.timestamps));
   r.receiver_wscale = receiver_wscale_;
-  // The prompt waits for ACKs: a sender buffer or per-send quota when the flight at them is flat
-  // (within 30 %) or bounded (below), well below the receiver's window and never cut by a loss (a congestion window
-  // grows each round trip until a loss or the receiver's window stops it: RFC 5681 §3.1), and
-  // the path was not full (goodput below 70 % of the back-to-back segment rate); else the
-  // network (T-RAT's transport- versus congestion-limited test).
+  // The prompt waits for ACKs: the receiver's window when the rate carries it every round trip;
+  // a sender buffer or per-send quota when the flight at them is flat (within 30 %) or bounded
+  // (below), well below the receiver's window and never cut by a loss (a congestion window grows
+  // each round trip until a loss or the receiver's window stops it: RFC 5681 §3.1), and the path
+  // was not full (below); else the network (T-RAT's transport- versus congestion-limited test).
   if (!full_spacings_.empty()) r.back_to_back_ns = median_of(full_spacings_);
-  r.flight_p25 = flight_quantile(0.25);
-  r.flight_p50 = flight_quantile(0.50);
-  r.flight_p90 = flight_quantile(0.90);
+  // Beside the receiver (data ACKed at once, the handshake's round trip whole), the flight at an
+  // ACK is only the last hop's: the bytes of a round trip stand for it.
+  const std::int64_t hs_rtt = r.handshake_rtt_ns.value_or(0);
+  r.flight_per_round = hs_rtt >= kFarRttNs && 4 * floor_ns() < hs_rtt && rounds_ >= 4;
+  if (r.flight_per_round) {
+    r.flight_waits = rounds_;
+    r.flight_p25 = round_quantile(0.25);
+    r.flight_p50 = round_quantile(0.50);
+    r.flight_p90 = round_quantile(0.90);
+  } else {
+    r.flight_p25 = flight_quantile(0.25);
+    r.flight_p50 = flight_quantile(0.50);
+    r.flight_p90 = flight_quantile(0.90);
+  }
   {
-    std::int64_t busy = flight_ns_;
-    for (std::int64_t t : r.cause_ns) busy += t;
+    // The rate while the flight's limit set the pace (waits for held ACKs, recoveries, the
+    // application's pauses left out).
+    const std::int64_t busy = flight_ns_ + r.cause_ns[static_cast<std::size_t>(core::LimitCause::network)];
     const double goodput = busy > 0 ? static_cast<double>(r.bytes_acked) * 1e9 / static_cast<double>(busy) : 0;
     const double line = r.back_to_back_ns > 0 && max_payload_ > 0 && max_payload_ >= full_segment()
                             ? static_cast<double>(max_payload_) * 1e9 / static_cast<double>(r.back_to_back_ns)
@@ -624,9 +708,19 @@ DirectionReport HalfFlow::report() const {
     // one that stays under half the window for 16 ACK-clocked waits is not what bounds it.
     const bool flat = r.flight_waits >= 4 && (10 * r.flight_p25 >= 7 * r.flight_p90 || r.flight_waits >= 16);
     const bool below_window = r.max_window_offered > 0 && 2 * r.flight_p90 <= r.max_window_offered;
-    const bool path_full = line > 0 && goodput >= 0.7 * line;
-    const auto c = flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
-                                                                             : core::LimitCause::network;
+    // The path is full when segments leave at 90 % of their back-to-back rate or more. A paced
+    // sender's spacing is not the link's: Linux paces at 1.2 x cwnd/srtt after slow start and
+    // 2 x in it (net/ipv4/tcp_input.c, tcp_update_pacing_rate; sysctls tcp_pacing_ca_ratio = 120,
+    // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
+    const bool path_full = line > 0 && goodput >= 0.9 * line;
+    // The receiver's window by Little's law: a rate that carries the offered window every round
+    // trip is bounded by it (T-RAT's receiver-window-limited test), wherever the capture was taken.
+    const double rtt_s = static_cast<double>(std::max(floor_ns(), hs_rtt)) / 1e9;
+    const bool window_bound = r.max_window_offered > 0 && r.loss_events == 0 &&
+                              goodput * rtt_s >= 0.75 * static_cast<double>(r.max_window_offered);
+    const auto c = window_bound                                                      ? core::LimitCause::receiver_window
+                   : flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
+                                                                                     : core::LimitCause::network;
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;
     r.cause_events[static_cast<std::size_t>(c)] += flight_events_;
     for (const Span& sp : timeline_) {

@@ -113,11 +113,29 @@ class HalfFlow {
   std::uint64_t flight_events_ = 0;
   bool last_event_sender_ = false;
   std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
+  bool idle_after_peer_data_ = false;  // that ACK carried the peer's data (a request)
+  // The last prompt wait ended by an ACK of everything sent (undo_turn).
+  struct EmptyingWait {
+    std::int64_t start, end;
+    std::size_t bucket;
+  };
+  std::optional<EmptyingWait> last_emptying_;
+  void undo_turn();
   std::int64_t last_stall_end_ = 0;  // the last accounted event was the sender's segment
   // Flight sizes at prompt waits: a log histogram (8 buckets an octave from 1 byte).
   static constexpr std::size_t kFlightBuckets = 8 * 40;
   std::array<std::uint32_t, kFlightBuckets> flight_hist_{};
   std::uint64_t flight_quantile(double q) const;
+  // New data per handshake round trip (a log histogram as flight_hist_): at a capture beside the
+  // receiver the flight at an ACK is only what crossed the last hop, and the bytes that arrive
+  // in one round trip are the sender's flight (Little's law).
+  std::array<std::uint32_t, kFlightBuckets> round_hist_{};
+  // Round trips shorter than this (a LAN) are too short to tell where the capture was taken.
+  static constexpr std::int64_t kFarRttNs = 1'000'000;
+  std::uint64_t rounds_ = 0;
+  std::int64_t round_start_ = 0, round_bytes_ = 0;
+  void note_round(std::int64_t now, std::int64_t new_bytes);
+  std::uint64_t round_quantile(double q) const;
   // Loss recovery: from a retransmission until the data sent before it is ACKed (RFC 6675's
   // RecoveryPoint).
   bool in_recovery_ = false;

@@ -142,6 +142,10 @@ struct DirectionReport {
   // in-flight plateau (send buffer or quota) versus a growing congestion window.
   std::uint64_t flight_waits = 0;
   std::uint64_t flight_p25 = 0, flight_p50 = 0, flight_p90 = 0;
+  // The capture was taken beside the receiver (its data-to-ACK floor is under a quarter of the
+  // handshake's round trip): the flight quantiles above are then the new bytes per handshake
+  // round trip (Little's law), flight_waits the round trips counted.
+  bool flight_per_round = false;
   // Segments missing from the capture: bytes the receiver ACKed that no captured segment carried,
   // and sequence holes (new data beyond the highest seen).
   std::uint64_t uncaptured_bytes = 0;
