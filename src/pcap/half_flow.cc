@@ -517,8 +517,19 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
   }
   window_raw_ = p.window;
   have_window_ = true;
-  report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
-                                                       static_cast<std::uint64_t>(new_window));
+  // The window offered for the data: a SYN's (unscaled, before the receiver's buffer is sized)
+  // counts only until the first window after it.
+  if (p.has(tcp_flag::syn)) {
+    if (!data_window_seen_) {
+      report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
+                                                           static_cast<std::uint64_t>(new_window));
+    }
+  } else {
+    if (!data_window_seen_) report_.max_window_offered = 0;
+    data_window_seen_ = true;
+    report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
+                                                         static_cast<std::uint64_t>(new_window));
+  }
 }
 
 void HalfFlow::note_floor(std::int64_t ns) {
@@ -716,7 +727,9 @@ DirectionReport HalfFlow::report() const {
     // The receiver's window by Little's law: a rate that carries the offered window every round
     // trip is bounded by it (T-RAT's receiver-window-limited test), wherever the capture was taken.
     const double rtt_s = static_cast<double>(std::max(floor_ns(), hs_rtt)) / 1e9;
-    const bool window_bound = r.max_window_offered > 0 && r.loss_events == 0 &&
+    // Over several round trips only: a single reply's rate times the round trip is no flight.
+    const bool window_bound = r.max_window_offered > 0 && r.loss_events == 0 && r.flight_waits >= 4 &&
+                              static_cast<double>(busy) >= 4e9 * rtt_s &&
                               goodput * rtt_s >= 0.75 * static_cast<double>(r.max_window_offered);
     const auto c = window_bound                                                      ? core::LimitCause::receiver_window
                    : flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer

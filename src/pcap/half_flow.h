@@ -113,6 +113,7 @@ class HalfFlow {
   std::uint64_t flight_events_ = 0;
   bool last_event_sender_ = false;
   std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
+  bool data_window_seen_ = false;  // a window from a segment other than a SYN
   bool idle_after_peer_data_ = false;  // that ACK carried the peer's data (a request)
   // The last prompt wait ended by an ACK of everything sent (undo_turn).
   struct EmptyingWait {

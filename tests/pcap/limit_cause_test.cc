@@ -424,3 +424,73 @@ TEST(LimitCause, ChunkingCannotHelpWhenTheMssExceedsTheQuota) {
 
 }  // namespace
 }  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+// Bulk data over a 30 ms path captured beside the receiver: each round trip `per_round` full
+// segments arrive 123 us apart, every second one ACKed at once with the raw window `window`
+// (scale 7), and the next round arrives a round trip after the round's first ACK.
+std::vector<TcpPacket> beside_the_receiver(int rounds, int per_round, std::uint16_t window) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(10 * kUs), c.handshake_ack(30 * kMs)};
+  std::int64_t t = 60 * kMs;
+  for (int r = 0; r < rounds; ++r) {
+    const std::int64_t first_ack = t + 123 * kUs + 10 * kUs;
+    for (int i = 0; i < per_round; ++i) {
+      v.push_back(c.data(t + i * 123 * kUs, 1448, i == per_round - 1));
+      if (i % 2 == 1 || i == per_round - 1) v.push_back(c.ack(t + i * 123 * kUs + 10 * kUs, c.bytes_sent(), window));
+    }
+    t = first_ack + 30 * kMs;
+  }
+  return v;
+}
+
+TEST(LimitCause, AWindowCarriedEveryRoundTripBesideTheReceiverIsTheWindow) {
+  // 16 KiB offered (128 << 7), 11 segments (15928 bytes) a round trip: the rate is the window's.
+  const DirectionReport d = client_direction(beside_the_receiver(40, 11, 128));
+  expect_sound(d);
+  EXPECT_TRUE(d.flight_per_round);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("the capture does not show"), std::string::npos) << g.mechanism;
+}
+
+TEST(LimitCause, AFlatRoundBelowTheWindowBesideTheReceiverIsTheSendBuffer) {
+  // 64 KiB offered (512 << 7), 4 segments a round trip: neither the window nor the path.
+  const DirectionReport d = client_direction(beside_the_receiver(40, 4, 512));
+  expect_sound(d);
+  EXPECT_TRUE(d.flight_per_round);
+  EXPECT_NEAR(static_cast<double>(d.flight_p50), 4 * 1448, 0.1 * 4 * 1448);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::send_buffer) << g.mechanism;
+  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
+}
+
+TEST(LimitCause, AServersTurnsCapturedAtTheServerAreNotASendBuffer) {
+  // The client side (port 40000) plays the server: a 2000-byte answer, the peer's ACK a round
+  // trip (30 ms) later, its next request 40 us after that, answered 100 us later.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(30 * kMs), c.handshake_ack(30 * kMs + 10 * kUs)};
+  std::int64_t t = 31 * kMs;
+  std::uint32_t peer_sent = 0;
+  for (int i = 0; i < 20; ++i) {
+    v.push_back(c.data(t, 1448));
+    v.push_back(c.data(t + 5 * kUs, 552, true));
+    t += 30 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    v.push_back(reply(c, t + 40 * kUs, c.bytes_sent(), 300, peer_sent));
+    peer_sent += 300;
+    t += 140 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  const Diagnosis g = diagnose(d);
+  EXPECT_NE(g.dominant, LimitCause::send_buffer) << g.mechanism;
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+  EXPECT_TRUE(g.healthy) << g.mechanism;
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
