@@ -34,6 +34,9 @@ core::Result<void> plot_capture(const std::string& file, const std::string& bpf,
       if (p.payload_len > 0) ts.data.push_back({seconds(r.time_ns), rel(p.seq) + p.payload_len});
     } else if (to_sender && base && p.has(pcap::tcp_flag::ack) && !p.has(pcap::tcp_flag::syn)) {
       ts.acks.push_back({seconds(r.time_ns), rel(p.ack)});
+      // The window field is scaled by the receiver's shift from its SYN (RFC 7323 §2.2).
+      const double offered = static_cast<double>(std::uint64_t{p.window} << d.receiver_wscale.value_or(0));
+      ts.window.push_back({seconds(r.time_ns), rel(p.ack) + offered});
     }
   }
   // Under the graph, where the time went: one lane per cause (core/limit_cause.h), each span of

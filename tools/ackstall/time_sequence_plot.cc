@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "ackstall/core/units.h"
 #include "gnuplot.h"
@@ -58,6 +59,8 @@ core::Result<void> render_time_sequence(const TimeSequence& ts, const std::strin
     for (const auto& p : ts.acks) acks << fmt::format("{:.9f} {:.0f}\n", p.t, p.seq);
     if (ts.data.empty()) data << "0 0\n";
     if (ts.acks.empty()) acks << "0 0\n";
+    std::ofstream edge(dir / "window.dat");
+    for (const auto& p : ts.window) edge << fmt::format("{:.9f} {:.0f}\n", p.t, p.seq);
   }
   const std::size_t lanes = std::max<std::size_t>(ts.lanes.size(), 1);
   // Two panels sharing the time axis: the time-sequence graph on top, and one lane per stall
@@ -77,10 +80,28 @@ core::Result<void> render_time_sequence(const TimeSequence& ts, const std::strin
   gp << "set lmargin 16\nset rmargin 4\n";  // room for the longest lane name (receiver_window)
   gp << "set origin 0,0.30\nset size 1,0.66\nset key top left\nset format x ''\n";
   gp << "set ylabel 'relative sequence number (bytes)'\n";
+  if (!ts.window.empty()) {
+    // The window's edge may run far above the data (a large window, a trickle): the sequence axis
+    // follows the data and ACKs shown, with a quarter of their span above for the edge.
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const auto* series : {&ts.data, &ts.acks}) {
+      for (const auto& p : *series) {
+        if (p.t < from || p.t > to) continue;
+        lo = std::min(lo, p.seq);
+        hi = std::max(hi, p.seq);
+      }
+    }
+    if (lo < hi) gp << fmt::format("set yrange [{:.0f}:{:.0f}]\n", std::max(0.0, lo - 0.02 * (hi - lo)), hi + 0.25 * (hi - lo));
+  }
   gp << "plot " << gp_quote((dir / "data.dat").string())
      << " using 1:2 with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'data segment (end seq)', \\\n"
      << "     " << gp_quote((dir / "acks.dat").string())
-     << " using 1:2 with steps lw 1.5 lc rgb '#2ca02c' title 'cumulative ACK'\n";
+     << " using 1:2 with steps lw 1.5 lc rgb '#2ca02c' title 'cumulative ACK'";
+  if (!ts.window.empty()) {
+    gp << ", \\\n     " << gp_quote((dir / "window.dat").string())
+       << " using 1:2 with steps lw 1 lc rgb '#9467bd' title 'ACK + offered window'";
+  }
+  gp << "\n";
   gp << "set origin 0,0.02\nset size 1,0.30\nset format x '%g'\nset xlabel 'time (s)'\n";
   gp << "set ylabel 'stalls'\nset yrange [0:" << lanes << "]\nunset key\nset ytics (";
   for (std::size_t k = 0; k < ts.lanes.size(); ++k)

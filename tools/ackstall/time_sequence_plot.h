@@ -1,5 +1,6 @@
 // The time-sequence graph (the classic tcptrace view) that `sim --plot` and `scan --plot` draw:
-// data segments as sequence vs time, the receiver's cumulative ACK line, and every stall as a
+// data segments as sequence vs time, the receiver's cumulative ACK line (and its window's edge),
+// and every stall as a
 // shaded interval in its kind's lane below. Rendered by gnuplot (Debian gnuplot-nox) as PNG,
 // SVG or PDF by the file's extension, optionally over a time window only.
 #pragma once
@@ -35,6 +36,9 @@ struct TimeSequence {
   };
   std::vector<Point> data;  // a data segment's end sequence number
   std::vector<Point> acks;  // the cumulative ACK
+  // The right edge of the offered window (ACK + window; tcptrace's "receive window" line):
+  // drawn when not empty.
+  std::vector<Point> window;
   std::vector<Interval> stalls;
   std::vector<std::string> lanes;  // the stall kinds' names, one lane each
 };
