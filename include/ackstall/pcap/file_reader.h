@@ -28,6 +28,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ackstall/pcap/error.h"
@@ -113,6 +114,18 @@ class FileReader {
   std::string name_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::span<const std::uint8_t> memory_;
+  // A regular file read through a read-only mapping (memory_ spans it): no copy of each byte
+  // into a buffer. Unmapped with the reader.
+  struct Mapping {
+    void* addr = nullptr;
+    std::size_t len = 0;
+    Mapping() = default;
+    Mapping(void* a, std::size_t l) noexcept : addr(a), len(l) {}
+    Mapping(Mapping&& o) noexcept : addr(std::exchange(o.addr, nullptr)), len(o.len) {}
+    Mapping& operator=(Mapping&& o) noexcept;
+    ~Mapping();
+  };
+  Mapping mapping_;
   std::vector<std::uint8_t> window_;    // file input: bytes [pos_, end_) not yet consumed
   std::size_t pos_ = 0, end_ = 0;       // (from memory: pos_ indexes memory_)
   bool input_ended_ = false;
