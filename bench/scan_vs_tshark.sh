@@ -20,8 +20,15 @@ trap 'rm -rf "$tmp"' EXIT
 scenario="$src/examples/seed/02-unpatched.toml"
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-# wall seconds and peak RSS (KB) of a command, its output discarded: "SECONDS KB"
-measure() { /usr/bin/time -f "%e %M" -o "$tmp/time" "$@" > /dev/null 2>&1 || true; cat "$tmp/time"; }
+# wall seconds (to the microsecond: time(1)'s %e is 10 ms, a tenth of a scan) and peak RSS (KB)
+# of a command, its output discarded: "SECONDS KB"
+measure() {
+  local t0 t1
+  t0=$(date +%s%N)
+  /usr/bin/time -f "%M" -o "$tmp/time" "$@" > /dev/null 2>&1 || true
+  t1=$(date +%s%N)
+  echo "$(( (t1 - t0) / 1000 ))" "$(cat "$tmp/time")" | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }'
+}
 
 "$ackstall" sim "$scenario" --set app.transmitter.writes=91000 --pcap "$tmp/1m.pcap" > /dev/null
 editcap -F pcapng "$tmp/1m.pcap" "$tmp/1m.pcapng"
@@ -39,7 +46,7 @@ for fmt in pcap pcapng; do
       scan_runs=$(for i in $(seq "$runs"); do measure "$ackstall" scan "$f" "${flag[@]}"; done)
       scan_s=$(echo "$scan_runs" | awk '{ print $1 }' | median)
       scan_kb=$(echo "$scan_runs" | awk '{ print $2 }' | median)
-      printf '%-7s %-6s %-8s %10s %10s %12s %12s %7.1fx\n' "$fmt" "$output" "$reader" "$scan_s" "$tshark_s" \
+      printf '%-7s %-6s %-8s %10.3f %10.3f %12s %12s %7.1fx\n' "$fmt" "$output" "$reader" "$scan_s" "$tshark_s" \
         "$scan_kb" "$tshark_kb" "$(echo "$tshark_s $scan_s" | awk '{ print $1 / ($2 > 0 ? $2 : 0.01) }')"
     done
   done
