@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli_runner.h"
+#include "temp_dir.h"
 
 namespace ackstall::tools {
 namespace {
@@ -63,6 +64,40 @@ TEST(ScanCauses, EveryLabelledCaptureGetsItsCause) {
     }
     if (want.value("problem", nlohmann::json()).is_null() && want.contains("problem")) {
       EXPECT_TRUE(g["healthy"].get<bool>()) << g["mechanism"];
+    }
+  }
+}
+
+
+// The emitted scenario names what it infers weakly from each capture, by the cause that set the
+// pace, and carries the receiver's window when the window set it.
+TEST(ScanCauses, TheEmittedScenarioNamesItsWeakInferences) {
+  const struct {
+    const char* capture;
+    const char* note;
+  } cases[] = {
+      {"receiver-window", "the receiver's window (18824 bytes offered) set the pace"},
+      {"receiver-window", "the link rate comes from the spacing of full segments"},
+      {"loss", "losses on the path"},
+      {"app-limited", "the sending application set the pace"},
+      {"reqresp-30ms", "request/response"},
+      {"nagle-delack", "Nagle held"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.capture);
+    TempDir dir;
+    const auto out = (dir.path() / "s.toml").string();
+    const auto r = run_ackstall({"scan", (corpus_dir() / (std::string(c.capture) + ".pcapng")).string(),
+                                 "--emit-scenario", out});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(std::string("note: ") + c.note), std::string::npos) << r.out;
+    std::ifstream in(out);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (std::string(c.capture) == "receiver-window") {
+      EXPECT_NE(text.str().find("rcvbuf = 18824"), std::string::npos) << text.str();
+    } else {
+      EXPECT_EQ(text.str().find("rcvbuf"), std::string::npos) << text.str();
     }
   }
 }

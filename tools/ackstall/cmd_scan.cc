@@ -219,10 +219,12 @@ int run_scan(const ScanCli& o, Io io) {
                                    replay->replay_mib_s, replay->capture_mib_s, 100 * replay->deviation,
                                    replay->robust_mib_s);
       if (std::abs(replay->deviation) > 0.15) {
+        const bool named = !scenario_caveats(*emitted_from).empty();
         notes << lead << "the replay is off by more than 15 %: the scenario does not reproduce this capture; "
-                         "one of its inferences is too weak here (the link rate from segment spacing, the in-flight "
-                         "limit as the quota, the receiver's profile from its ACK timer, the application's pacing; "
-                         "notes above name the ones known), so read its predictions as trends, not figures\n";
+              << (named ? "the notes above name what it infers weakly here"
+                        : "one of its inferences is too weak here (the link rate from segment spacing, the in-flight "
+                          "limit as the quota, the receiver's profile from its ACK timer)")
+              << ", so read its predictions as trends, not figures\n";
       }
     } else {
       notes << lead << "the scenario could not be replayed: " << replay.error().message() << '\n';

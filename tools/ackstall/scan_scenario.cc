@@ -61,23 +61,72 @@ std::optional<Figures> figures_of(const pcap::FileScan& scan) {
   return f;
 }
 
+// The share of the direction's time given to `c` (pcap/diagnosis.h), 0..1.
+double share_of(const pcap::Diagnosis& g, core::LimitCause c) {
+  for (const auto& a : g.accounts) {
+    if (a.cause == c) return a.share;
+  }
+  return 0;
+}
+
+// A cause that sets the pace for this share of the time or more is one the scenario must carry.
+constexpr double kPaceShare = 0.15;
+
+// Is the receiver's window one the scenario should carry (its rcvbuf)?
+bool window_bound(const Figures& f) {
+  return share_of(f.g, core::LimitCause::receiver_window) >= kPaceShare && f.d.max_window_offered > 0 &&
+         f.d.zero_window_acks == 0;
+}
+
+// What the scenario infers weakly from this capture, each named with the figure it rests on
+// (docs/VALIDATION.md §5, §6).
 std::vector<std::string> caveats_of(const Figures& f) {
   std::vector<std::string> out;
   const pcap::DirectionReport& d = f.d;
+  const pcap::Diagnosis& g = f.g;
   const bool rule = f.stalls_as_a_rule;
   const double span_s = static_cast<double>(d.last_ack_ns - d.first_data_ns) / 1e9;
-  // The three ways a capture's pace escapes the scenario (docs/VALIDATION.md §5, §6).
   if (f.delayed > 0 && !rule) {
     out.push_back(fmt::format("{} delayed-ACK stalls in about {} writes are not a rule: the scenario models "
                               "none of them, so it runs faster than the capture (they cost {:.3f} s of its {:.3f} s)",
                               f.delayed, f.writes, static_cast<double>(d.stalled_ns) / 1e9, span_s));
   }
-  // (A sender ACK-clocked on a fast path restarts from idle too, within microseconds: only gaps
-  // of a millisecond or more are an application's.)
-  if (!rule && d.idle_starts * 2 >= f.writes && d.idle_before_send_ns && *d.idle_before_send_ns >= 1'000'000) {
-    out.push_back(fmt::format("the sender restarted from idle {} times (median gap {:.2f} ms): the application set "
-                              "the pace, which the scenario's ttcp sender does not", d.idle_starts,
-                              static_cast<double>(*d.idle_before_send_ns) / 1e6));
+  if (d.nagle_holds > 0 && f.delayed > 0) {
+    out.push_back(fmt::format("Nagle held {} sub-MSS segments until a delayed ACK came (writes in pieces, "
+                              "RFC 896): the scenario's sender writes each write whole",
+                              d.nagle_holds));
+  }
+  if (const double app = share_of(g, core::LimitCause::sender_app); app >= kPaceShare) {
+    out.push_back(fmt::format("the sending application set the pace for {:.0f} % of the time (it restarted from idle "
+                              "{} times): the scenario's ttcp sender writes back to back",
+                              100 * app, d.idle_starts));
+  }
+  if (d.peer_data_bytes > 0 && share_of(g, core::LimitCause::peer_reply) + share_of(g, core::LimitCause::network) >=
+                                   kPaceShare) {
+    out.push_back(fmt::format("request/response: the peer sent {} bytes of its own between this direction's "
+                              "writes; the scenario's ttcp sender streams without waiting for them",
+                              d.peer_data_bytes));
+  }
+  if (const double loss = share_of(g, core::LimitCause::loss); loss >= kPaceShare) {
+    out.push_back(fmt::format("losses on the path ({} recoveries, {:.0f} % of the time): the scenario's link "
+                              "loses nothing",
+                              d.loss_events, 100 * loss));
+  }
+  if (window_bound(f)) {
+    out.push_back(fmt::format("the receiver's window ({} bytes offered) set the pace; the scenario's receiver "
+                              "gets it as its rcvbuf, but not how it grew (autotuning)",
+                              d.max_window_offered));
+  }
+  // The link rate: inferred from the spacing of full segments, which is the link only when the
+  // transfer ran at it; a window- or buffer-bound sender's spacing is its pacing (Linux paces at
+  // 1.2 x cwnd/srtt: net/ipv4/tcp_input.c, tcp_update_pacing_rate).
+  if (!rule && d.back_to_back_ns > 0 && d.max_segment > 0 && g.dominant && *g.dominant != core::LimitCause::network &&
+      *g.dominant != core::LimitCause::delayed_ack) {
+    const double payload_rate = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
+    out.push_back(fmt::format("the link rate comes from the spacing of full segments ({:.2f} MB/s of payload), but "
+                              "{} set the pace, not the link: the spacing may be the sender's pacing; set link.rate "
+                              "to the path's rate if it is known",
+                              payload_rate / 1e6, core::to_string(*g.dominant)));
   } else if (!rule && d.back_to_back_ns > 0 && d.max_segment > 0 && span_s > 0) {
     // One full segment's payload per median spacing: the payload rate the link carried.
     const double payload_rate = static_cast<double>(d.max_segment) * 1e9 / static_cast<double>(d.back_to_back_ns);
@@ -145,6 +194,7 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   t += fmt::format("size = {}\n\n", stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write);
   t += fmt::format("[receiver]\nprofile = \"{}\"\n", profile);
   t += fmt::format("mss = {}\n", mss);
+  if (window_bound(*f)) t += fmt::format("rcvbuf = {}\n", d.max_window_offered);
   t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
   if (d.delayed_ack_timeout_ns && profile != "linux") {
     t += fmt::format("[receiver.ack]\ndelack_timeout = \"{}us\"\n",
