@@ -126,6 +126,17 @@ std::span<const std::uint8_t> FileReader::peek(std::size_t n) {
 void FileReader::consume(std::size_t n) noexcept {
   pos_ += n;
   offset_ += n;
+#if ACKSTALL_HAVE_MMAP
+  // The mapped pages already read are given back every 8 MiB (madvise MADV_DONTNEED: a private
+  // read-only mapping reads them from the file again if touched), so the resident size stays flat
+  // however long the capture.
+  constexpr std::size_t kRelease = std::size_t{8} << 20;
+  if (mapping_.addr != nullptr && pos_ >= released_ + 2 * kRelease) {
+    const std::size_t upto = (pos_ - kRelease) / kRelease * kRelease;
+    ::madvise(static_cast<std::uint8_t*>(mapping_.addr) + released_, upto - released_, MADV_DONTNEED);
+    released_ = upto;
+  }
+#endif
 }
 
 std::uint16_t FileReader::u16(const std::uint8_t* p) const noexcept {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "ackstall/scenario/writer.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -172,41 +174,50 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
   const std::string profile =
       receiver_profile(d, stalls_as_a_rule, static_cast<double>(f->delayed) / static_cast<double>(writes));
-  std::string t;
-  t += "# Emitted by `ackstall scan --emit-scenario` from the capture's own figures:\n";
-  t += fmt::format("#   {} flow {} -> {}\n", scan.name, pcap::format_socket_addr(d.sender),
-                   pcap::format_socket_addr(d.receiver));
-  t += fmt::format("#   capture goodput {:.0f} bytes/s; in-flight limit {} bytes; write {} bytes x {}\n",
-                   d.goodput_bytes_per_s, g.in_flight_limit, write, writes);
-  for (const std::string& c : caveats_of(*f)) t += "# caveat: " + c + "\n";
-  t += "# Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed\n";
-  t += "[scenario]\n";
-  t += fmt::format("name = \"from capture {}\"\n", pcap::format_socket_addr(d.sender));
-  t += "calibration = \"prediction\"\n\n";
-  t += "[link]\n";
-  t += fmt::format("rate = \"{}\"\n", rate);
-  t += fmt::format("prop_delay = \"{}ns\"\n\n", prop_ns);
-  t += "[sender]\nprofile = \"winxp\"\n";
-  t += fmt::format("mss = {}\n", mss);
-  t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
-  // A byte-freed buffer holds what is in flight and the next write waiting behind it.
-  t += fmt::format("[sender.send_buffer]\nkind = \"{}\"\n", stalls_as_a_rule ? "afd" : "bsd");
-  t += fmt::format("size = {}\n\n", stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write);
-  t += fmt::format("[receiver]\nprofile = \"{}\"\n", profile);
-  t += fmt::format("mss = {}\n", mss);
-  if (window_bound(*f)) t += fmt::format("rcvbuf = {}\n", d.max_window_offered);
-  t += fmt::format("ask_timestamps = {}\n", d.timestamps ? "true" : "false");
+  // Written through the key table (scenario/writer.h): a renamed key fails here, in the tests.
+  scenario::ScenarioWriter w;
+  w.comment("Emitted by `ackstall scan --emit-scenario` from the capture's own figures:");
+  w.comment(fmt::format("  {} flow {} -> {}", scan.name, pcap::format_socket_addr(d.sender),
+                        pcap::format_socket_addr(d.receiver)));
+  w.comment(fmt::format("  capture goodput {:.0f} bytes/s; in-flight limit {} bytes; write {} bytes x {}",
+                        d.goodput_bytes_per_s, g.in_flight_limit, write, writes));
+  for (const std::string& c : caveats_of(*f)) w.comment("caveat: " + c);
+  w.comment("Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed");
+  const auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
+  const std::pair<std::string, scenario::Value> keys[] = {
+      {"scenario.name", fmt::format("from capture {}", pcap::format_socket_addr(d.sender))},
+      {"scenario.calibration", std::string("prediction")},
+      {"link.rate", rate},
+      {"link.prop_delay", fmt::format("{}ns", prop_ns)},
+      {"sender.profile", std::string("winxp")},
+      {"sender.mss", i64(mss)},
+      {"sender.ask_timestamps", d.timestamps},
+      // A byte-freed buffer holds what is in flight and the next write waiting behind it.
+      {"sender.send_buffer.kind", std::string(stalls_as_a_rule ? "afd" : "bsd")},
+      {"sender.send_buffer.size",
+       i64(stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write)},
+      {"receiver.profile", profile},
+      {"receiver.mss", i64(mss)},
+      {"receiver.ask_timestamps", d.timestamps},
+      {"app.transmitter.chunking", std::string("none")},
+      {"app.transmitter.write_len", i64(write)},
+      {"app.transmitter.writes", i64(writes)},
+  };
+  std::vector<std::pair<std::string, scenario::Value>> all(std::begin(keys), std::end(keys));
+  if (window_bound(*f)) all.emplace_back("receiver.rcvbuf", i64(d.max_window_offered));
   if (d.delayed_ack_timeout_ns && profile != "linux") {
-    t += fmt::format("[receiver.ack]\ndelack_timeout = \"{}us\"\n",
-                     std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000));
-    if (!stalls_as_a_rule) t += "ack_on_push = true\n";
+    all.emplace_back("receiver.ack.delack_timeout",
+                     fmt::format("{}us", std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000)));
+    if (!stalls_as_a_rule) all.emplace_back("receiver.ack.ack_on_push", true);
   } else if (!stalls_as_a_rule && profile != "linux") {
-    t += "[receiver.ack]\nack_on_push = true\n";
+    all.emplace_back("receiver.ack.ack_on_push", true);
   }
-  t += "\n[app.transmitter]\nchunking = \"none\"\n";
-  t += fmt::format("write_len = {}\n", write);
-  t += fmt::format("writes = {}\n", writes);
-  return t;
+  for (auto& [key, value] : all) {
+    if (auto ok = w.set(key, std::move(value)); !ok) {
+      return pcap::make_error(fmt::format("the emitted scenario: {}", ok.error().message()));
+    }
+  }
+  return w.toml();
 }
 
 pcap::Result<ScenarioReplay> replay_scan_scenario(const pcap::FileScan& scan) {

@@ -126,6 +126,7 @@ class FileReader {
     ~Mapping();
   };
   Mapping mapping_;
+  std::size_t released_ = 0;  // the mapping's first bytes given back to the kernel (consume)
   std::vector<std::uint8_t> window_;    // file input: bytes [pos_, end_) not yet consumed
   std::size_t pos_ = 0, end_ = 0;       // (from memory: pos_ indexes memory_)
   bool input_ended_ = false;
