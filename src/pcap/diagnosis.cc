@@ -75,7 +75,9 @@ StackGuess guess_sender(const DirectionReport& d) {
 StackGuess guess_receiver(const DirectionReport& d) {
   const int t = d.receiver_ttl != 0 ? initial_ttl(d.receiver_ttl) : 0;
   const std::string ttl_ev = d.receiver_ttl != 0 ? fmt::format("TTL {} (initial {})", d.receiver_ttl, t) : "";
-  if (d.delayed_ack_timeout_ns) {
+  // A timer is a stack's only when it recurs: one hold may be a late ACK on a jittery path.
+  const bool recurring = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)] >= 2;
+  if (d.delayed_ack_timeout_ns && recurring) {
     const double hold = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
     const std::string ev = fmt::format("delayed-ACK hold ~{:.0f} ms{}", hold, ttl_ev.empty() ? "" : ", " + ttl_ev);
     // Timers (docs/STACKS.md): Linux 40 ms minimum (§4), FreeBSD 100 ms, OpenBSD/Windows 200 ms.
@@ -384,9 +386,13 @@ Diagnosis diagnose(const DirectionReport& d) {
     }
     g.mechanism = lead + why;
     if (d.stall_count > 0) {
-      g.mechanism += fmt::format(" {} wait{} past the threshold cost{} {:.1f} % of the time.", d.stall_count,
-                                 d.stall_count == 1 ? "" : "s", d.stall_count == 1 ? "s" : "",
-                                 100.0 * static_cast<double>(d.stalled_ns) / static_cast<double>(d.duration_ns));
+      // A wait's round trip is the path's: only what it held beyond that is the stalls' cost.
+      const std::int64_t held = d.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)];
+      g.mechanism += fmt::format(" {} wait{} past the threshold ({:.3f} s in all); {:.1f} % of the time was held "
+                                 "beyond the path's round trip.",
+                                 d.stall_count, d.stall_count == 1 ? "" : "s",
+                                 static_cast<double>(d.stalled_ns) / 1e9,
+                                 100.0 * static_cast<double>(held) / static_cast<double>(d.duration_ns));
     }
     application_fixes(d, top.cause, g);
     return g;
