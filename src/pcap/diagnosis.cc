@@ -12,6 +12,10 @@
 namespace ackstall::pcap {
 namespace {
 
+// A wait before the first data shorter than this (100 ms) is not reported as the application's
+// latency: a program that connects and then opens a file, say.
+constexpr std::int64_t kDefaultBeforeDataNs = 100'000'000;
+
 using core::LimitCause;
 
 template <class Map>
@@ -303,6 +307,19 @@ Diagnosis diagnose(const DirectionReport& d) {
     break;
   }
 
+  // Evidence: the application's latency before the transfer (the handshake's last ACK to the
+  // first data), when it is longer than a stall and than the path's round trip.
+  std::string before;
+  if (d.wait_before_data_ns && *d.wait_before_data_ns >= kDefaultBeforeDataNs &&
+      *d.wait_before_data_ns > 2 * std::max(d.rtt_floor_ns.value_or(0), d.handshake_rtt_ns.value_or(0))) {
+    before = fmt::format("{:.3f} s after the handshake {}", static_cast<double>(*d.wait_before_data_ns) / 1e9,
+                         d.peer_spoke_first ? "and after the peer's request: the time this side's application took "
+                                              "to answer"
+                                            : "with nothing from the peer: this side's application was late to "
+                                              "send (its latency, not the network's)");
+    g.evidence.push_back("start: first data " + before);
+  }
+
   // Evidence: the in-flight limit.
   const bool sender_limited = g.window_offered > 0 && 2 * g.in_flight_limit <= g.window_offered;
   g.evidence.push_back(fmt::format(
@@ -343,7 +360,8 @@ Diagnosis diagnose(const DirectionReport& d) {
     case AckEvery::unknown: break;
   }
   if (d.delayed_ack_timeout_ns) {
-    g.timer_fits = core::delayed_ack_timer_fits(*d.delayed_ack_timeout_ns);
+    // A single hold may be a late ACK on a jittery path: a timer is fitted only when it recurs.
+    if (delayed >= 2) g.timer_fits = core::delayed_ack_timer_fits(*d.delayed_ack_timeout_ns);
     std::string fits;
     for (const auto& f : g.timer_fits) fits += (fits.empty() ? "" : "; ") + f;
     g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK hold ~{} beyond the path (median of {}){}", rule,
@@ -393,6 +411,9 @@ Diagnosis diagnose(const DirectionReport& d) {
                                  d.stall_count, d.stall_count == 1 ? "" : "s",
                                  static_cast<double>(d.stalled_ns) / 1e9,
                                  100.0 * static_cast<double>(held) / static_cast<double>(d.duration_ns));
+    }
+    if (!before.empty() && *d.wait_before_data_ns > d.duration_ns) {
+      g.mechanism += " Before the transfer, its first data came " + before + ".";
     }
     application_fixes(d, top.cause, g);
     return g;

@@ -81,6 +81,7 @@ void HalfFlow::note_handshake(const TcpPacket& p, bool from_sender) {
     syn_ack_ns_ = p.time_ns;
   } else if (p.has(tcp_flag::ack) && syn_ns_ && syn_ack_ns_ && from_sender == syn_from_sender_) {
     report_.handshake_rtt_ns = p.time_ns - *syn_ns_;
+    handshake_done_ns_ = p.time_ns;
     rtt_done_ = true;
   }
 }
@@ -267,6 +268,10 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       report_.data_segments++;
       if (report_.data_segments == 1) {
         report_.first_data_ns = now;
+        if (handshake_done_ns_) {
+          report_.wait_before_data_ns = now - *handshake_done_ns_;
+          report_.peer_spoke_first = report_.peer_data_bytes > 0;
+        }
         acct_started_ = true;
         acct_ns_ = now;
       }

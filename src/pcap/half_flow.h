@@ -74,6 +74,7 @@ class HalfFlow {
   bool last_data_psh_ = true;
   std::optional<std::int64_t> syn_ns_, syn_ack_ns_;
   bool rtt_done_ = false, syn_from_sender_ = false;
+  std::optional<std::int64_t> handshake_done_ns_;  // the handshake's last ACK
   bool last_data_full_ = false;
   std::int64_t last_data_ns_ = 0;
   // Idle time before new data sent with nothing in flight: a log histogram (4 buckets an

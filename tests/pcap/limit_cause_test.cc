@@ -492,5 +492,26 @@ TEST(LimitCause, AServersTurnsCapturedAtTheServerAreNotASendBuffer) {
   EXPECT_TRUE(g.healthy) << g.mechanism;
 }
 
+
+TEST(LimitCause, ALateFirstRequestIsTheApplicationsLatencyAndOneHoldFitsNoStack) {
+  // A GET 1.3 s after the handshake over a 24 ms path, its ACK 46 ms later (one late ACK).
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(24 * kMs), c.handshake_ack(24 * kMs + 10 * kUs)};
+  v.push_back(c.data(1324 * kMs, 627, true));
+  v.push_back(c.ack(1370 * kMs, c.bytes_sent()));
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  ASSERT_TRUE(d.wait_before_data_ns.has_value());
+  EXPECT_EQ(*d.wait_before_data_ns, 1300 * kMs - 10 * kUs);
+  EXPECT_FALSE(d.peer_spoke_first);
+  const Diagnosis g = diagnose(d);
+  bool start = false;
+  for (const auto& e : g.evidence) start = start || e.starts_with("start: first data 1.300 s after the handshake");
+  EXPECT_TRUE(start);
+  EXPECT_NE(g.mechanism.find("application was late to send"), std::string::npos) << g.mechanism;
+  EXPECT_TRUE(g.timer_fits.empty()) << "one hold is no timer";
+  EXPECT_NE(g.receiver_stack.family, StackFamily::bsd);
+}
+
 }  // namespace
 }  // namespace ackstall::pcap

@@ -123,6 +123,10 @@ struct DirectionReport {
   std::uint64_t nagle_holds = 0;  // sub-MSS segments sent only once all before them were ACKed
   std::uint64_t nagle_hold_frame = 0;  // the first one's frame
   std::optional<std::int64_t> handshake_rtt_ns;  // SYN -> SYN/ACK -> ACK as seen at the capture
+  // From the handshake's last ACK to this direction's first data, and whether the peer had sent
+  // data (a request) by then: an application's latency before the transfer, outside its accounts.
+  std::optional<std::int64_t> wait_before_data_ns;
+  bool peer_spoke_first = false;
   std::optional<std::uint8_t> receiver_wscale;
   // The median spacing of two consecutive full-size new-data segments (0: none seen): where the
   // capture point is at or after the bottleneck, the link's serialisation time of one frame. The
