@@ -43,8 +43,11 @@ void HalfFlow::record_stall(Stall s) {
   // A wait that began before the first data (the handshake), or before the previous stall's end
   // (several releases while the sender sent nothing: a window reopening in steps), counts from
   // the later of those on: stalls never overlap.
-  s.start_ns = std::max({s.start_ns, report_.first_data_ns, last_stall_end_});
-  if (s.end_ns <= s.start_ns) return;
+  const std::int64_t from = std::max({s.start_ns, report_.first_data_ns, last_stall_end_});
+  // What is left of a wait cut so is a stall of its own only if it still exceeds the threshold
+  // (else it was part of the one before: a second ACK during the same wait).
+  if (s.end_ns <= from || (from > s.start_ns && s.end_ns - from < threshold_ns_)) return;
+  s.start_ns = from;
   last_stall_end_ = s.end_ns;
   // The delayed-ACK timer is the median hold (the ACK's delay less the path's floor, and no more
   // than the sender's wait less it) of the first 131,072 waits (1 MiB; flat beyond).
@@ -700,7 +703,8 @@ DirectionReport HalfFlow::report() const {
   // Beside the receiver (data ACKed at once, the handshake's round trip whole), the flight at an
   // ACK is only the last hop's: the bytes of a round trip stand for it.
   const std::int64_t hs_rtt = r.handshake_rtt_ns.value_or(0);
-  r.flight_per_round = hs_rtt >= kFarRttNs && 4 * floor_ns() < hs_rtt && rounds_ >= 4;
+  const bool beside_receiver = hs_rtt >= kFarRttNs && 4 * floor_ns() < hs_rtt;
+  r.flight_per_round = beside_receiver && rounds_ >= 4;
   if (r.flight_per_round) {
     r.flight_waits = rounds_;
     r.flight_p25 = round_quantile(0.25);
@@ -722,7 +726,10 @@ DirectionReport HalfFlow::report() const {
     // Flat, or bounded over many waits: a congestion window without loss doubles each round
     // trip in slow start and grows by a segment each round trip after it (RFC 5681 §3.1), so
     // one that stays under half the window for 16 ACK-clocked waits is not what bounds it.
-    const bool flat = r.flight_waits >= 4 && (10 * r.flight_p25 >= 7 * r.flight_p90 || r.flight_waits >= 16);
+    // (Beside the receiver, fewer than 4 round trips tell nothing of the flight: a short transfer
+    // in slow start.)
+    const bool flat = (r.flight_per_round || !beside_receiver) && r.flight_waits >= 4 &&
+                      (10 * r.flight_p25 >= 7 * r.flight_p90 || r.flight_waits >= 16);
     const bool below_window = r.max_window_offered > 0 && 2 * r.flight_p90 <= r.max_window_offered;
     // The path is full when segments leave at 90 % of their back-to-back rate or more. A paced
     // sender's spacing is not the link's: Linux paces at 1.2 x cwnd/srtt after slow start and
