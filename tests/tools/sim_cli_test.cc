@@ -47,6 +47,28 @@ TEST(SimCli, SummaryOfOneScenario) {
   EXPECT_NE(r.out.find("transfer   409600 of 409600 bytes"), std::string::npos) << r.out;
 }
 
+// The run told in the scanner's causes: every moment to one cause, so the shares sum to the run's
+// duration where the simulator's own stall kinds overlap (a quota wait holds its delayed ACK).
+TEST(SimCli, CausesAreTheScannersAndSumToTheRun) {
+  auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("time_by_cause_s")) << r.out;
+  double sum = 0, delayed = 0;
+  for (const auto& [cause, seconds] : j["time_by_cause_s"].items()) {
+    sum += seconds.get<double>();
+    if (cause == "delayed_ack") delayed = seconds.get<double>();
+  }
+  const double overlapping = j["stalls"]["delayed-ack"]["seconds"].get<double>() +
+                             j["stalls"]["quota-wait"]["seconds"].get<double>();
+  EXPECT_GT(overlapping, j["duration_s"].get<double>()) << "the simulator's kinds overlap";
+  EXPECT_LE(sum, j["duration_s"].get<double>() * 1.0001);
+  EXPECT_GT(sum, j["duration_s"].get<double>() * 0.99);
+  EXPECT_GT(delayed, 0.95 * sum);
+  r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200"});
+  EXPECT_NE(r.out.find("causes     delayed_ack 99."), std::string::npos) << r.out;
+}
+
 TEST(SimCli, JsonAndTable) {
   auto r = run_ackstall({"sim", example("seed/04-patched-l7300.toml"), "--set", "app.transmitter.writes=200",
                     "--json"});

@@ -25,6 +25,7 @@
 #include "ackstall/core/units.h"
 #include "gnuplot.h"
 #include "sim_keys.h"
+#include "sim_causes.h"
 #include "sim_pcap.h"
 #include "sim_plot.h"
 #include "sim_report.h"
@@ -56,22 +57,19 @@ struct SimOptions {
 
 constexpr const char* kDefaultsSource = "(defaults)";
 
-// A TraceSink that forwards to up to two sinks (pcap and plot may both be asked for).
+// A TraceSink that forwards to several (the causes, and pcap and plot when asked for).
 class TeeSink final : public sim::TraceSink {
  public:
-  TeeSink(sim::TraceSink* a, sim::TraceSink* b) : a_(a), b_(b) {}
+  explicit TeeSink(std::vector<sim::TraceSink*> sinks) : sinks_(std::move(sinks)) {}
   void on_frame(const sim::WireFrame& f) override {
-    if (a_) a_->on_frame(f);
-    if (b_) b_->on_frame(f);
+    for (auto* s : sinks_) s->on_frame(f);
   }
-  void on_stall(const sim::StallMarker& s) override {
-    if (a_) a_->on_stall(s);
-    if (b_) b_->on_stall(s);
+  void on_stall(const sim::StallMarker& m) override {
+    for (auto* s : sinks_) s->on_stall(m);
   }
 
  private:
-  sim::TraceSink* a_;
-  sim::TraceSink* b_;
+  std::vector<sim::TraceSink*> sinks_;
 };
 
 void list_profiles(std::ostream& out) {
@@ -88,7 +86,7 @@ core::Result<SimRun> run_one(const std::string& file, scenario::Scenario sc, sim
   auto summary = sim::run_experiment(sc.config, sink);
   if (!summary) return tl::unexpected(summary.error());
   const auto t1 = std::chrono::steady_clock::now();
-  return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count()};
+  return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count(), {}};
 }
 
 unsigned job_count(const SimOptions& o) {
@@ -215,10 +213,14 @@ int execute(const SimOptions& o, Io io) {
     }
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
-    TeeSink tee(pcap_sink.get(), plot_sink.get());
-    const bool traced = pcap_sink || plot_sink;
-    auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
+    CauseTraceSink causes(scenarios[0].config.stall_threshold.count());
+    std::vector<sim::TraceSink*> sinks = {&causes};
+    if (pcap_sink) sinks.push_back(pcap_sink.get());
+    if (plot_sink) sinks.push_back(plot_sink.get());
+    TeeSink tee(std::move(sinks));
+    auto run = run_one(files[0], std::move(scenarios[0]), &tee);
     if (!run) return fail(io, run.error());
+    if (const auto d = causes.finish()) run->causes = pcap::diagnose(*d).accounts;
     runs.push_back(std::move(*run));
     if (pcap_sink)
       if (auto r = pcap_sink->finish(); !r) return fail(io, r.error());

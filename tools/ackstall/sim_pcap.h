@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <queue>
 #include <string>
@@ -33,9 +34,16 @@ class PcapTraceSink final : public sim::TraceSink {
  public:
   static constexpr std::int64_t kSeedEpochNs = 1145923200LL * 1'000'000'000;
 
+  // Where the packets go, in timestamp order: a pcap file (the Writer) or any consumer (e.g. a
+  // pcap::StallScanner: sim_causes.h).
+  using Consumer = std::function<pcap::Result<void>(const pcap::TcpPacket&)>;
+
   explicit PcapTraceSink(pcap::Writer writer, CapturePoint at = CapturePoint::wire,
-                         std::int64_t epoch_ns = kSeedEpochNs)
-      : writer_(std::move(writer)), at_(at), epoch_ns_(epoch_ns) {}
+                         std::int64_t epoch_ns = kSeedEpochNs);
+  PcapTraceSink(Consumer consumer, CapturePoint at, std::int64_t epoch_ns = kSeedEpochNs)
+      : consumer_(std::move(consumer)), at_(at), epoch_ns_(epoch_ns) {}
+  PcapTraceSink(const PcapTraceSink&) = delete;  // consumer_ may point into this
+  PcapTraceSink& operator=(const PcapTraceSink&) = delete;
 
   void on_frame(const sim::WireFrame& frame) override;
   // Writes the frames still held for ordering and flushes the file; the first error, if any.
@@ -57,7 +65,8 @@ class PcapTraceSink final : public sim::TraceSink {
   };
   void write_until(std::int64_t stamp);
 
-  pcap::Writer writer_;
+  std::optional<pcap::Writer> writer_;  // when writing a file; consumer_ writes to it
+  Consumer consumer_;
   CapturePoint at_;
   std::int64_t epoch_ns_;
   std::uint64_t reported_ = 0;

@@ -78,9 +78,18 @@ void print_summary(std::ostream& out, const SimRun& r) {
   fmt::print(out, "tcp        mss {}, timestamps {}, connected at {:.1f} us, SO_SNDBUF {}{}\n", s.mss,
              s.timestamps ? "on" : "off", s.connected_at.micros(), s.sndbuf,
              s.sndbuf != configured ? fmt::format(" (raised from {} by the policy, KB823764)", configured) : "");
-  fmt::print(out, "stalls     {} (waits > {}); shorter waits {:.3f} s in all ({})\n", stall_brief(s.stalls),
-             core::format_duration_ns(r.scenario.config.stall_threshold.count()), total_time(s.short_waits),
-             stall_brief(s.short_waits));
+  if (!r.causes.empty()) {
+    std::string causes;
+    for (const auto& c : r.causes) {
+      causes += fmt::format("{}{} {:.1f} %", causes.empty() ? "" : ", ", core::to_string(c.cause), 100 * c.share);
+    }
+    fmt::print(out, "causes     {} (each moment to one cause, as `ackstall scan` reads a capture at the sender)\n",
+               causes);
+  }
+  fmt::print(out, "stalls     {} (waits > {}; the simulator's kinds overlap: a quota wait holds the delayed ACK "
+             "that ends it); shorter waits {:.3f} s in all ({})\n",
+             stall_brief(s.stalls), core::format_duration_ns(r.scenario.config.stall_threshold.count()),
+             total_time(s.short_waits), stall_brief(s.short_waits));
   fmt::print(out, "why        {}\n", explain(r.scenario.config, s));
   fmt::print(out,
              "segments   data {}, pure ACKs {} (window updates {}, delayed {}), retransmits {}, "
@@ -139,6 +148,11 @@ nlohmann::json summary_json(const SimRun& r) {
   j["calibration"] = r.scenario.calibration;
   j["wall_s"] = r.wall_seconds;
   j["explanation"] = explain(r.scenario.config, r.summary);
+  if (!r.causes.empty()) {
+    nlohmann::json causes = nlohmann::json::object();
+    for (const auto& c : r.causes) causes[std::string(core::to_string(c.cause))] = static_cast<double>(c.ns) / 1e9;
+    j["time_by_cause_s"] = causes;
+  }
   return j;
 }
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "ackstall/pcap/diagnosis.h"
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 
@@ -17,6 +18,8 @@ struct SimRun {
   scenario::Scenario scenario;
   sim::Summary summary;
   double wall_seconds = 0;
+  // Where the time went, in the scanner's causes (sim_causes.h), largest first; single runs only.
+  std::vector<pcap::CauseShare> causes;
 };
 
 void print_summary(std::ostream& out, const SimRun& run);
