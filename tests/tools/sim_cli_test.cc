@@ -67,6 +67,8 @@ TEST(SimCli, CausesAreTheScannersAndSumToTheRun) {
   EXPECT_GT(delayed, 0.95 * sum);
   r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200"});
   EXPECT_NE(r.out.find("causes     delayed_ack 99."), std::string::npos) << r.out;
+  r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200", "--no-causes"});
+  EXPECT_EQ(r.out.find("causes "), std::string::npos) << r.out;
 }
 
 TEST(SimCli, JsonAndTable) {

@@ -39,6 +39,7 @@ struct SimOptions {
   std::vector<std::string> files;
   std::vector<std::string> sets;
   bool json = false;
+  bool causes = true;  // the scanner's accounts of a single run (sim_causes.h)
   std::string pcap_path;
   std::uint32_t snaplen = 128;
   std::string pcap_at = "wire";
@@ -214,13 +215,15 @@ int execute(const SimOptions& o, Io io) {
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
     CauseTraceSink causes(scenarios[0].config.stall_threshold.count());
-    std::vector<sim::TraceSink*> sinks = {&causes};
+    std::vector<sim::TraceSink*> sinks;
+    if (o.causes) sinks.push_back(&causes);
     if (pcap_sink) sinks.push_back(pcap_sink.get());
     if (plot_sink) sinks.push_back(plot_sink.get());
     TeeSink tee(std::move(sinks));
-    auto run = run_one(files[0], std::move(scenarios[0]), &tee);
+    auto run = run_one(files[0], std::move(scenarios[0]), sinks.empty() ? nullptr : &tee);
     if (!run) return fail(io, run.error());
-    if (const auto d = causes.finish()) run->causes = pcap::diagnose(*d).accounts;
+    if (o.causes)
+      if (const auto d = causes.finish()) run->causes = pcap::diagnose(*d).accounts;
     runs.push_back(std::move(*run));
     if (pcap_sink)
       if (auto r = pcap_sink->finish(); !r) return fail(io, r.error());
@@ -279,6 +282,9 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
   cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
+  cmd->add_flag("--no-causes{false}", o->causes,
+                "skip the causes line (the run read by the capture scanner; about a third of a run's time): "
+                "the simulation alone, as bench/sim_vs_ns3.sh times it");
   add_stall_threshold_option(
       *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
       "waits longer than this count as stalls, shorter ones are reported apart");
