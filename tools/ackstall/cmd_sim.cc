@@ -219,8 +219,9 @@ int execute(const SimOptions& o, Io io) {
     if (o.causes) sinks.push_back(&causes);
     if (pcap_sink) sinks.push_back(pcap_sink.get());
     if (plot_sink) sinks.push_back(plot_sink.get());
+    const bool traced = !sinks.empty();
     TeeSink tee(std::move(sinks));
-    auto run = run_one(files[0], std::move(scenarios[0]), sinks.empty() ? nullptr : &tee);
+    auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
     if (!run) return fail(io, run.error());
     if (o.causes)
       if (const auto d = causes.finish()) run->causes = pcap::diagnose(*d).accounts;
