@@ -3,15 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <fstream>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
+#include "ackstall/scenario/runner.h"
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 #include "sim_keys.h"
@@ -171,58 +168,29 @@ int run_sweep(const SweepRun& r, Io io) {
   for (RowWriter* w : {csv.get(), main.get()})
     if (w != nullptr) w->header();
 
-  // Workers take cells in order and park results in `done`; this thread writes them in order.
-  // A worker never runs more than `window` cells ahead of the writer.
-  const unsigned jobs = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(r.jobs, n)));
-  const std::uint64_t window = 4ull * jobs;
-  std::mutex mu;
-  std::condition_variable cv;
-  std::map<std::uint64_t, CellResult> done;
-  std::uint64_t next = 0, written = 0;
-  bool stop = false;
-  auto worker = [&] {
-    for (;;) {
-      std::uint64_t k;
-      {
-        std::unique_lock lock(mu);
-        cv.wait(lock, [&] { return stop || next >= n || next < written + window; });
-        if (stop || next >= n) return;
-        k = next++;
-      }
-      CellResult res{r.sweep.shard_cell(r.shard, k), {}};
-      res.summary = run_cell(r, res.cell);
-      std::lock_guard lock(mu);
-      done.emplace(k, std::move(res));
-      cv.notify_all();
-    }
-  };
-  std::vector<std::jthread> threads;
-  for (unsigned i = 0; i < jobs; ++i) threads.emplace_back(worker);
+  // The cells on `jobs` threads, written in order as they come (scenario/runner.h).
   Progress progress(io.err, r.progress, n);
   std::optional<core::Error> error;
   std::uint64_t error_cell = 0;
-  for (std::uint64_t k = 0; k < n; ++k) {
-    CellResult res;
-    {
-      std::unique_lock lock(mu);
-      cv.wait(lock, [&] { return done.contains(k); });
-      res = std::move(done.at(k));
-      done.erase(k);
-      written = k + 1;
-      if (!res.summary) stop = true;
-      cv.notify_all();
-    }
-    if (!res.summary) {
-      error = res.summary.error();
-      error_cell = res.cell;
-      break;
-    }
-    for (RowWriter* w : {csv.get(), main.get()})
-      if (w != nullptr) w->row(res.cell, *res.summary);
-    if (map) map->add(res.cell, *res.summary);
-    progress.update(k + 1);
-  }
-  threads.clear();
+  scenario::run_ordered<CellResult>(
+      n, r.jobs,
+      [&r](std::uint64_t k) {
+        CellResult res{r.sweep.shard_cell(r.shard, k), {}};
+        res.summary = run_cell(r, res.cell);
+        return res;
+      },
+      [&](std::uint64_t k, CellResult&& res) {
+        if (!res.summary) {
+          error = res.summary.error();
+          error_cell = res.cell;
+          return false;
+        }
+        for (RowWriter* w : {csv.get(), main.get()})
+          if (w != nullptr) w->row(res.cell, *res.summary);
+        if (map) map->add(res.cell, *res.summary);
+        progress.update(k + 1);
+        return true;
+      });
   if (error) {
     std::string where;
     for (const std::string& s : r.sweep.sets(error_cell)) where += (where.empty() ? "" : " ") + s;
