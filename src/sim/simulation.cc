@@ -364,6 +364,7 @@ Summary Simulation::summary() const {
   s.mss = eps_[kSender].maxseg();
   s.timestamps = eps_[kSender].timestamps();
   s.sndbuf = eps_[kSender].send_buffer().config().size;
+  s.chunk_params = tx_.chunk_params();
   if (s.duration > Nanos::zero())
     s.goodput_mib_s = static_cast<double>(delivered_) / s.duration.seconds() / 1048576.0;
   s.ceiling_mib_s = link_ceiling_mib_s(cfg_.link, s.mss, core::per_segment_option_bytes(s.timestamps));

@@ -76,6 +76,27 @@ TEST(LinuxReceiver, LoopbackMssKeepsTheWindowOpen) {
   EXPECT_GT(s->goodput_mib_s, 9.0);
 }
 
+// The summary carries the chunk policy as the sender held it at the end (what the run cut by):
+// after robust's raise of SO_SNDBUF and with the peer's window, not the configured values.
+TEST(Summary, ChunkParamsAreTheRunsAfterARaise) {
+  ExperimentConfig c;
+  c.sender.send_buffer.size = 8192;
+  c.app.transmitter.chunking = PolicyKind::robust;
+  c.app.transmitter.allow_raise_sndbuf = true;
+  c.app.transmitter.write_len = 65536;
+  c.app.transmitter.writes = 8;
+  auto s = run_experiment(c);
+  ASSERT_TRUE(s);
+  EXPECT_GT(s->sndbuf, 8192) << "robust raised SO_SNDBUF";
+  EXPECT_EQ(s->chunk_params.sndbuf, s->sndbuf);
+  EXPECT_TRUE(s->chunk_params.allow_raise_sndbuf);
+  EXPECT_GT(s->chunk_params.peer_window, 0);
+  c.app.transmitter.allow_raise_sndbuf = false;
+  s = run_experiment(c);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->chunk_params.sndbuf, 8192);
+}
+
 TEST(SeedPhysics, UnpatchedStreamWriteIsFortyKilobytesPerSecond) {
   const ExperimentConfig c;  // the seed's defaults, 30000 x 8192
   const Summary s = run_experiment(c).value();

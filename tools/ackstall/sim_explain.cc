@@ -77,9 +77,9 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
   const std::string when = fmt::format("{}, {:.3f} s in all", core::plural(total.count, "wait"), worst_s);
   // How one send leaves the application: the policy's last piece and its segment count.
   const std::int64_t mss = s.mss > 0 ? s.mss : core::mss_for_mtu(cfg.link.mtu);
-  const core::ChunkPolicy policy(tx.chunking, {sndbuf, tx.chunk_mss_guess > 0 ? tx.chunk_mss_guess : core::mss_for_mtu(cfg.link.mtu),
-                                               true, cfg.sender.send_buffer.kind == sim::SendBufferKind::afd,
-                                               false});
+  // The policy as the run's sender held it (its SO_SNDBUF after any raise, its MSS guess, the
+  // peer's window): the pieces explained are the ones that were sent.
+  const core::ChunkPolicy policy(tx.chunking, s.chunk_params);
   const auto pieces = policy.plan(static_cast<std::size_t>(std::min<std::int64_t>(tx.write_len, 1 << 24)));
   const std::int64_t last = pieces.empty() ? tx.write_len : static_cast<std::int64_t>(pieces.back());
   const std::int64_t segs = (last + mss - 1) / mss;

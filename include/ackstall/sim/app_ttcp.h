@@ -74,6 +74,8 @@ class TtcpTransmitter {
   // asks for (robust with allow_raise_sndbuf, core::ChunkPolicy::recommended_sndbuf, as
   // net::ChunkedSender before a send), the policy updated to it; otherwise the current one.
   std::int64_t raise_sndbuf(std::int64_t peer_window) noexcept;
+  // What the chunk policy believes about the socket now (after a raise, with the peer's window).
+  const core::SocketParams& chunk_params() const noexcept { return chunker_.params(); }
   TxRequest run(Nanos now);
   Nanos sent(Nanos now, const SendOutcome& o) noexcept {  // never = wait for writable()
     ++send_calls_;

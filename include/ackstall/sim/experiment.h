@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ackstall/core/error.h"
+#include "ackstall/core/chunk_policy.h"
 #include "ackstall/sim/config.h"
 #include "ackstall/sim/time.h"
 #include "ackstall/sim/trace.h"
@@ -56,6 +57,7 @@ struct Summary {
   std::int32_t mss = 0;               // payload bytes of a full data segment (after options)
   bool timestamps = false;            // negotiated
   std::int64_t sndbuf = 0;            // SO_SNDBUF the sender ran with: send_buffer.size, or robust's raise
+  core::SocketParams chunk_params{};  // what the sender's chunk policy cut by, as the run ended
   StallTotals stalls{};               // waits longer than cfg.stall_threshold, by kind
   StallTotals short_waits{};          // waits up to the threshold (a healthy run's quota waits)
   std::uint64_t data_segments = 0;    // segments carrying payload (sender -> receiver)
