@@ -30,7 +30,7 @@ struct CaptureSource::Impl {
   Result<void> compile_filter(const std::string& bpf) {
     if (bpf.empty()) return {};
     if (pcap_compile(handle, &program, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
-      return make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(handle)));
+      return make_error(fmt::format("'{}': {}", bpf, pcap_geterr(handle)));
     }
     have_program = true;
     return {};
@@ -176,7 +176,7 @@ Result<CaptureSource> CaptureSource::open_live(const std::string& iface, const s
   char errbuf[PCAP_ERRBUF_SIZE] = {};
   auto impl = std::make_unique<Impl>();
   impl->handle = pcap_create(iface.c_str(), errbuf);
-  if (impl->handle == nullptr) return make_error(fmt::format("scan -i {}: {}", iface, errbuf));
+  if (impl->handle == nullptr) return make_error(fmt::format("{}: {}", iface, errbuf));
   pcap_t* p = impl->handle;
   // Headers are all the scan reads (TCP/IP with options fit in 256 bytes with any link header).
   pcap_set_snaplen(p, 256);
@@ -186,29 +186,29 @@ Result<CaptureSource> CaptureSource::open_live(const std::string& iface, const s
   const int rc = pcap_activate(p);
   if (rc < 0) {
     if (rc == PCAP_ERROR_PERM_DENIED) {
-      return core::os_failure("", EPERM, fmt::format("scan -i {}: no permission to capture: run as root or give "
+      return core::os_failure("", EPERM, fmt::format("{}: no permission to capture: run as root or give "
                                                      "the binary CAP_NET_RAW (setcap cap_net_raw+ep ackstall)", iface));
     }
     if (rc == PCAP_ERROR_NO_SUCH_DEVICE) {
-      return core::os_failure("", ENODEV, fmt::format("scan -i {}: no such interface", iface));
+      return core::os_failure("", ENODEV, fmt::format("{}: no such interface", iface));
     }
-    return core::os_failure("", EIO, fmt::format("scan -i {}: {}", iface, pcap_geterr(p)));
+    return core::os_failure("", EIO, fmt::format("{}: {}", iface, pcap_geterr(p)));
   }
   const int dlt = pcap_datalink(p);
   const auto link = link_type_from_pcap(static_cast<std::uint32_t>(dlt));
   if (!link) {
     const char* dlt_name = pcap_datalink_val_to_name(dlt);
-    return make_error(fmt::format("scan -i {}: link type {} ({}) is not supported", iface, dlt, dlt_name ? dlt_name : "?"));
+    return make_error(fmt::format("{}: link type {} ({}) is not supported", iface, dlt, dlt_name ? dlt_name : "?"));
   }
   if (auto ok = impl->compile_filter(bpf); !ok) return tl::unexpected(ok.error());
   if (impl->have_program && pcap_setfilter(p, &impl->program) != 0) {
-    return make_error(fmt::format("scan -i {}: --filter: {}", iface, pcap_geterr(p)));
+    return make_error(fmt::format("{}: filter: {}", iface, pcap_geterr(p)));
   }
   // Nonblocking, waited for with poll(): pcap_next_ex in immediate mode ignores the read
   // timeout on Linux (measured: it blocked for good on an idle interface), so --duration and
   // Ctrl-C would not be seen.
   if (pcap_setnonblock(p, 1, errbuf) != 0 || pcap_get_selectable_fd(p) < 0) {
-    return make_error(fmt::format("scan -i {}: cannot wait for packets: {}", iface, errbuf));
+    return make_error(fmt::format("{}: cannot wait for packets: {}", iface, errbuf));
   }
   CaptureSource s(std::move(impl), iface, *link, false);
   s.live_ = true;
@@ -239,9 +239,9 @@ Result<std::optional<Record>> CaptureSource::next() {
       if (::poll(&fd, 1, poll_ms_) > 0) rc = pcap_next_ex(impl_->handle, &hdr, &data);
     }
     if (rc == 0) return std::optional<Record>{};  // nothing within the poll time
-    if (rc != 1) return make_error(fmt::format("scan -i {}: {}", name_, pcap_geterr(impl_->handle)));
+    if (rc != 1) return make_error(fmt::format("{}: {}", name_, pcap_geterr(impl_->handle)));
     const auto t = record_time_ns(hdr->ts, nano_);
-    if (!t) return make_error(fmt::format("scan -i {}: packet {}: timestamp out of range", name_, frame_ + 1));
+    if (!t) return make_error(fmt::format("{}: packet {}: timestamp out of range", name_, frame_ + 1));
     ++frame_;
     return std::optional<Record>{record_of(frame_, *t, *hdr, data)};
   }
@@ -318,7 +318,7 @@ Result<void> check_bpf(const std::string& bpf) {
   bpf_program prog{};
   Result<void> out{};
   if (pcap_compile(p, &prog, bpf.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0) {
-    out = make_error(fmt::format("--filter '{}': {}", bpf, pcap_geterr(p)));
+    out = make_error(fmt::format("'{}': {}", bpf, pcap_geterr(p)));
   } else {
     pcap_freecode(&prog);
   }

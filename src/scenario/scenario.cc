@@ -109,12 +109,20 @@ std::optional<std::string> apply_profile_key(Scenario& s, const Assignment& a, c
   std::string prefix, origin;
   if (a.key == "link.preset") {
     const NamedLink* l = find_link_preset(name);
-    if (l == nullptr) return a.key + ": unknown link preset \"" + name + "\" (see --list-profiles)";
+    if (l == nullptr) {
+      std::string known;
+      for (const auto& n : link_presets()) known += (known.empty() ? "" : ", ") + std::string(n.name);
+      return a.key + ": unknown link preset \"" + name + "\" (one of: " + known + ")";
+    }
     s.config.link = l->make();
     prefix = "link.", origin = "preset " + name;
   } else {
     const NamedProfile* p = find_profile(name);
-    if (p == nullptr) return a.key + ": unknown profile \"" + name + "\" (see --list-profiles)";
+    if (p == nullptr) {
+      std::string known;
+      for (const auto& n : tcp_profiles()) known += (known.empty() ? "" : ", ") + std::string(n.name);
+      return a.key + ": unknown profile \"" + name + "\" (one of: " + known + ")";
+    }
     const bool sender = a.key == "sender.profile";
     (sender ? s.config.sender : s.config.receiver) = p->make();
     prefix = sender ? "sender." : "receiver.", origin = "profile " + name;

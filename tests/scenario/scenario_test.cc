@@ -89,7 +89,7 @@ void expect_error(std::string_view doc, std::string_view expected,
 
 TEST(Scenario, ErrorsAreOneLineNamingTheKey) {
   expect_error("[receiver]\nack.kind = \"solaris\"\n", "bad.toml: receiver.ack.kind: unknown value \"solaris\"");
-  expect_error("[receiver]\nprofile = \"solaris\"\n", "receiver.profile: unknown profile \"solaris\"");
+  expect_error("[receiver]\nprofile = \"solaris\"\n", "receiver.profile: unknown profile \"solaris\" (one of: winxp,");
   expect_error("[link]\npreset = \"token-ring\"\n", "link.preset: unknown link preset");
   expect_error("[sender]\nmss = true\n", "sender.mss: expected a size like 8192 or \"8k\", got a boolean");
   expect_error("[app.transmitter]\nwrites = \"8k\"\n", "app.transmitter.writes: expected an integer, got a string");

@@ -155,8 +155,9 @@ int run_scan(const ScanCli& o, Io io) {
       // --filter, is bad input. Each file is reported on its own: the rest are still scanned,
       // and the exit code is the worst.
       const int c = scan.error().code != 0 || !o.iface.empty() ? kExitFailure : kExitUsage;
-      if (runs.size() == 1) return fail(io, scan.error(), c);
-      io.err << "ackstall: " << scan.error().message() << '\n';
+      const std::string where = o.iface.empty() ? "" : "scan -i ";  // the library names the interface
+      if (runs.size() == 1) return fail(io, scan.error(), c, where);
+      io.err << "ackstall: " << where << scan.error().message() << '\n';
       code = std::max(code, c);
       continue;
     }
