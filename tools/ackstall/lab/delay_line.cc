@@ -47,6 +47,15 @@ class PacketSocket {
       return core::os_failure("delay line: PACKET_VNET_HDR", errno);
     if (::setsockopt(fd_, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one) != 0)
       return core::os_failure("delay line: PACKET_IGNORE_OUTGOING", errno);
+    // A frame sent stays charged to this socket while it waits in the shaper's queue, and a burst
+    // read waits in the receive buffer until the line drains it: both buffers well above what the
+    // shaper holds, so the shaper's queue is the only place the path drops (root may pass
+    // net.core.wmem_max/rmem_max: SO_SNDBUFFORCE, SO_RCVBUFFORCE, socket(7)).
+    const int bytes = 16 << 20;
+    if (::setsockopt(fd_, SOL_SOCKET, SO_SNDBUFFORCE, &bytes, sizeof bytes) != 0)
+      return core::os_failure("delay line: SO_SNDBUFFORCE", errno);
+    if (::setsockopt(fd_, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof bytes) != 0)
+      return core::os_failure("delay line: SO_RCVBUFFORCE", errno);
     sockaddr_ll sll{};
     sll.sll_family = AF_PACKET;
     sll.sll_protocol = htons(ETH_P_ALL);
