@@ -90,6 +90,29 @@ Codec size(At<Int> at) {
           }};
 }
 
+// SO_SNDBUF: a size, or "unset" (the application never sets it: Windows 7+ dynamic send
+// buffering, SendBufferConfig::unset; the size becomes Cygwin's wmem () default,
+// sim::kCygwinUnsetWmem, docs/STACKS.md §2). A size clears `unset`.
+Codec sndbuf_size(At<sim::SendBufferConfig> at) {
+  const Codec bytes = size(At<std::int64_t>([at](ExperimentConfig& c) -> std::int64_t& { return at(c).size; }));
+  return {FieldKind::size, "size or \"unset\"",
+          [at, set = bytes.set](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            if (const auto* s = std::get_if<std::string>(&v); s != nullptr && *s == "unset") {
+              at(c).unset = true;
+              at(c).size = sim::kCygwinUnsetWmem;
+              return std::nullopt;
+            }
+            if (v.index() == 3 && core::parse_size(std::get<std::string>(v)).has_value() == false)
+              return "expected a size like 8192 or \"8k\", or \"unset\"; got \"" + std::get<std::string>(v) + "\"";
+            if (auto e = set(c, v)) return e;
+            at(c).unset = false;
+            return std::nullopt;
+          },
+          [at, get = bytes.get](const ExperimentConfig& c) {
+            return read(at, c).unset ? std::string("unset") : get(c);
+          }};
+}
+
 Codec boolean(At<bool> at) {
   return {FieldKind::boolean, "boolean",
           [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
@@ -218,8 +241,11 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
   add(f, s + "send_buffer.kind", "send-buffer accounting",
       enumeration(on(Fn<sim::SendBufferKind>([](TcpProfile& t) -> auto& { return t.send_buffer.kind; })),
                   &sim::parse_send_buffer_kind, &sim::to_string, join(sim::send_buffer_kind_names())));
-  add(f, s + "send_buffer.size", "SO_SNDBUF (afd: the per-send quota)",
-      size(on(I64([](TcpProfile& t) -> auto& { return t.send_buffer.size; }))));
+  add(f, s + "send_buffer.size",
+      "SO_SNDBUF (afd: the per-send quota); \"unset\": never set, afd quota = the ideal send backlog",
+      sndbuf_size(on(Fn<sim::SendBufferConfig>([](TcpProfile& t) -> auto& { return t.send_buffer; }))));
+  add(f, s + "send_buffer.isb_initial", "afd with size \"unset\": quota before the first ideal-send-backlog estimate, and its floor",
+      size(on(I64([](TcpProfile& t) -> auto& { return t.send_buffer.isb_initial; }))));
   add(f, s + "send_buffer.kb214397_literal", "afd: apply KB214397 rule 2 to nonblocking sends",
       boolean(on(B([](TcpProfile& t) -> auto& { return t.send_buffer.kb214397_literal; }))));
   add(f, s + "ack.kind", "delayed-ACK policy",

@@ -111,6 +111,10 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
   if (p.mss == 0 && core::mss_for_mtu(link.mtu) < 64) return core::fail(pre + "mss: link.mtu - 40 is below 64");
   if (p.send_buffer.size <= 0 || p.send_buffer.size > (std::int64_t{1} << 30))
     return core::fail(pre + "send_buffer.size: must be in [1, 2^30]");
+  if (p.send_buffer.unset && p.send_buffer.kind != SendBufferKind::afd)
+    return core::fail(pre + "send_buffer.size: \"unset\" (dynamic send buffering) needs send_buffer.kind = afd");
+  if (p.send_buffer.isb_initial <= 0 || p.send_buffer.isb_initial > (std::int64_t{1} << 30))
+    return core::fail(pre + "send_buffer.isb_initial: must be in [1, 2^30]");
   if (p.rcvbuf <= 0 || p.rcvbuf > (std::int64_t{1} << 30)) return core::fail(pre + "rcvbuf: must be in [1, 2^30]");
   if (p.ack.delack_timeout <= Nanos::zero()) return core::fail(pre + "ack.delack_timeout: must be > 0");
   if (p.ack.tick <= Nanos::zero()) return core::fail(pre + "ack.tick: must be > 0");

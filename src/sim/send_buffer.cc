@@ -4,7 +4,27 @@
 
 namespace ackstall::sim {
 
-SendBufferAccounting::SendBufferAccounting(const SendBufferConfig& cfg) : cfg_(cfg), afd_(cfg.size) {}
+SendBufferAccounting::SendBufferAccounting(const SendBufferConfig& cfg)
+    : cfg_(cfg), afd_(cfg.size), isb_(cfg.isb_initial) {
+  // SO_SNDBUF unset: Winsock sizes the quota itself, from the ideal send backlog (Learn,
+  // "SIO_IDEAL_SEND_BACKLOG_QUERY": dynamic send buffering unless the application sets SO_SNDBUF).
+  if (cfg_.unset && cfg_.kind == SendBufferKind::afd) afd_.set_quota(isb_.value());
+}
+
+bool SendBufferAccounting::on_delivery_sample(std::int64_t delivered, Nanos interval, Nanos srtt,
+                                              std::int64_t peer_window) {
+  if (!cfg_.unset || cfg_.kind != SendBufferKind::afd) return false;
+  const bool blocked = !afd_.may_send();
+  afd_.set_quota(isb_.sample(delivered, interval, srtt, peer_window));
+  // A nonblocking writer refused with WSAEWOULDBLOCK is told by FD_WRITE when it may send again;
+  // a larger quota lets it [I: that AFD signals FD_WRITE when the buffer grows, not only when a
+  // send completes].
+  if (blocked && afd_.may_send() && waiting_ == Wait::writable) {
+    waiting_ = Wait::none;
+    return true;
+  }
+  return false;
+}
 
 SendOutcome SendBufferAccounting::send(std::int64_t len, bool nonblocking) {
   SendOutcome out;

@@ -248,6 +248,7 @@ void TcpEndpoint::emit(Nanos now, Actions& a, std::int64_t len, bool fin, bool p
       timing_ = true;
       rtt_seq_ = snd_nxt_;
       rtt_start_ = now;
+      rtt_una_ = snd_una_;
     }
     snd_nxt_ += len + (fin ? 1 : 0);
     if (fin) {
@@ -358,6 +359,10 @@ void TcpEndpoint::process_ack(Nanos now, const Segment& s, Actions& a) {
     if (timing_ && s.ack > rtt_seq_) {
       rtt_.sample(now - rtt_start_);
       timing_ = false;
+      // SO_SNDBUF unset on Winsock: the ideal send backlog from this delivery-rate sample (the
+      // bytes ACKed since the timed segment left, over the time it took; send_buffer.h).
+      if (sbuf_.on_delivery_sample(s.ack - rtt_una_, now - rtt_start_, rtt_.srtt(), max_sndwnd_))
+        a.writable = true;
     }
     const bool rexmit_hole = cc_.on_new_ack(acked, s.ack);
     snd_una_ = s.ack;

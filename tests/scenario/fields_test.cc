@@ -105,6 +105,28 @@ TEST(Fields, SizesTakeTheOneGrammar) {
   EXPECT_FALSE(set_field(c, "link.mtu", Value{std::string("4G")}));  // beyond int32
 }
 
+// SO_SNDBUF "unset": dynamic send buffering (sim/ideal_send_backlog.h); a size ends it.
+TEST(Fields, SendBufferSizeUnset) {
+  sim::ExperimentConfig c;
+  c.sender.send_buffer.kind = sim::SendBufferKind::afd;
+  ASSERT_TRUE(set_field(c, "sender.send_buffer.size", Value{std::string("unset")}));
+  EXPECT_TRUE(c.sender.send_buffer.unset);
+  EXPECT_EQ(c.sender.send_buffer.size, sim::kCygwinUnsetWmem);
+  EXPECT_EQ(*get_field(c, "sender.send_buffer.size"), "unset");
+  EXPECT_TRUE(sim::validate(c).has_value());
+  ASSERT_TRUE(set_field(c, "sender.send_buffer.size", Value{std::string("64k")}));
+  EXPECT_FALSE(c.sender.send_buffer.unset);
+  EXPECT_EQ(*get_field(c, "sender.send_buffer.size"), "64k");
+  const auto bad = set_field(c, "sender.send_buffer.size", Value{std::string("unsett")});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message().find("\"unset\""), std::string::npos) << bad.error().message();
+  // Only Winsock (afd) has dynamic send buffering.
+  ASSERT_TRUE(set_field(c, "receiver.send_buffer.size", Value{std::string("unset")}));
+  c.receiver.send_buffer.kind = sim::SendBufferKind::bsd;
+  ASSERT_FALSE(sim::validate(c).has_value());
+  EXPECT_NE(sim::validate(c).error().message().find("send_buffer.kind = afd"), std::string::npos);
+}
+
 // Every key's default reads back in its own grammar and sets the same value again.
 TEST(Fields, DefaultsRoundTrip) {
   const sim::ExperimentConfig defaults;

@@ -136,6 +136,25 @@ TEST(Invariants, BlockingChunkedJitteryAndReceiverInitiated) {
   run_checked(c, "receiver-initiated");
 }
 
+// SO_SNDBUF unset (dynamic send buffering): the AFD quota moves with the ideal send backlog
+// while sends are charged, on a LAN and a 50 ms path, cut as today's Cygwin and as robust.
+TEST(Invariants, UnsetSendBufferFollowsTheIdealSendBacklog) {
+  for (const Nanos prop : {Nanos::ns(25), Nanos::ms(25)}) {
+    for (const core::PolicyKind cut : {core::PolicyKind::cygwin, core::PolicyKind::robust}) {
+      ExperimentConfig c;
+      c.sender.send_buffer.unset = true;
+      c.sender.send_buffer.size = kCygwinUnsetWmem;
+      c.receiver.rcvbuf = 1 << 20;
+      c.link.prop_delay = prop;
+      c.app.transmitter.chunking = cut;
+      c.app.transmitter.writes = 40;
+      c.app.transmitter.write_len = 131072;
+      run_checked(c, std::string("unset ") + std::string(core::to_string(cut)) + " prop " +
+                         std::to_string(prop.count()) + " ns");
+    }
+  }
+}
+
 TEST(Invariants, LossyLinkRetransmits) {
   ExperimentConfig c;
   c.sender.send_buffer = {SendBufferKind::bsd, 65536, false};

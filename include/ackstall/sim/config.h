@@ -113,7 +113,22 @@ struct SendBufferConfig {
   // nonblocking sends too, as the KB literally reads. The seed observed that XP does NOT do this
   // (its pseudo-code returns EAGAIN whenever buffered >= quota), so the default is false.
   bool kb214397_literal = false;
+  // afd only: the application leaves SO_SNDBUF unset (scenario: size = "unset"). Windows 7 and
+  // later then size the send buffer themselves (dynamic send buffering, on unless the application
+  // sets SO_SNDBUF: Microsoft Learn, "SIO_IDEAL_SEND_BACKLOG_QUERY"; docs/STACKS.md §1): the quota
+  // follows the ideal send backlog (sim/ideal_send_backlog.h), and `size` is only what the
+  // application's own send path believes it has (the simulated sender is a Cygwin program:
+  // wmem (), kCygwinUnsetWmem, which its chunk policy cuts by; docs/STACKS.md §2).
+  // A setsockopt(SO_SNDBUF) during the run (app.transmitter.allow_raise_sndbuf) ends it.
+  bool unset = false;
+  // With `unset`: the quota before the first ideal-send-backlog estimate, and its floor [I]
+  // (Windows 10's default SO_SNDBUF, §1; sim/ideal_send_backlog.h).
+  std::int64_t isb_initial = 65536;
 };
+
+// Cygwin's wmem () while the application leaves SO_SNDBUF unset: 212992 (winsup/cygwin/fhandler/
+// socket_inet.cc, fhandler_socket_inet; docs/STACKS.md §2). `size = "unset"` sets it as `size`.
+inline constexpr std::int64_t kCygwinUnsetWmem = 212992;
 
 // Receiver ACK policy (§3, §4, peers/ns3 README).
 enum class AckPolicyKind : std::uint8_t {

@@ -17,6 +17,9 @@
 //         `kb214397_literal` applies rule 2 to nonblocking sends too (as the KB reads; the seed
 //         observed XP does not).
 //         PSH: on the segment carrying the last byte of a send [I §1].
+//         With SO_SNDBUF unset (SendBufferConfig::unset, Windows 7+ dynamic send buffering) the
+//         quota is the ideal send backlog (ideal_send_backlog.h), updated at each delivery-rate
+//         sample the endpoint reports (on_delivery_sample); a setsockopt (set_size) ends it.
 //   bsd — byte-granular (OpenBSD sosend, sowriteable): accepts min(len, space); nonblocking
 //         EWOULDBLOCK when space < min(len, sb_lowat); writable again when space >= sb_lowat
 //         (2048, MCLBYTES). PSH when a segment empties the buffer (tcp_output, §3).
@@ -27,6 +30,7 @@
 #include "ackstall/core/afd_quota.h"
 #include "ackstall/sim/engine.h"
 #include "ackstall/sim/config.h"
+#include "ackstall/sim/ideal_send_backlog.h"
 
 #include <cstdint>
 
@@ -63,8 +67,17 @@ class SendBufferAccounting {
   // AfdQuota::set_quota).
   void set_size(std::int64_t size) noexcept {
     cfg_.size = size;
+    cfg_.unset = false;  // the application set SO_SNDBUF: no dynamic send buffering (Learn)
     afd_.set_quota(size);
   }
+  // SO_SNDBUF unset (afd): a delivery-rate sample from the endpoint (IdealSendBacklog::sample);
+  // the quota becomes the new ideal send backlog, effective for the next send. Returns true when
+  // a writer waiting for FD_WRITE may go on because the quota grew past the bytes charged.
+  bool on_delivery_sample(std::int64_t delivered, Nanos interval, Nanos srtt, std::int64_t peer_window);
+  // The AFD quota in force (the ideal send backlog while SO_SNDBUF is unset).
+  std::int64_t quota() const noexcept { return afd_.quota(); }
+  // The ideal send backlog's estimator (SO_SNDBUF unset).
+  const IdealSendBacklog& isb() const noexcept { return isb_; }
   const SendBufferConfig& config() const noexcept { return cfg_; }
 
   static constexpr std::int64_t kBsdLowat = 2048;  // OpenBSD so_snd.sb_lowat = MCLBYTES
@@ -79,6 +92,7 @@ class SendBufferAccounting {
   std::int64_t wanted_ = 0;      // ns3/bsd: size of the write that failed
   Wait waiting_ = Wait::none;
   core::AfdQuota afd_;           // afd: the per-send quota (core/afd_quota.h)
+  IdealSendBacklog isb_;         // afd with SO_SNDBUF unset: the quota's source
 };
 
 }  // namespace ackstall::sim

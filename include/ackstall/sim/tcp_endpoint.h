@@ -168,6 +168,7 @@ class TcpEndpoint {
   bool timing_ = false;
   std::int64_t rtt_seq_ = 0;
   Nanos rtt_start_;
+  std::int64_t rtt_una_ = 0;  // snd_una when the timed segment left (delivery-rate sample)
   Nanos last_rcv_ = Nanos::zero();
   bool force_ = false;                   // persist probe
   Nanos persist_backoff_ = Nanos::zero();
