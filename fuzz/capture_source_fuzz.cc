@@ -22,7 +22,7 @@ namespace {
 
 void check_message(const Error& e) {
   const std::string m = e.message();
-  const bool named = m.rfind("in: ", 0) == 0 || m.rfind("--filter '", 0) == 0;
+  const bool named = m.rfind("in: ", 0) == 0 || m.rfind("'", 0) == 0;
   if (!named || m.find('\n') != std::string::npos) std::abort();
 }
 
