@@ -4,7 +4,7 @@
 // `ackstall scan` minus printing.
 // Input: "#bpf EXPRESSION\n" first (optional: the filter, compiled as tcpdump would), then the
 // capture's bytes. Checks, beyond "no crash, no UB": every error is one non-empty line naming
-// the input ("in: ...") or the filter ("--filter '...': ..."); a cut or an error ends the records.
+// the input ("in: ...") or the filter ("'EXPRESSION': ..."); a cut or an error ends the records.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
