@@ -1,6 +1,7 @@
 #include "ackstall/core/chunk_policy.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace ackstall::core {
@@ -26,8 +27,45 @@ std::string format(std::string_view f, const A&... args) {
   }
 }
 // Jumbo MSS for robust: where 16 MSS of quota would pass the 64 KiB cap (MSS > 4 KiB), so
-// recommended_sndbuf cannot reach it; robust then takes the seed's chunks (ChunkPolicy::update).
+// recommended_sndbuf cannot reach it.
 constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
+
+// robust's cut, as a table of regimes by S = SO_SNDBUF against M = MSS: the first row whose
+// `applies` holds decides. `nodelay`: TCP_NODELAY for the span of a send (nodelay_for).
+enum class Cut : std::uint8_t {
+  whole,    // no split
+  seed,     // the seed's get_chunk: largest whole MSS below S, shrunk by one MSS for a short tail
+  quarter,  // M * floor(S / 4M); the tail rides along while the piece stays below min(S, base + M)
+};
+struct Regime {
+  bool (*applies)(std::int64_t s, std::int64_t m);
+  Cut cut;
+  bool nodelay;
+};
+constexpr Regime kRobustRegimes[] = {
+    // S <= M: no whole-MSS piece fits below the quota, and smaller pieces meet the receiver's
+    // delayed-ACK rule as surely as the whole send (Linux __tcp_ack_snd_check, BSD tcp_output:
+    // STACKS.md §3, §4); Nagle must not hold the short last segment (RFC 896, KB214397: §1).
+    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true},
+    // M < S < 2M: one-MSS pieces, two in flight, which a receiver ACKs at once as a pair
+    // (RFC 1122 4.2.3.2); TCP_NODELAY so that Nagle does not hold the short tail (§0, §1).
+    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true},
+    // 2M <= S < 5M: so few segments of quota that two large pieces in flight matter more than
+    // the number queued: the seed's rule (§0).
+    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false},
+    // Jumbo MSS (> 4 KiB): quarter-quota pieces of one or a few segments lock into one segment
+    // per round trip against a receive window below two segments; the seed's pieces end each
+    // send with a short segment after which the reader drains (STACKS.md §8).
+    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false},
+    // S >= 5M: about a quarter of the quota in whole MSS, so that >= 3 pieces are still queued
+    // when AFD releases one and a late wake-up of the sender does not idle the link (§1, §8).
+    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false},
+};
+constexpr const Regime& robust_regime(std::int64_t s, std::int64_t m) noexcept {
+  for (const Regime& r : kRobustRegimes)
+    if (r.applies(s, m)) return r;
+  return kRobustRegimes[std::size(kRobustRegimes) - 1];
+}
 }  // namespace
 
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept {
@@ -53,6 +91,27 @@ std::string_view to_string(PolicyKind kind) noexcept {
   return "?";
 }
 
+std::optional<SndbufRule> parse_sndbuf_rule(std::string_view name) noexcept {
+  for (const SndbufRule r : kSndbufRules)
+    if (to_string(r) == name) return r;
+  return std::nullopt;
+}
+
+std::string_view to_string(SndbufRule rule) noexcept {
+  switch (rule) {
+    case SndbufRule::keep: return "keep";
+    case SndbufRule::raise: return "raise";
+    case SndbufRule::ideal_backlog: return "ideal-backlog";
+  }
+  return "?";
+}
+
+std::vector<std::string> sndbuf_rule_names() {
+  std::vector<std::string> names;
+  for (const SndbufRule r : kSndbufRules) names.emplace_back(to_string(r));
+  return names;
+}
+
 ChunkPolicy::ChunkPolicy(PolicyKind kind, SocketParams params) noexcept : kind_(kind) {
   update(params);
 }
@@ -74,34 +133,12 @@ void ChunkPolicy::update(SocketParams params) noexcept {
     case PolicyKind::robust: {
       if (params.mss <= 0) break;
       const std::int64_t s = params.sndbuf, m = params.mss;
-      // S >= 5M: whole MSS, about a quarter of the quota, so that >= 3 chunks are queued when
-      // the quota releases one (a late wake-up still finds the link busy; STACKS.md §8).
-      // M < S < 5M: the seed's chunks (largest whole MSS below S, shrink rule for the tail):
-      // with so few segments of quota the bytes in flight (two chunks) matter more than the
-      // number of chunks queued; for M < S < 2M that is one-MSS chunks, two in flight, which a
-      // BSD or Windows receiver ACKs at once where a whole send waits for its delayed-ACK timer
-      // (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
-      // At jumbo MSS (M > 4 KiB: where the 64 KiB cap of recommended_sndbuf binds) robust takes
-      // the seed's chunks for every S > M: quarter-quota chunks (one to a few MSS) coalesce into a
-      // continuous stream that locks into one segment per round trip against a receive window
-      // below two segments, where the seed's chunks end each send with a short segment after
-      // which the reader drains (measured on the map: 56 -> 38 cells below the goal with the
-      // seed's chunks up to S < 8M, later 29 -> 11 for all S; 1 Gbit to OpenBSD, 64 KiB quota: 40.6 ->
-      // 60.3 MiB/s, docs/MAPS.md; STACKS.md §8). The quarter rule's reason does not hold there:
-      // for S >= 8M a seed chunk is >= 7 jumbo segments, so one still queued when AFD releases
-      // the other covers a late wake-up as three quarter-quota chunks would.
-      seedlike_ = s > m && (cap_binds(m) || s < 5 * m);
-      base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
-      // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
-      // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one
-      // full-sized segment unACKed, §4) and BSD (tcp_output: a window update of two MSS, §3) as
-      // surely as the whole send (measured: ttcp on loopback, docs/STACKS.md §8). So robust does
-      // not split (base 0). For S < 2M it asks for TCP_NODELAY for the span of each send >= S,
-      // so that Nagle (RFC 896; KB214397, §1) does not hold a short last segment while the quota
-      // stops the next send. Chunk sizes alone cannot avoid the stall where S <= M: robust
-      // recommends a larger SO_SNDBUF (KB823764) and policy_notice() says so.
-      nodelay_ = s < 2 * m;
-      if (s <= m) base_ = 0;
+      const Regime& r = robust_regime(s, m);
+      nodelay_ = r.nodelay;
+      seedlike_ = r.cut == Cut::seed;
+      base_ = r.cut == Cut::whole   ? 0
+              : r.cut == Cut::seed  ? m * ((s - 1) / m)
+                                    : m * std::max<std::int64_t>(1, s / (4 * m));
       break;
     }
     case PolicyKind::seed:
@@ -120,17 +157,16 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
   const auto base = static_cast<std::size_t>(base_);
   switch (effective_) {
     case PolicyKind::robust: {
-      // The tail rides along while it keeps the piece below both S (KB823764) and base + M (no
-      // tail shorter than one MSS when S >= 2M).
       const auto sndbuf = static_cast<std::size_t>(params_.sndbuf);
       const auto mss = static_cast<std::size_t>(params_.mss);
-      if (seedlike_) {  // M < S < 5M, or any S > M at jumbo MSS: the seed's get_chunk (§0)
+      if (seedlike_) {  // Cut::seed: the seed's get_chunk (§0)
         if (remaining < sndbuf) return remaining;
         if (remaining - base < mss && base > mss) return base - mss;
         return base;
       }
+      // Cut::quarter: the tail rides along while the piece stays below S and base + M.
       if (remaining < std::min(sndbuf, base + mss)) return remaining;
-      return base;  // S >= 5M
+      return base;
     }
     case PolicyKind::seed: {
       // seed, get_chunk: if (tosend<sndbuf) newchunk = 0;
