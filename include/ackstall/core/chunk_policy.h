@@ -146,6 +146,10 @@ class ChunkPolicy {
   // SO_SNDBUF <= MSS) and stop-and-wait; the caller sets TCP_NODELAY while it sends it (nodelay_for(len)) and restores it after its last byte
   // is accepted (§8).
   bool wants_nodelay() const noexcept { return nodelay_; }
+  // robust with SO_SNDBUF < 2 MSS: a send below the quota that finds the quota full (would
+  // block) gets TCP_NODELAY until its last byte is accepted. No later send can join the short
+  // segment Nagle holds, so Nagle only waits for the receiver's delayed ACK (RFC 896; §1, §8).
+  bool nodelay_when_blocked() const noexcept { return nodelay_ && params_.sndbuf <= params_.mss; }
   bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
   bool nodelay_for(std::size_t len) const noexcept {
     return nodelay_ && (splits(len) || static_cast<std::int64_t>(len) >= params_.sndbuf);
