@@ -31,7 +31,8 @@ std::string format(std::string_view f, const A&... args) {
 constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
 
 // robust's cut, as a table of regimes by S = SO_SNDBUF against M = MSS: the first row whose
-// `applies` holds decides. `nodelay`: TCP_NODELAY for the span of a send (nodelay_for).
+// `applies` holds decides. `nodelay`: TCP_NODELAY for the span of a send >= S (nodelay_for);
+// `nodelay_blocked`: also for a smaller send that finds the quota full (nodelay_when_blocked).
 enum class Cut : std::uint8_t {
   whole,    // no split
   seed,     // the seed's get_chunk: largest whole MSS below S, shrunk by one MSS for a short tail
@@ -41,25 +42,27 @@ struct Regime {
   bool (*applies)(std::int64_t s, std::int64_t m);
   Cut cut;
   bool nodelay;
+  bool nodelay_blocked;
 };
 constexpr Regime kRobustRegimes[] = {
     // S <= M: no whole-MSS piece fits below the quota, and smaller pieces meet the receiver's
     // delayed-ACK rule as surely as the whole send (Linux __tcp_ack_snd_check, BSD tcp_output:
-    // STACKS.md §3, §4); Nagle must not hold the short last segment (RFC 896, KB214397: §1).
-    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true},
+    // STACKS.md §3, §4); Nagle must not hold the short last segment (RFC 896, KB214397: §1),
+    // nor, once the quota is full, a short send that no later send can fill to one MSS.
+    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true, true},
     // M < S < 2M: one-MSS pieces, two in flight, which a receiver ACKs at once as a pair
     // (RFC 1122 4.2.3.2); TCP_NODELAY so that Nagle does not hold the short tail (§0, §1).
-    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true},
+    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true, false},
     // 2M <= S < 5M: so few segments of quota that two large pieces in flight matter more than
     // the number queued: the seed's rule (§0).
-    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false},
+    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false, false},
     // Jumbo MSS (> 4 KiB): quarter-quota pieces of one or a few segments lock into one segment
     // per round trip against a receive window below two segments; the seed's pieces end each
     // send with a short segment after which the reader drains (STACKS.md §8).
-    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false},
+    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false, false},
     // S >= 5M: about a quarter of the quota in whole MSS, so that >= 3 pieces are still queued
     // when AFD releases one and a late wake-up of the sender does not idle the link (§1, §8).
-    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false},
+    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false, false},
 };
 constexpr const Regime& robust_regime(std::int64_t s, std::int64_t m) noexcept {
   for (const Regime& r : kRobustRegimes)
@@ -120,6 +123,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
   params_ = params;
   base_ = 0;
   nodelay_ = false;
+  nodelay_blocked_ = false;
   seedlike_ = false;
   // auto: a plain send where the kernel charges no per-send quota (Linux/BSD/macOS: the socket
   // buffer is freed per ACKed byte, sbdrop/tcp_clean_rtx_queue), robust under Winsock AFD (§1).
@@ -135,6 +139,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       const std::int64_t s = params.sndbuf, m = params.mss;
       const Regime& r = robust_regime(s, m);
       nodelay_ = r.nodelay;
+      nodelay_blocked_ = r.nodelay_blocked;
       seedlike_ = r.cut == Cut::seed;
       base_ = r.cut == Cut::whole   ? 0
               : r.cut == Cut::seed  ? m * ((s - 1) / m)

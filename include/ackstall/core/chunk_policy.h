@@ -42,16 +42,18 @@
 //
 //   robust — beyond the seed (docs/STACKS.md §8). A table of regimes by S = SO_SNDBUF against
 //            M = MSS (src/core/chunk_policy.cc, kRobustRegimes; the first that holds decides):
-//              S <= M            whole, TCP_NODELAY   no whole MSS fits below the quota (§3, §4)
+//              S <= M            whole, TCP_NODELAY+  no whole MSS fits below the quota (§3, §4)
 //              M < S < 2M        seed, TCP_NODELAY    one-MSS pieces, ACKed in pairs (§0, §1)
 //              2M <= S < 5M      seed                 few segments of quota: large pieces (§0)
 //              M > 4 KiB         seed                 jumbo: quarter pieces lock into 1 seg/RTT (§8)
 //              otherwise         quarter              >= 3 pieces queued when one is released (§8)
 //            seed = the seed's get_chunk above; quarter = M * floor(S / 4M), the tail riding
 //            along with the last piece while it stays below min(S, piece + M).
-//            TCP_NODELAY (wants_nodelay, nodelay_for) is asked for the span of a send: so that
-//            Nagle (RFC 896; KB214397, §1) does not hold its short last segment while the quota
-//            or the receiver's delayed ACK holds the next.
+//            TCP_NODELAY (wants_nodelay, nodelay_for) is asked for the span of a send >= S: so
+//            that Nagle (RFC 896; KB214397, §1) does not hold its short last segment while the
+//            quota or the receiver's delayed ACK holds the next. TCP_NODELAY+: also for the rest
+//            of a smaller send that finds the quota full (nodelay_when_blocked): no later send
+//            can fill the segment Nagle holds to one MSS, so it waits for the delayed ACK.
 //            SO_SNDBUF is not part of the cut: SndbufRule (below) says what the sender does with
 //            it; under `raise` robust recommends the SO_SNDBUF of recommended_sndbuf().
 //   automatic ("auto") — a plain send (none) where the kernel charges no per-send quota (Linux,
@@ -67,11 +69,11 @@
 //                   queried at most once a second as curl does, §1); where the query fails
 //                   (POSIX, Windows before Vista SP1) as keep. Only net::ChunkedSender can.
 //
-// The default policy of each entry point, by one rule: what sends for the user, or shows what
-// would be sent for the user, defaults to `auto` (the library's ChunkedSender, `ackstall plan`,
-// `ackstall probe`); what reproduces an unmodified program defaults to `none` (`ackstall ttcp`,
-// `ackstall sim`), so that a reproduction stalls where the program does and a fix is asked for
-// by name. SO_SNDBUF: `ideal-backlog` where `auto` resolves to robust on Windows, else `keep`.
+// The default policy of each entry point, by one rule (docs/GUIDE.md §5): what sends for an
+// application picks for its platform (`auto`: net::ChunkedSender); what shows, models or
+// reproduces a program defaults to that program (`none`: ackstall ttcp and sim, the unmodified
+// program; `seed`: ackstall plan and probe, the seed's patch). SO_SNDBUF: `ideal-backlog` where
+// `auto` resolves to robust on Windows (and `--chunk isb`), `raise` where allowed, else `keep`.
 #pragma once
 
 #include <cstddef>
@@ -149,7 +151,7 @@ class ChunkPolicy {
   // robust with SO_SNDBUF < 2 MSS: a send below the quota that finds the quota full (would
   // block) gets TCP_NODELAY until its last byte is accepted. No later send can join the short
   // segment Nagle holds, so Nagle only waits for the receiver's delayed ACK (RFC 896; §1, §8).
-  bool nodelay_when_blocked() const noexcept { return nodelay_ && params_.sndbuf <= params_.mss; }
+  bool nodelay_when_blocked() const noexcept { return nodelay_blocked_; }
   bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
   bool nodelay_for(std::size_t len) const noexcept {
     return nodelay_ && (splits(len) || static_cast<std::int64_t>(len) >= params_.sndbuf);
@@ -165,6 +167,7 @@ class ChunkPolicy {
   PolicyKind kind_ = PolicyKind::none;
   PolicyKind effective_ = PolicyKind::none;
   bool nodelay_ = false;
+  bool nodelay_blocked_ = false;
   bool seedlike_ = false;  // robust with M < S < 5M, or S > M at jumbo MSS: the seed's rules
   SocketParams params_{};
   std::int64_t base_ = 0;
