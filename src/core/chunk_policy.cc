@@ -204,27 +204,16 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
   const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
   std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
   if (cap_binds(m)) {
-    // The cap keeps the raise below 16 segments (MSS > 4 KiB: jumbo frames). 4M: chosen when a
-    // quota >= 5M still meant quarter-quota chunks; with the seed's chunks at jumbo MSS 64 KiB
-    // does as well (full map: 11 cells either way, 2026-12-04; the lab's jumbo veth: 12.42 MB/s
-    // both, Lab.JumboFrames), and the smaller buffer is kept. Raise where no whole MSS fits
-    // below the quota (S <= M); for M < S < 2M only as below (raising there everywhere lost more
-    // cells than it gained, §8).
+    // Jumbo MSS (> 4 KiB): the cap keeps the raise below 16 segments; 4M reaches the seed's
+    // two-piece rule (§0). Raise where no whole MSS fits below the quota (S <= M). For
+    // M < S < 2M only where the peer's window holds the raised quota: against a smaller window
+    // the larger quota only queues behind it (§8). Unknown window (0): no raise.
     want = std::min(kRobustRaisedSndbuf, 4 * m);
-    // M < S < 2M: one-MSS chunks, two in flight. Raising to 4M sends two-MSS chunks, which only
-    // helps where the peer's window holds the raised quota: against a window below it (OpenBSD's
-    // and Windows' 17,920 at MSS 8960) the larger quota only queues behind the window and the
-    // stream settles into one segment per round trip (0.86-0.94 of the seed on the map), while
-    // against a window of 64 KB (Linux, FreeBSD) it gains what whole writes gain (0.90 -> 1.0
-    // of `none`). Unknown window (0): no raise (full and off-grid maps, 2026-12-05; §8).
     if (cur > m && cur < 2 * m && 2 * m <= kRobustRaisedSndbuf)
       return params_.peer_window >= want ? std::max(cur, want) : cur;
     if (cur > m && (2 * m <= kRobustRaisedSndbuf || cur >= 2 * m)) return cur;
     // MSS > 32 KiB (Linux loopback's 65483): no raise within the cap reaches 2 MSS, so the cap
-    // gives way for S < 2M and the quota becomes 4 MSS as at jumbo MSS, where robust takes the seed's
-    // chunks (3 MSS) and a send below that goes whole. Sending whole under a quota below 2 MSS
-    // left a delayed-ACK stall per write in 9 cells of the full map and 12 off its grid
-    // (receive windows of one or two such segments, §8); with the raise none remain (2026-12-05).
+    // gives way for S < 2M and the quota becomes 4 MSS, as at jumbo MSS (§8).
     if (2 * m > kRobustRaisedSndbuf) want = 4 * m;
   }
   if (want < 2 * m) return cur;
