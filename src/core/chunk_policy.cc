@@ -1,6 +1,7 @@
 #include "ackstall/core/chunk_policy.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 namespace ackstall::core {
@@ -26,8 +27,48 @@ std::string format(std::string_view f, const A&... args) {
   }
 }
 // Jumbo MSS for robust: where 16 MSS of quota would pass the 64 KiB cap (MSS > 4 KiB), so
-// recommended_sndbuf cannot reach it; robust then takes the seed's chunks (ChunkPolicy::update).
+// recommended_sndbuf cannot reach it.
 constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
+
+// robust's cut, as a table of regimes by S = SO_SNDBUF against M = MSS: the first row whose
+// `applies` holds decides. `nodelay`: TCP_NODELAY for the span of a send >= S (nodelay_for);
+// `nodelay_blocked`: also for a smaller send that finds the quota full (nodelay_when_blocked).
+enum class Cut : std::uint8_t {
+  whole,    // no split
+  seed,     // the seed's get_chunk: largest whole MSS below S, shrunk by one MSS for a short tail
+  quarter,  // M * floor(S / 4M); the tail rides along while the piece stays below min(S, base + M)
+};
+struct Regime {
+  bool (*applies)(std::int64_t s, std::int64_t m);
+  Cut cut;
+  bool nodelay;
+  bool nodelay_blocked;
+};
+constexpr Regime kRobustRegimes[] = {
+    // S <= M: no whole-MSS piece fits below the quota, and smaller pieces meet the receiver's
+    // delayed-ACK rule as surely as the whole send (Linux __tcp_ack_snd_check, BSD tcp_output:
+    // STACKS.md §3, §4); Nagle must not hold the short last segment (RFC 896, KB214397: §1),
+    // nor, once the quota is full, a short send that no later send can fill to one MSS.
+    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true, true},
+    // M < S < 2M: one-MSS pieces, two in flight, which a receiver ACKs at once as a pair
+    // (RFC 1122 4.2.3.2); TCP_NODELAY so that Nagle does not hold the short tail (§0, §1).
+    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true, false},
+    // 2M <= S < 5M: so few segments of quota that two large pieces in flight matter more than
+    // the number queued: the seed's rule (§0).
+    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false, false},
+    // Jumbo MSS (> 4 KiB): quarter-quota pieces of one or a few segments lock into one segment
+    // per round trip against a receive window below two segments; the seed's pieces end each
+    // send with a short segment after which the reader drains (STACKS.md §8).
+    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false, false},
+    // S >= 5M: about a quarter of the quota in whole MSS, so that >= 3 pieces are still queued
+    // when AFD releases one and a late wake-up of the sender does not idle the link (§1, §8).
+    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false, false},
+};
+constexpr const Regime& robust_regime(std::int64_t s, std::int64_t m) noexcept {
+  for (const Regime& r : kRobustRegimes)
+    if (r.applies(s, m)) return r;
+  return kRobustRegimes[std::size(kRobustRegimes) - 1];
+}
 }  // namespace
 
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept {
@@ -53,6 +94,27 @@ std::string_view to_string(PolicyKind kind) noexcept {
   return "?";
 }
 
+std::optional<SndbufRule> parse_sndbuf_rule(std::string_view name) noexcept {
+  for (const SndbufRule r : kSndbufRules)
+    if (to_string(r) == name) return r;
+  return std::nullopt;
+}
+
+std::string_view to_string(SndbufRule rule) noexcept {
+  switch (rule) {
+    case SndbufRule::keep: return "keep";
+    case SndbufRule::raise: return "raise";
+    case SndbufRule::ideal_backlog: return "ideal-backlog";
+  }
+  return "?";
+}
+
+std::vector<std::string> sndbuf_rule_names() {
+  std::vector<std::string> names;
+  for (const SndbufRule r : kSndbufRules) names.emplace_back(to_string(r));
+  return names;
+}
+
 ChunkPolicy::ChunkPolicy(PolicyKind kind, SocketParams params) noexcept : kind_(kind) {
   update(params);
 }
@@ -61,6 +123,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
   params_ = params;
   base_ = 0;
   nodelay_ = false;
+  nodelay_blocked_ = false;
   seedlike_ = false;
   // auto: a plain send where the kernel charges no per-send quota (Linux/BSD/macOS: the socket
   // buffer is freed per ACKed byte, sbdrop/tcp_clean_rtx_queue), robust under Winsock AFD (§1).
@@ -74,34 +137,13 @@ void ChunkPolicy::update(SocketParams params) noexcept {
     case PolicyKind::robust: {
       if (params.mss <= 0) break;
       const std::int64_t s = params.sndbuf, m = params.mss;
-      // S >= 5M: whole MSS, about a quarter of the quota, so that >= 3 chunks are queued when
-      // the quota releases one (a late wake-up still finds the link busy; STACKS.md §8).
-      // M < S < 5M: the seed's chunks (largest whole MSS below S, shrink rule for the tail):
-      // with so few segments of quota the bytes in flight (two chunks) matter more than the
-      // number of chunks queued; for M < S < 2M that is one-MSS chunks, two in flight, which a
-      // BSD or Windows receiver ACKs at once where a whole send waits for its delayed-ACK timer
-      // (measured on the map, tests/sim/robust_map_test.cc, STACKS.md §8).
-      // At jumbo MSS (M > 4 KiB: where the 64 KiB cap of recommended_sndbuf binds) robust takes
-      // the seed's chunks for every S > M: quarter-quota chunks (one to a few MSS) coalesce into a
-      // continuous stream that locks into one segment per round trip against a receive window
-      // below two segments, where the seed's chunks end each send with a short segment after
-      // which the reader drains (measured on the map: 56 -> 38 cells below the goal with the
-      // seed's chunks up to S < 8M, later 29 -> 11 for all S; 1 Gbit to OpenBSD, 64 KiB quota: 40.6 ->
-      // 60.3 MiB/s, docs/MAPS.md; STACKS.md §8). The quarter rule's reason does not hold there:
-      // for S >= 8M a seed chunk is >= 7 jumbo segments, so one still queued when AFD releases
-      // the other covers a late wake-up as three quarter-quota chunks would.
-      seedlike_ = s > m && (cap_binds(m) || s < 5 * m);
-      base_ = seedlike_ ? m * ((s - 1) / m) : m * std::max<std::int64_t>(1, s / (4 * m));
-      // S <= M: no whole-MSS piece fits below the quota (the seed's goals break, §0). Smaller
-      // pieces are left to the delayed-ACK timer by Linux (__tcp_ack_snd_check: more than one
-      // full-sized segment unACKed, §4) and BSD (tcp_output: a window update of two MSS, §3) as
-      // surely as the whole send (measured: ttcp on loopback, docs/STACKS.md §8). So robust does
-      // not split (base 0). For S < 2M it asks for TCP_NODELAY for the span of each send >= S,
-      // so that Nagle (RFC 896; KB214397, §1) does not hold a short last segment while the quota
-      // stops the next send. Chunk sizes alone cannot avoid the stall where S <= M: robust
-      // recommends a larger SO_SNDBUF (KB823764) and policy_notice() says so.
-      nodelay_ = s < 2 * m;
-      if (s <= m) base_ = 0;
+      const Regime& r = robust_regime(s, m);
+      nodelay_ = r.nodelay;
+      nodelay_blocked_ = r.nodelay_blocked;
+      seedlike_ = r.cut == Cut::seed;
+      base_ = r.cut == Cut::whole   ? 0
+              : r.cut == Cut::seed  ? m * ((s - 1) / m)
+                                    : m * std::max<std::int64_t>(1, s / (4 * m));
       break;
     }
     case PolicyKind::seed:
@@ -120,17 +162,16 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
   const auto base = static_cast<std::size_t>(base_);
   switch (effective_) {
     case PolicyKind::robust: {
-      // The tail rides along while it keeps the piece below both S (KB823764) and base + M (no
-      // tail shorter than one MSS when S >= 2M).
       const auto sndbuf = static_cast<std::size_t>(params_.sndbuf);
       const auto mss = static_cast<std::size_t>(params_.mss);
-      if (seedlike_) {  // M < S < 5M, or any S > M at jumbo MSS: the seed's get_chunk (§0)
+      if (seedlike_) {  // Cut::seed: the seed's get_chunk (§0)
         if (remaining < sndbuf) return remaining;
         if (remaining - base < mss && base > mss) return base - mss;
         return base;
       }
+      // Cut::quarter: the tail rides along while the piece stays below S and base + M.
       if (remaining < std::min(sndbuf, base + mss)) return remaining;
-      return base;  // S >= 5M
+      return base;
     }
     case PolicyKind::seed: {
       // seed, get_chunk: if (tosend<sndbuf) newchunk = 0;
@@ -163,27 +204,16 @@ std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcep
   const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
   std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
   if (cap_binds(m)) {
-    // The cap keeps the raise below 16 segments (MSS > 4 KiB: jumbo frames). 4M: chosen when a
-    // quota >= 5M still meant quarter-quota chunks; with the seed's chunks at jumbo MSS 64 KiB
-    // does as well (full map: 11 cells either way, 2026-12-04; the lab's jumbo veth: 12.42 MB/s
-    // both, Lab.JumboFrames), and the smaller buffer is kept. Raise where no whole MSS fits
-    // below the quota (S <= M); for M < S < 2M only as below (raising there everywhere lost more
-    // cells than it gained, §8).
+    // Jumbo MSS (> 4 KiB): the cap keeps the raise below 16 segments; 4M reaches the seed's
+    // two-piece rule (§0). Raise where no whole MSS fits below the quota (S <= M). For
+    // M < S < 2M only where the peer's window holds the raised quota: against a smaller window
+    // the larger quota only queues behind it (§8). Unknown window (0): no raise.
     want = std::min(kRobustRaisedSndbuf, 4 * m);
-    // M < S < 2M: one-MSS chunks, two in flight. Raising to 4M sends two-MSS chunks, which only
-    // helps where the peer's window holds the raised quota: against a window below it (OpenBSD's
-    // and Windows' 17,920 at MSS 8960) the larger quota only queues behind the window and the
-    // stream settles into one segment per round trip (0.86-0.94 of the seed on the map), while
-    // against a window of 64 KB (Linux, FreeBSD) it gains what whole writes gain (0.90 -> 1.0
-    // of `none`). Unknown window (0): no raise (full and off-grid maps, 2026-12-05; §8).
     if (cur > m && cur < 2 * m && 2 * m <= kRobustRaisedSndbuf)
       return params_.peer_window >= want ? std::max(cur, want) : cur;
     if (cur > m && (2 * m <= kRobustRaisedSndbuf || cur >= 2 * m)) return cur;
     // MSS > 32 KiB (Linux loopback's 65483): no raise within the cap reaches 2 MSS, so the cap
-    // gives way for S < 2M and the quota becomes 4 MSS as at jumbo MSS, where robust takes the seed's
-    // chunks (3 MSS) and a send below that goes whole. Sending whole under a quota below 2 MSS
-    // left a delayed-ACK stall per write in 9 cells of the full map and 12 off its grid
-    // (receive windows of one or two such segments, §8); with the raise none remain (2026-12-05).
+    // gives way for S < 2M and the quota becomes 4 MSS, as at jumbo MSS (§8).
     if (2 * m > kRobustRaisedSndbuf) want = 4 * m;
   }
   if (want < 2 * m) return cur;

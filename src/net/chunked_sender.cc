@@ -151,6 +151,11 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     auto r = calls_.send(socket_, batch.first(count), flags);
     if (!r) return defer(std::move(r.error()), total);
     if (r->would_block) {
+      // The quota is full: TCP_NODELAY until this request's last byte is out, so that Nagle
+      // does not hold its short segment for the receiver's delayed ACK (robust, S <= MSS: §8).
+      if (!nodelay_set_ && policy_.nodelay_when_blocked()) {
+        if (auto n = set_nodelay(true); !n) return defer(std::move(n.error()), total);
+      }
       auto nb = nonblocking();
       if (!nb) return defer(std::move(nb.error()), total);
       if (*nb) return SendOutcome{total, total == 0};

@@ -8,8 +8,8 @@
 namespace ackstall::net {
 
 std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept {
-  if (name == "isb") return NetPolicy{core::PolicyKind::seed, true};
-  if (auto k = core::parse_policy_kind(name)) return NetPolicy{*k, false};
+  if (name == "isb") return NetPolicy{core::PolicyKind::seed, core::SndbufRule::ideal_backlog};
+  if (auto k = core::parse_policy_kind(name)) return NetPolicy{*k, core::SndbufRule::keep};
   return std::nullopt;
 }
 
@@ -20,7 +20,7 @@ std::vector<std::string> net_policy_names() {
 }
 
 std::string_view to_string(const NetPolicy& p) noexcept {
-  return p.isb ? "isb" : core::to_string(p.core);
+  return p.isb() ? "isb" : core::to_string(p.core);
 }
 
 Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s) {
@@ -44,7 +44,8 @@ Finding<std::int64_t> query_ideal_send_backlog(SocketOps& ops, NativeSocket s) {
 SenderOptions sender_options(const NetPolicy& p) noexcept {
   SenderOptions o;
   o.policy = p.core;
-  if (p.isb) o.follow_isb = true;
+  if (p.sndbuf == core::SndbufRule::ideal_backlog) o.follow_isb = true;
+  if (p.sndbuf == core::SndbufRule::raise) o.allow_raise_sndbuf = true;
   return o;
 }
 

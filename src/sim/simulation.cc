@@ -330,6 +330,8 @@ inline void Simulation::app_tx() {
       eps_[kSender].set_nodelay(tx_.nodelay());
       const SendOutcome o = eps_[kSender].send(now, r.len, r.nonblocking, acts_);
       const Nanos next = tx_.sent(now, o);
+      // TCP_NODELAY set while the write waits on a full quota: pushes what Nagle holds.
+      if (tx_.nodelay() && !eps_[kSender].nodelay()) eps_[kSender].push_nodelay(now, acts_);
       if (!next.is_never()) q_.schedule(next, kAppTx);
       apply(kSender);
       return;

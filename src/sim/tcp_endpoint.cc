@@ -181,6 +181,12 @@ SendOutcome TcpEndpoint::send(Nanos now, std::int64_t len, bool nonblocking, Act
   return o;
 }
 
+void TcpEndpoint::push_nodelay(Nanos now, Actions& a) {
+  const CheckOnExit check{*this};
+  nodelay_ = true;
+  if (state_ == State::established) output(now, a);
+}
+
 void TcpEndpoint::close(Nanos now, Actions& a) {
   const CheckOnExit check{*this};
   fin_queued_ = true;

@@ -57,7 +57,8 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     ops = afd.get();
   }
   // Over the emulated quota sends are charged whole, as on Windows: what `auto` reads.
-  net::SenderOptions options = net::sender_options({cfg.chunk, cfg.isb});  // isb: follows the ISB
+  net::SenderOptions options = net::sender_options(
+      {cfg.chunk, cfg.isb ? core::SndbufRule::ideal_backlog : core::SndbufRule::keep});  // isb: follows the ISB
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
   options.allow_raise_sndbuf = cfg.allow_raise_sndbuf;
   net::ChunkedSender sender(*ops, sock->native(), options);

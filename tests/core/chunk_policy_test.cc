@@ -223,6 +223,9 @@ TEST(ChunkPolicy, RobustWorkedExamples) {
   EXPECT_TRUE(mid.nodelay_for(4000));
   EXPECT_TRUE(mid.nodelay_for(2000));
   EXPECT_FALSE(mid.nodelay_for(1999));  // below the quota: Nagle untouched
+  EXPECT_FALSE(mid.nodelay_when_blocked());  // M < S: Nagle can fill a segment (Minshall's holds none)
+  EXPECT_TRUE(ChunkPolicy(PolicyKind::robust, {8192, 8960, true}).nodelay_when_blocked());
+  EXPECT_FALSE(w.nodelay_when_blocked());
   // sndbuf <= mss (loopback, jumbo frames, small buffers): no split, TCP_NODELAY as above.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {1024, 1460, true}).plan(3000), (Plan{3000}));
   const ChunkPolicy jumbo(PolicyKind::robust, {8192, 8960, true});

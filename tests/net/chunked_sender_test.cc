@@ -285,6 +285,22 @@ TEST_F(SenderTest, RobustSetsNodelayForTheSpanOfASendAtOrAboveTheQuotaBelowTwoMs
   EXPECT_TRUE(ops.options_set.empty());
 }
 
+TEST_F(SenderTest, RobustSetsNodelayWhenASendBelowAQuotaUnderOneMssWouldBlock) {
+  ops.sndbuf_reported = 2000;  // tracked 1000 <= MSS 1448: robust sends whole
+  ops.nonblocking = true;
+  ops.script = {FakeSocketOps::error(EAGAIN), FakeSocketOps::all()};
+  ChunkedSender sender(ops, 3, {core::PolicyKind::robust, 0});
+  const core::ByteSlice small{data.data(), 500};
+  using Opt = std::pair<SocketOption, int>;
+  auto r = sender.send({&small, 1});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, (SendOutcome{0, true}));
+  // The quota is full: Nagle off until this request's last byte is out (core nodelay_when_blocked).
+  EXPECT_EQ(ops.options_set, (std::vector<Opt>{{SocketOption::tcp_nodelay, 1}}));
+  ASSERT_TRUE(sender.send({&small, 1}));
+  EXPECT_EQ(ops.options_set, (std::vector<Opt>{{SocketOption::tcp_nodelay, 1}, {SocketOption::tcp_nodelay, 0}}));
+}
+
 TEST_F(SenderTest, RobustRaisesSoSndbufWhenAllowed) {
   SenderOptions o{core::PolicyKind::robust, 0};
   o.allow_raise_sndbuf = true;

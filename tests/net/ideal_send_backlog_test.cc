@@ -43,16 +43,26 @@ class IsbOps final : public SocketOps {
 };
 
 TEST(NetPolicy, ParsesIsbAndTheCorePolicies) {
-  EXPECT_EQ(parse_net_policy("isb"), (NetPolicy{core::PolicyKind::seed, true}));
-  EXPECT_EQ(parse_net_policy("seed"), (NetPolicy{core::PolicyKind::seed, false}));
-  EXPECT_EQ(parse_net_policy("cygwin"), (NetPolicy{core::PolicyKind::cygwin, false}));
+  using core::SndbufRule;
+  // `isb` is the old name of a pair: the seed's cut, SO_SNDBUF following the ideal send backlog.
+  EXPECT_EQ(parse_net_policy("isb"), (NetPolicy{core::PolicyKind::seed, SndbufRule::ideal_backlog}));
+  EXPECT_TRUE(parse_net_policy("isb")->isb());
+  EXPECT_EQ(parse_net_policy("seed"), (NetPolicy{core::PolicyKind::seed, SndbufRule::keep}));
+  EXPECT_EQ(parse_net_policy("cygwin"), (NetPolicy{core::PolicyKind::cygwin, SndbufRule::keep}));
   EXPECT_FALSE(parse_net_policy("ISB"));
-  EXPECT_EQ(to_string(NetPolicy{core::PolicyKind::seed, true}), "isb");
-  EXPECT_EQ(to_string(NetPolicy{core::PolicyKind::none, false}), "none");
+  EXPECT_EQ(to_string(NetPolicy{core::PolicyKind::seed, SndbufRule::ideal_backlog}), "isb");
+  EXPECT_EQ(to_string(NetPolicy{core::PolicyKind::none, SndbufRule::keep}), "none");
+  EXPECT_TRUE(sender_options(*parse_net_policy("isb")).follow_isb);
+  EXPECT_TRUE(sender_options(NetPolicy{core::PolicyKind::robust, SndbufRule::raise}).allow_raise_sndbuf);
+  // The SO_SNDBUF rules by name (core/chunk_policy.h).
+  EXPECT_EQ(core::parse_sndbuf_rule("ideal-backlog"), SndbufRule::ideal_backlog);
+  EXPECT_EQ(core::parse_sndbuf_rule("raise"), SndbufRule::raise);
+  EXPECT_FALSE(core::parse_sndbuf_rule("isb"));
+  EXPECT_EQ(core::sndbuf_rule_names(), (std::vector<std::string>{"keep", "raise", "ideal-backlog"}));
 }
 
 SenderOptions isb_options(std::chrono::milliseconds interval = 1s) {
-  SenderOptions o = sender_options(NetPolicy{core::PolicyKind::seed, true});
+  SenderOptions o = sender_options(*parse_net_policy("isb"));
   o.mss = 1460;
   o.isb_interval = interval;
   return o;

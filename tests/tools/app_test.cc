@@ -1,5 +1,7 @@
 #include "app.h"
 #include "cli_runner.h"
+#include "ackstall/sim/config.h"
+#include "ackstall/ttcp/config.h"
 
 #include <gtest/gtest.h>
 
@@ -23,6 +25,17 @@ TEST(Plan, PrintsOneChunkPerLine) {
   const auto r = run_ackstall({"plan", "--mss", "1448", "--sndbuf", "8192", "--len", "8192"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "5792\n2400\n");
+}
+
+// The default policy of each entry point (docs/GUIDE.md §5): the library picks for the platform
+// (auto, tests/net/chunked_sender_test.cc), ttcp and sim reproduce the unmodified program
+// (none), plan and probe show the seed's patch (seed).
+TEST(Plan, DefaultPoliciesFollowTheStatedRule) {
+  const auto r = run_ackstall({"plan", "--mss", "1448", "--sndbuf", "8192", "--len", "8192", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"policy\":\"seed\""), std::string::npos) << r.out;
+  EXPECT_EQ(sim::ExperimentConfig{}.app.transmitter.chunking, core::PolicyKind::none);
+  EXPECT_EQ(ttcp::Config{}.chunk, core::PolicyKind::none);
 }
 
 TEST(Plan, PolicyAndJson) {

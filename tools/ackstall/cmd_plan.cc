@@ -61,7 +61,7 @@ int execute(const PlanOptions& o, Io io) {
   params.peer_window = o.peer_window;
   core::ChunkPolicy policy(net_policy->core, params);
   // Notes go to stderr so that stdout stays one chunk per line.
-  if (net_policy->isb)
+  if (net_policy->isb())
     fmt::print(io.err,
                "ackstall: note: isb sets SO_SNDBUF to the ideal send backlog (Windows) and chunks with the "
                "seed's policy under it; plan has no socket to query, so --sndbuf stands for the backlog\n");

@@ -89,7 +89,7 @@ core::Result<void> TtcpCli::finish(bool host_required) {
   }
   const net::NetPolicy policy = *net::parse_net_policy(chunk);
   cfg.chunk = policy.core;
-  cfg.isb = policy.isb;
+  cfg.isb = policy.isb();
   cfg.ack_mode = *ttcp::parse_ack_mode(ack_mode);
   if (cfg.transmit) {
     if (host_required && cfg.host.empty()) {

@@ -40,42 +40,40 @@
 //     and suffer Nagle on every send.
 //   Sends shorter than sndbuf are never split (they cannot trigger KB823764).
 //
-//   robust — beyond the seed (issue 10 point 4; docs/STACKS.md §8 "the robust and auto
-//            policies"). With S = SO_SNDBUF, M = MSS, r = bytes still to send of this send:
-//            * S >= 5M (MSS <= 4 KiB): base = M * floor(S / 4M) (whole MSS, about a quarter of the quota: when
-//              the quota releases one chunk >= 3 are still queued, so a late wake-up of the
-//              sender does not idle the link); chunk = r if r < base + M (the tail rides along
-//              with the last chunk: no piece shorter than M), else base. Every piece < S.
-//            * M < S < 5M, and every S > M at jumbo MSS (> 4 KiB, where the 64 KiB cap binds):
-//              the seed's get_chunk (so few segments of quota that the bytes in
-//              flight, two large chunks, matter more than the number queued; at jumbo MSS
-//              quarter-quota chunks lock into one segment per round trip against a receive
-//              window below two segments, §8; for M < S < 2M
-//              one-MSS chunks, which BSD and Windows receivers ACK in pairs at once where a
-//              whole send waits for the delayed ACK: measured on the map,
-//              tests/sim/robust_map_test.cc, docs/STACKS.md §8).
-//            * S <= M (no whole-MSS piece fits below the quota; the seed's goals break, §0):
-//              no split (smaller pieces meet Linux's and BSD's delayed-ACK rules as surely as the
-//              whole send, §3, §4, measured in §8).
-//            * S < 2M: TCP_NODELAY for the span of each send >= S (wants_nodelay(),
-//              nodelay_for(len); the seed did not) so that Nagle (RFC 896; KB214397, §1) does
-//              not hold its short last segment while the quota stops the next.
-//            With allow_raise_sndbuf, a send >= S makes robust recommend SO_SNDBUF >=
-//            min(64 KiB, 16M) unless that is below 2M (KB823764's workaround: a larger SO_SNDBUF, §1; 2M: the
-//            seed's condition, §0; 64 KiB: Windows 10's default, §1). Where the cap binds (M > 4 KiB)
-//            it raises S <= M to min(64 KiB, 4M) (as good as 64 KiB on the map and in the lab), and
-//            M < S < 2M to the same only where the peer's window (peer_window) holds it (against
-//            a smaller window the larger quota only queues behind it, §8); where even 64 KiB is
-//            below 2M (M > 32 KiB: Linux loopback's 65483) it raises every S < 2M to 4M, past the
-//            cap (the only raise that reaches the seed's chunks there; it removed the last
-//            loopback stalls of the map, §8). The caller applies it
-//            with setsockopt before the send and then updates the policy (ChunkedSender does;
-//            the simulator: app.transmitter.allow_raise_sndbuf). Where S < 2M this is the only
-//            way to avoid the stall everywhere, and policy_notice() says so.
-//   automatic ("auto", the library's default) — a plain send (none) where the kernel charges no
-//            per-send quota (Linux, BSD, macOS: SocketParams::per_send_quota false), robust
-//            where it does (Winsock AFD, or the AFD emulator). On Windows net::ChunkedSender
-//            then also keeps SO_SNDBUF at the ideal send backlog (chunked_sender.h).
+//   robust — beyond the seed (docs/STACKS.md §8). A table of regimes by S = SO_SNDBUF against
+//            M = MSS (src/core/chunk_policy.cc, kRobustRegimes; the first that holds decides):
+//              S <= M            whole, TCP_NODELAY+  no whole MSS fits below the quota (§3, §4)
+//              M < S < 2M        seed, TCP_NODELAY    one-MSS pieces, ACKed in pairs (§0, §1)
+//              2M <= S < 5M      seed                 few segments of quota: large pieces (§0)
+//              M > 4 KiB         seed                 jumbo: quarter pieces lock into 1 seg/RTT (§8)
+//              otherwise         quarter              >= 3 pieces queued when one is released (§8)
+//            seed = the seed's get_chunk above; quarter = M * floor(S / 4M), the tail riding
+//            along with the last piece while it stays below min(S, piece + M).
+//            TCP_NODELAY (wants_nodelay, nodelay_for) is asked for the span of a send >= S: so
+//            that Nagle (RFC 896; KB214397, §1) does not hold its short last segment while the
+//            quota or the receiver's delayed ACK holds the next. TCP_NODELAY+: also for the rest
+//            of a smaller send that finds the quota full (nodelay_when_blocked): no later send
+//            can fill the segment Nagle holds to one MSS, so it waits for the delayed ACK.
+//            SO_SNDBUF is not part of the cut: SndbufRule (below) says what the sender does with
+//            it; under `raise` robust recommends the SO_SNDBUF of recommended_sndbuf().
+//   automatic ("auto") — a plain send (none) where the kernel charges no per-send quota (Linux,
+//            BSD, macOS: SocketParams::per_send_quota false), robust where it does (Winsock AFD, or
+//            the AFD emulator).
+//
+// SO_SNDBUF, beside the cut (SndbufRule; docs/STACKS.md §8):
+//   keep          — the sender leaves SO_SNDBUF as the application set it.
+//   raise         — KB823764's second workaround (a larger SO_SNDBUF, §1): before a send robust
+//                   cannot cut without a stall the sender sets recommended_sndbuf() (robust only;
+//                   SocketParams::allow_raise_sndbuf).
+//   ideal-backlog — SO_SNDBUF follows Windows' ideal send backlog (SIO_IDEAL_SEND_BACKLOG_QUERY,
+//                   queried at most once a second as curl does, §1); where the query fails
+//                   (POSIX, Windows before Vista SP1) as keep. Only net::ChunkedSender can.
+//
+// The default policy of each entry point, by one rule (docs/GUIDE.md §5): what sends for an
+// application picks for its platform (`auto`: net::ChunkedSender); what shows, models or
+// reproduces a program defaults to that program (`none`: ackstall ttcp and sim, the unmodified
+// program; `seed`: ackstall plan and probe, the seed's patch). SO_SNDBUF: `ideal-backlog` where
+// `auto` resolves to robust on Windows (and `--chunk isb`), `raise` where allowed, else `keep`.
 #pragma once
 
 #include <cstddef>
@@ -98,6 +96,14 @@ std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept;
 std::string_view to_string(PolicyKind kind) noexcept;
 // The names of kPolicyKinds, in order (for CLI choices and messages).
 std::vector<std::string> policy_names();
+
+// What the sender does with SO_SNDBUF, beside the cut (the header's comment).
+enum class SndbufRule : std::uint8_t { keep, raise, ideal_backlog };
+inline constexpr SndbufRule kSndbufRules[] = {SndbufRule::keep, SndbufRule::raise, SndbufRule::ideal_backlog};
+// Parses "keep" / "raise" / "ideal-backlog"; nullopt for anything else.
+std::optional<SndbufRule> parse_sndbuf_rule(std::string_view name) noexcept;
+std::string_view to_string(SndbufRule rule) noexcept;
+std::vector<std::string> sndbuf_rule_names();
 
 struct SocketParams {
   std::int64_t sndbuf = 8192;  // tracked SO_SNDBUF in bytes (Winsock quota); <= 0 means unknown
@@ -142,6 +148,10 @@ class ChunkPolicy {
   // SO_SNDBUF <= MSS) and stop-and-wait; the caller sets TCP_NODELAY while it sends it (nodelay_for(len)) and restores it after its last byte
   // is accepted (§8).
   bool wants_nodelay() const noexcept { return nodelay_; }
+  // robust with SO_SNDBUF < 2 MSS: a send below the quota that finds the quota full (would
+  // block) gets TCP_NODELAY until its last byte is accepted. No later send can join the short
+  // segment Nagle holds, so Nagle only waits for the receiver's delayed ACK (RFC 896; §1, §8).
+  bool nodelay_when_blocked() const noexcept { return nodelay_blocked_; }
   bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
   bool nodelay_for(std::size_t len) const noexcept {
     return nodelay_ && (splits(len) || static_cast<std::int64_t>(len) >= params_.sndbuf);
@@ -157,6 +167,7 @@ class ChunkPolicy {
   PolicyKind kind_ = PolicyKind::none;
   PolicyKind effective_ = PolicyKind::none;
   bool nodelay_ = false;
+  bool nodelay_blocked_ = false;
   bool seedlike_ = false;  // robust with M < S < 5M, or S > M at jumbo MSS: the seed's rules
   SocketParams params_{};
   std::int64_t base_ = 0;

@@ -14,8 +14,9 @@
 // query with a constant (docs/BENCHMARKS.md: 64 KiB), so under Wine `isb` is the seed policy at
 // that SO_SNDBUF.
 //
-// Not a core::PolicyKind: core owns that enum and stays free of OS notions; `isb` is a net-level
-// option: PolicyKind::seed with SenderOptions::follow_isb (parse_net_policy, sender_options).
+// Not a core::PolicyKind: the cut and SO_SNDBUF's handling are two choices (core::SndbufRule,
+// core/chunk_policy.h); `isb` is the name kept for the pair {seed, ideal-backlog}
+// (parse_net_policy, sender_options).
 #pragma once
 
 #include <cstdint>
@@ -30,18 +31,22 @@
 
 namespace ackstall::net {
 
-// "none" / "seed" / "cygwin" / "robust" / "auto" (core policies) or "isb" (seed following the ISB). nullopt otherwise.
+// The cut (a core policy) and what the sender does with SO_SNDBUF beside it. Parsed from
+// "none" / "seed" / "cygwin" / "robust" / "auto" (SO_SNDBUF kept) or "isb", the alias of
+// {seed, ideal-backlog}. nullopt otherwise.
 struct NetPolicy {
   core::PolicyKind core = core::PolicyKind::seed;
-  bool isb = false;
+  core::SndbufRule sndbuf = core::SndbufRule::keep;
+  bool isb() const noexcept { return core == core::PolicyKind::seed && sndbuf == core::SndbufRule::ideal_backlog; }
   friend bool operator==(const NetPolicy&, const NetPolicy&) = default;
 };
 std::optional<NetPolicy> parse_net_policy(std::string_view name) noexcept;
 // Every name parse_net_policy accepts: core::policy_names() and "isb" (for CLI choices).
 std::vector<std::string> net_policy_names();
 std::string_view to_string(const NetPolicy& p) noexcept;
-// The sender options that run `p`: its core policy, following the ISB for `isb` (others keep
-// SenderOptions' default: only `auto` on Windows follows it).
+// The sender options that run `p`: its core policy; ideal-backlog follows the ISB, raise allows
+// the policy's SO_SNDBUF raise; keep leaves SenderOptions' default (`auto` on Windows follows
+// the ISB).
 SenderOptions sender_options(const NetPolicy& p) noexcept;
 
 // One ISB reading: measured (the ioctl answered) or fallback (it failed: the source quotes why).

@@ -81,6 +81,9 @@ class TtcpTransmitter {
     ++send_calls_;
     if (o.would_block) {  // WSAEWOULDBLOCK: wait for FD_WRITE, then retry the same piece
       ++would_block_;
+      // The quota is full: TCP_NODELAY for the rest of this write where the policy wants it
+      // (core ChunkPolicy::nodelay_when_blocked).
+      if (chunker_.nodelay_when_blocked()) split_nodelay_ = true;
       state_ = State::wait_writable;
       wait_since_ = now;
       return Nanos::never();

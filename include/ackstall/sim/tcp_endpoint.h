@@ -102,6 +102,9 @@ class TcpEndpoint {
   // TF_NODELAY test, nagle.h). Takes effect at the next output (the caller's send follows).
   void set_nodelay(bool on) noexcept { nodelay_ = on; }
   bool nodelay() const noexcept { return nodelay_; }
+  // setsockopt(TCP_NODELAY, 1) between sends: Nagle off and what it holds goes out now (Linux
+  // do_tcp_setsockopt: tcp_push_pending_frames).
+  void push_nodelay(Nanos now, Actions& a);
   std::int64_t read(Nanos now, std::int64_t max, Actions& a);
   void on_segment(Nanos now, const Segment& s, Actions& a);
   void on_timer(Nanos now, TimerKind k, Actions& a);
