@@ -11,6 +11,7 @@
 //   ACKSTALL_FULL_MAP=1 ACKSTALL_MAP_THREADS=2 build/release/tests/sim/sim_robust_map_test
 //     --gtest_also_run_disabled_tests --gtest_filter='*FullMap*'     (one command line)
 #include "ackstall/scenario/profiles.h"
+#include "ackstall/scenario/runner.h"
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 
@@ -132,15 +133,17 @@ std::vector<Cell> grid(const std::vector<std::int64_t>& writes, const std::vecto
   return cells;
 }
 
+// The cells on `threads` threads through the sweep runner `ackstall sim --sweep` uses
+// (scenario/runner.h), collected in order.
 std::vector<CellResult> evaluate_all(const std::vector<Cell>& cells, unsigned threads) {
-  std::vector<CellResult> out(cells.size());
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < std::max(1u, threads); ++t)
-    pool.emplace_back([&] {
-      for (std::size_t i; (i = next.fetch_add(1)) < cells.size();) out[i] = evaluate(cells[i]);
-    });
-  for (auto& t : pool) t.join();
+  std::vector<CellResult> out;
+  out.reserve(cells.size());
+  scenario::run_ordered<CellResult>(
+      cells.size(), std::max(1u, threads), [&](std::uint64_t i) { return evaluate(cells[i]); },
+      [&](std::uint64_t, CellResult&& r) {
+        out.push_back(std::move(r));
+        return true;
+      });
   return out;
 }
 
