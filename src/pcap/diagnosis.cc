@@ -14,7 +14,7 @@ namespace {
 
 // A wait before the first data shorter than this (100 ms) is not reported as the application's
 // latency: a program that connects and then opens a file, say.
-constexpr std::int64_t kDefaultBeforeDataNs = 100'000'000;
+constexpr std::int64_t kLateFirstDataNs = 100'000'000;
 
 using core::LimitCause;
 
@@ -310,7 +310,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   // Evidence: the application's latency before the transfer (the handshake's last ACK to the
   // first data), when it is longer than a stall and than the path's round trip.
   std::string before;
-  if (d.wait_before_data_ns && *d.wait_before_data_ns >= kDefaultBeforeDataNs &&
+  if (d.wait_before_data_ns && *d.wait_before_data_ns >= kLateFirstDataNs &&
       *d.wait_before_data_ns > 2 * std::max(d.rtt_floor_ns.value_or(0), d.handshake_rtt_ns.value_or(0))) {
     before = fmt::format("{:.3f} s after the handshake {}", static_cast<double>(*d.wait_before_data_ns) / 1e9,
                          d.peer_spoke_first ? "and after the peer's request: the time this side's application took "
