@@ -43,7 +43,8 @@ core::SocketParams chunk_params(const ExperimentConfig& cfg) {
           .stream = true,
           // Only AFD charges per whole send (docs/STACKS.md §1): what `auto` reads.
           .per_send_quota = cfg.sender.send_buffer.kind == SendBufferKind::afd,
-          .allow_raise_sndbuf = cfg.app.transmitter.allow_raise_sndbuf};
+          .allow_raise_sndbuf = cfg.app.transmitter.allow_raise_sndbuf,
+          .minshall_nagle = cfg.sender.nagle == NagleKind::minshall};
 }
 
 TtcpTransmitter make_transmitter(const ExperimentConfig& cfg) {
