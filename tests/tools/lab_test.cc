@@ -207,6 +207,41 @@ TEST(LabNoRoot, BadRttIsAUsageError) {
   }
 }
 
+// --receiver-acks windows: the middle host thins the receiver's ACKs to Windows' rule (every 2nd
+// segment, else 200 ms: lab/ack_thinner.h). Today's Cygwin cut (pieces of exactly SO_SNDBUF,
+// 128 KiB writes over a 64 KiB quota) waits for a held ACK on each write; the patched cut
+// (robust) does not (docs/VALIDATION.md §7).
+TEST_F(Lab, WindowsLikeReceiverStallsTodaysCygwinCutAndNotThePatchedOne) {
+  auto up = run_cli({"up", "--receiver-acks", "windows"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_NE(up.out.find("thinned to Windows' rule"), std::string::npos) << up.out;
+  ASSERT_EQ(pids_in("ackstall-m").size(), 1u) << "the thinner runs in ackstall-m, also without --rtt";
+  const auto afd = [](const std::string& cut) {
+    auto run = run_cli({"run", "--realtime", "off", "--", "-l", "131072", "-n", "6", "-b", "65536",
+                        "--emulate-afd", "--chunk", cut, "--verify", "--json"});
+    EXPECT_EQ(run.code, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["receiver"]["end"]["sum_received"]["bytes"], 6 * 131072) << cut;
+    return j["transmitter"]["end"]["afd"];
+  };
+  const auto today = afd("cygwin");
+  const auto patched = afd("robust");
+  // A ~200 ms hold per write at least (the 1st write's may differ: slow start).
+  EXPECT_GE(today["stalls"].get<int>(), 5) << today.dump();
+  EXPECT_GE(today["waited_seconds"].get<double>(), 5 * 0.18) << today.dump();
+  EXPECT_LE(patched["stalls"].get<int>(), 1) << patched.dump();
+  EXPECT_LT(patched["waited_seconds"].get<double>(), 0.25) << patched.dump();
+  auto down = run_cli({"down"});
+  ASSERT_EQ(down.code, 0) << down.err;
+  EXPECT_FALSE(ns_exists("ackstall-m"));
+}
+
+TEST(LabNoRoot, BadReceiverAcksIsAUsageError) {
+  const auto r = run_cli({"up", "--receiver-acks", "solaris"});
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("--receiver-acks"), std::string::npos) << r.err;
+}
+
 TEST_F(Lab, JumboFrames) {
   auto up = run_cli({"up", "--mtu", "9000", "--ack-mode", "classic"});
   ASSERT_EQ(up.code, 0) << up.err;
