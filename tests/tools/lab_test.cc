@@ -218,20 +218,22 @@ TEST_F(Lab, WindowsLikeReceiverStallsTodaysCygwinCutAndNotThePatchedOne) {
   EXPECT_NE(up.out.find("thinned to Windows' rule"), std::string::npos) << up.out;
   ASSERT_EQ(pids_in("ackstall-m").size(), 1u) << "the thinner runs in ackstall-m, also without --rtt";
   const auto afd = [](const std::string& cut) {
-    auto run = run_cli({"run", "--realtime", "off", "--", "-l", "131072", "-n", "6", "-b", "65536",
+    auto run = run_cli({"run", "--realtime", "off", "--", "-l", "131072", "-n", "10", "-b", "65536",
                         "--emulate-afd", "--chunk", cut, "--verify", "--json"});
     EXPECT_EQ(run.code, 0) << run.err;
     const auto j = nlohmann::json::parse(run.out);
-    EXPECT_EQ(j["receiver"]["end"]["sum_received"]["bytes"], 6 * 131072) << cut;
+    EXPECT_EQ(j["receiver"]["end"]["sum_received"]["bytes"], 10 * 131072) << cut;
     return j["transmitter"]["end"]["afd"];
   };
   const auto today = afd("cygwin");
   const auto patched = afd("robust");
-  // A ~200 ms hold per write at least (the 1st write's may differ: slow start).
-  EXPECT_GE(today["stalls"].get<int>(), 5) << today.dump();
-  EXPECT_GE(today["waited_seconds"].get<double>(), 5 * 0.18) << today.dump();
+  // A ~200 ms hold per piece, two pieces a write (docs/VALIDATION.md §7).
+  EXPECT_GE(today["stalls"].get<int>(), 16) << today.dump();
+  EXPECT_GE(today["waited_seconds"].get<double>(), 16 * 0.18) << today.dump();
+  // None. 10 writes are 898 segments, even: with an odd total (6 writes: 539) the transfer's
+  // last ACK is held too, one 200 ms wait at the end.
   EXPECT_LE(patched["stalls"].get<int>(), 1) << patched.dump();
-  EXPECT_LT(patched["waited_seconds"].get<double>(), 0.25) << patched.dump();
+  EXPECT_LT(patched["waited_seconds"].get<double>(), 0.35) << patched.dump();
   auto down = run_cli({"down"});
   ASSERT_EQ(down.code, 0) << down.err;
   EXPECT_FALSE(ns_exists("ackstall-m"));
