@@ -10,6 +10,10 @@
 namespace ackstall::sim {
 namespace {
 
+// A sum of this many terms of at most 1000 s each stays far inside int64 nanoseconds, even with
+// an exponential's tail (-ln 2^-53 = 36.7 means).
+constexpr std::size_t kMaxTerms = 32;
+
 bool adds_nothing(const DelayTerm& t) noexcept {
   switch (t.kind) {
     case DelayKind::constant:
@@ -205,6 +209,7 @@ class Parser {
 std::string check_terms(const std::vector<DelayTerm>& terms, Nanos max, bool inside_rare) {
   const std::string range = "must be in [0, " + core::format_duration_ns(max.count()) + "]";
   const auto bad = [max](Nanos v) { return v < Nanos::zero() || v > max; };
+  if (terms.size() > kMaxTerms) return "at most " + std::to_string(kMaxTerms) + " terms";
   for (const DelayTerm& t : terms) {
     switch (t.kind) {
       case DelayKind::constant:

@@ -117,8 +117,7 @@ TEST(LabPrediction, ALateReaderShiftsThePairingAndStallsEvenSegmentWrites) {
   const std::vector<std::string> punctual{"app.transmitter.writes=500"};
   const std::uint64_t few = run("lab/pingpong-l16384.toml", punctual).delayed_acks;  // 3 measured
   EXPECT_LE(few, 5u);
-  const std::vector<std::string> late{"app.transmitter.writes=500", "app.receiver.read_latency=20us",
-                                      "app.receiver.read_jitter=60us"};
+  const std::vector<std::string> late{"app.transmitter.writes=500", "app.receiver.read_wakeup=20us + exp(60us)"};
   const sim::Summary a = run("lab/pingpong-l16384.toml", late);
   const sim::Summary b = run("lab/pingpong-l16384.toml", late);
   EXPECT_GT(a.delayed_acks, 5 * few + 10);  // 46 measured
@@ -131,7 +130,7 @@ TEST(LabPrediction, ALateReaderShiftsThePairingAndStallsEvenSegmentWrites) {
 // late reader costs it no stall.
 TEST(LabPrediction, DefaultReceiverDoesNotStallWithALateReader) {
   const std::vector<std::string> late{"app.transmitter.writes=500", "receiver.profile=linux",
-                                      "app.receiver.read_latency=20us", "app.receiver.read_jitter=60us"};
+                                      "app.receiver.read_wakeup=20us + exp(60us)"};
   EXPECT_EQ(run("lab/pingpong-l16384.toml", late).stalls.delayed_ack.count, 0u);
 }
 

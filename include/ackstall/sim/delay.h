@@ -79,8 +79,8 @@ class Delay {
   // except a rare term, which keeps its inner terms for a later ppm. The scenario's old keys
   // (app.receiver.read_jitter ...) each set one term this way.
   Delay with(DelayTerm t) const;
-  // The first problem, as "must ..." (values in [0, max]; quantiles 2..101 rising; a trace of at
-  // most 1,000,000 values; ppm 0..1000000; a rare event inside a rare event is refused).
+  // The first problem, as one line (values in [0, max]; at most 32 terms a sum; quantiles 2..101
+  // rising; a trace of at most 1,000,000 values; ppm 0..1000000; no rare event in a rare event).
   std::string check(Nanos max) const;
 
   friend bool operator==(const Delay&, const Delay&) = default;
