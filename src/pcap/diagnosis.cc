@@ -268,11 +268,11 @@ Diagnosis diagnose(const DirectionReport& d) {
 
   if (d.starts_mid_stream) {
     g.capture_warnings.push_back(fmt::format(
-        "the capture begins mid-stream: the receiver ACKed {} bytes before the first captured data segment{}; "
-        "the time from its first ACK is counted",
+        "the capture begins mid-stream: the receiver ACKed {} bytes before the first captured data segment{}",
         d.acked_before_data_bytes,
         d.zero_window_before_data_ns > 0
-            ? fmt::format(" and offered a zero window for {:.1f} ms", static_cast<double>(d.zero_window_before_data_ns) / 1e6)
+            ? fmt::format(", and offered a zero window for {:.1f} ms, counted as the receiver's window",
+                          static_cast<double>(d.zero_window_before_data_ns) / 1e6)
             : std::string()));
   }
 

@@ -566,23 +566,24 @@ void HalfFlow::note_prologue(const TcpPacket& p) {
 void HalfFlow::account_prologue(std::int64_t first_data_ns) {
   if (!prologue_.seen || prologue_.first_ns >= first_data_ns) return;
   using core::LimitCause;
-  // A window still zero when data comes (a window probe) counts as zero up to that data; the
-  // ACKs after it are on_receiver's, as any zero window.
-  if (prologue_.zero_since >= 0) prologue_.zeros.emplace_back(prologue_.zero_since, first_data_ns);
-  acct_ns_ = prologue_.first_ns;
-  for (const auto& [from, to] : prologue_.zeros) {
-    account_until(from, LimitCause::not_captured);
-    account_until(to, LimitCause::receiver_window);
-  }
-  account_until(first_data_ns, prologue_.zeros.empty() ? LimitCause::not_captured : LimitCause::network);
   report_.starts_mid_stream = true;
   report_.acked_before_data_bytes = static_cast<std::uint32_t>(prologue_.last_ack - prologue_.first_ack);
-  for (const auto& [from, to] : prologue_.zeros) report_.zero_window_before_data_ns += to - from;
   report_.zero_window_acks += prologue_.zero_acks;
   // The windows it offered are windows for the data (after any SYN).
   data_window_seen_ = true;
   report_.max_window_offered =
       std::max<std::uint64_t>(report_.max_window_offered, static_cast<std::uint64_t>(window_bytes(prologue_.max_window)));
+  // A window still zero when data comes (a window probe) counts as zero up to that data; the
+  // ACKs after it are on_receiver's, as any zero window.
+  if (prologue_.zero_since >= 0) prologue_.zeros.emplace_back(prologue_.zero_since, first_data_ns);
+  if (prologue_.zeros.empty()) return;
+  for (const auto& [from, to] : prologue_.zeros) report_.zero_window_before_data_ns += to - from;
+  acct_ns_ = prologue_.zeros.front().first;
+  for (const auto& [from, to] : prologue_.zeros) {
+    account_until(from, LimitCause::network);  // a window open between two zero ones
+    account_until(to, LimitCause::receiver_window);
+  }
+  account_until(first_data_ns, LimitCause::network);
 }
 
 void HalfFlow::note_floor(std::int64_t ns) {

@@ -109,9 +109,10 @@ class HalfFlow {
   bool acct_started_ = false;
   std::int64_t acct_ns_ = 0;
   // A capture that begins mid-stream: the receiver's ACKs before the first captured data
-  // segment. Their time counts from the first of them: while the window they offer is zero
-  // as receiver_window, before that as not_captured (they ACK data the capture lacks), after
-  // it as network (the update reaching the sender, its data coming back).
+  // segment. A zero window among them is counted from its first ACK: as receiver_window while
+  // it stays zero, then as network (the update reaching the sender, its data coming back);
+  // without one the accounts start at the first data as for any flow (earlier time is the
+  // peer's or the capture's, which nothing here tells apart).
   struct Prologue {
     bool seen = false;
     std::uint32_t first_ack = 0, last_ack = 0;
