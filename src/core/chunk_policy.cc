@@ -53,31 +53,48 @@ enum class Cut : std::uint8_t {
   seed,     // the seed's get_chunk: largest whole MSS below S, shrunk by one MSS for a short tail
   quarter,  // M * floor(S / 4M); the tail rides along while the piece stays below min(S, base + M)
 };
+// Which sends below S that find the quota full get TCP_NODELAY until their last byte is
+// accepted (nodelay_when_blocked). Once AFD holds its quota no later send can join the short
+// segment Nagle holds, and a receiver that holds a lone segment's ACK for its timer holds the
+// quota with it (RFC 896, RFC 1122 4.2.3.2; KB214397: §1, §3, §4).
+enum class Blocked : std::uint8_t {
+  never,
+  always,
+  // RFC 896's Nagle (Windows, BSD) holds any short segment while data is unacknowledged: every
+  // send. Minshall's (Linux tcp_minshall_check) lets one short segment out per round trip, which
+  // a stream of small sends keeps coalescing; it stalls where the quota holds about two sends,
+  // so only a send of at least S / 2 (STACKS.md §8: TCP_NODELAY on for smaller sends there
+  // splits them into more, shorter segments than the stalls cost).
+  classic_or_half,
+  half,  // a send of at least S / 2 under either Nagle: the quota holds at most two of them
+};
 struct Regime {
   bool (*applies)(std::int64_t s, std::int64_t m);
   Cut cut;
   bool nodelay;
-  bool nodelay_blocked;
+  Blocked nodelay_blocked;
 };
 constexpr Regime kRobustRegimes[] = {
     // S <= M: no whole-MSS piece fits below the quota, and smaller pieces meet the receiver's
     // delayed-ACK rule as surely as the whole send (Linux __tcp_ack_snd_check, BSD tcp_output:
     // STACKS.md §3, §4); Nagle must not hold the short last segment (RFC 896, KB214397: §1),
     // nor, once the quota is full, a short send that no later send can fill to one MSS.
-    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true, true},
+    {[](std::int64_t s, std::int64_t m) { return s <= m; }, Cut::whole, true, Blocked::always},
     // M < S < 2M: one-MSS pieces, two in flight, which a receiver ACKs at once as a pair
-    // (RFC 1122 4.2.3.2); TCP_NODELAY so that Nagle does not hold the short tail (§0, §1).
-    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true, false},
+    // (RFC 1122 4.2.3.2); TCP_NODELAY so that Nagle does not hold the short tail (§0, §1), and
+    // for a short send once the quota is full (Blocked::classic_or_half).
+    {[](std::int64_t s, std::int64_t m) { return s < 2 * m; }, Cut::seed, true, Blocked::classic_or_half},
     // 2M <= S < 5M: so few segments of quota that two large pieces in flight matter more than
-    // the number queued: the seed's rule (§0).
-    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false, false},
+    // the number queued: the seed's rule (§0); TCP_NODELAY for a send of S / 2 or more that
+    // finds the quota full (Blocked::half).
+    {[](std::int64_t s, std::int64_t m) { return s < 5 * m; }, Cut::seed, false, Blocked::half},
     // Jumbo MSS (> 4 KiB): quarter-quota pieces of one or a few segments lock into one segment
     // per round trip against a receive window below two segments; the seed's pieces end each
     // send with a short segment after which the reader drains (STACKS.md §8).
-    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false, false},
+    {[](std::int64_t, std::int64_t m) { return cap_binds(m); }, Cut::seed, false, Blocked::never},
     // S >= 5M: about a quarter of the quota in whole MSS, so that >= 3 pieces are still queued
     // when AFD releases one and a late wake-up of the sender does not idle the link (§1, §8).
-    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false, false},
+    {[](std::int64_t, std::int64_t) { return true; }, Cut::quarter, false, Blocked::never},
 };
 constexpr const Regime& robust_regime(std::int64_t s, std::int64_t m) noexcept {
   for (const Regime& r : kRobustRegimes)
@@ -140,6 +157,7 @@ void ChunkPolicy::update(SocketParams params) noexcept {
   base_ = 0;
   nodelay_ = false;
   nodelay_blocked_ = false;
+  nodelay_blocked_min_ = 0;
   seedlike_ = false;
   // auto: a plain send where the kernel charges no per-send quota (Linux/BSD/macOS: the socket
   // buffer is freed per ACKed byte, sbdrop/tcp_clean_rtx_queue), robust under Winsock AFD (§1).
@@ -155,7 +173,11 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       const std::int64_t s = params.sndbuf, m = params.mss;
       const Regime& r = robust_regime(s, m);
       nodelay_ = r.nodelay;
-      nodelay_blocked_ = r.nodelay_blocked;
+      nodelay_blocked_ = r.nodelay_blocked != Blocked::never;
+      nodelay_blocked_min_ =
+          r.nodelay_blocked == Blocked::half || (r.nodelay_blocked == Blocked::classic_or_half && params.minshall_nagle)
+              ? (s + 1) / 2
+              : 0;
       seedlike_ = r.cut == Cut::seed;
       base_ = r.cut == Cut::whole   ? 0
               : r.cut == Cut::seed  ? m * ((s - 1) / m)

@@ -57,6 +57,7 @@ Result<void> ChunkedSender::refresh() {
   params.sndbuf = calls_.ops().send_buffer_reported_doubled() ? *reported / 2 : *reported;
   params.mss = options_.mss > 0 ? options_.mss : probe_mss(calls_, socket_).value;
   params.per_send_quota = options_.per_send_quota;
+  params.minshall_nagle = kMinshallNagle;
   params.allow_raise_sndbuf = options_.allow_raise_sndbuf;
   // Only robust's raise reads the peer's window (core::SocketParams::peer_window): asked only
   // where the application allows the raise; a socket that cannot tell leaves it unknown.
@@ -135,6 +136,7 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     }
   }
 
+  const std::size_t request_len = cursor.remaining();
   std::size_t total = 0;
   const std::span<core::ByteSlice> batch(*batch_);
   const std::size_t send_len = cursor.remaining();  // this call's send (cygwin-patch: whole below S)
@@ -154,7 +156,7 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     if (r->would_block) {
       // The quota is full: TCP_NODELAY until this request's last byte is out, so that Nagle
       // does not hold its short segment for the receiver's delayed ACK (robust, S <= MSS: §8).
-      if (!nodelay_set_ && policy_.nodelay_when_blocked()) {
+      if (!nodelay_set_ && policy_.nodelay_when_blocked(request_len)) {
         if (auto n = set_nodelay(true); !n) return defer(std::move(n.error()), total);
       }
       auto nb = nonblocking();

@@ -57,10 +57,8 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
     ops = afd.get();
   }
   // Over the emulated quota sends are charged whole, as on Windows: what `auto` reads.
-  net::SenderOptions options = net::sender_options(
-      {cfg.chunk, cfg.isb ? core::SndbufRule::ideal_backlog : core::SndbufRule::keep});  // isb: follows the ISB
+  net::SenderOptions options = net::sender_options({cfg.chunk, cfg.sndbuf_rule});
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
-  options.allow_raise_sndbuf = cfg.allow_raise_sndbuf;
   net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());
@@ -81,7 +79,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   auto policy = sender.policy();
   if (!policy) return tl::unexpected(policy.error());
   if (events.sending) {
-    events.sending({policy->kind(), cfg.isb, policy->params().mss, policy->params().sndbuf,
+    events.sending({policy->kind(), cfg.sndbuf_rule, policy->params().mss, policy->params().sndbuf,
                     policy->base_chunk(),
                     afd ? std::optional<std::int64_t>(afd->quota().quota()) : std::nullopt, res.isb,
                     core::policy_notice(policy->kind(), policy->params(), static_cast<std::size_t>(cfg.buflen))});

@@ -225,9 +225,22 @@ TEST(ChunkPolicy, RobustWorkedExamples) {
   EXPECT_TRUE(mid.nodelay_for(4000));
   EXPECT_TRUE(mid.nodelay_for(2000));
   EXPECT_FALSE(mid.nodelay_for(1999));  // below the quota: Nagle untouched
-  EXPECT_FALSE(mid.nodelay_when_blocked());  // M < S: Nagle can fill a segment (Minshall's holds none)
-  EXPECT_TRUE(ChunkPolicy(PolicyKind::robust, {8192, 8960, true}).nodelay_when_blocked());
-  EXPECT_FALSE(w.nodelay_when_blocked());
+  // A send below the quota that finds it full: under RFC 896's Nagle always TCP_NODELAY (no later
+  // send can fill the segment it holds); under Minshall's only a send of at least S / 2.
+  EXPECT_TRUE(mid.nodelay_when_blocked(1));
+  EXPECT_TRUE(mid.nodelay_when_blocked(1999));
+  core::SocketParams minshall{2000, 1460, true};
+  minshall.minshall_nagle = true;
+  const ChunkPolicy mid_linux(PolicyKind::robust, minshall);
+  EXPECT_FALSE(mid_linux.nodelay_when_blocked(999));
+  EXPECT_TRUE(mid_linux.nodelay_when_blocked(1000));
+  EXPECT_TRUE(ChunkPolicy(PolicyKind::robust, {8192, 8960, true}).nodelay_when_blocked(1));
+  // 2M <= S < 5M: only a send of at least S / 2, under either Nagle.
+  const ChunkPolicy few(PolicyKind::robust, {4096, 1460, true});
+  EXPECT_FALSE(few.nodelay_when_blocked(2047));
+  EXPECT_TRUE(few.nodelay_when_blocked(2048));
+  EXPECT_FALSE(w.nodelay_when_blocked(1));
+  EXPECT_FALSE(w.nodelay_when_blocked(1 << 20));  // S >= 5M: pieces keep the quota moving
   // sndbuf <= mss (loopback, jumbo frames, small buffers): no split, TCP_NODELAY as above.
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, {1024, 1460, true}).plan(3000), (Plan{3000}));
   const ChunkPolicy jumbo(PolicyKind::robust, {8192, 8960, true});

@@ -30,7 +30,9 @@ TEST(PathProbe, AllMeasured) {
   EXPECT_EQ(r.sndbuf.value, 8192);
   EXPECT_EQ(r.sndbuf.provenance, Provenance::measured);
   EXPECT_EQ(r.sndbuf_reported, 16384);
-  EXPECT_EQ(r.params(), (core::SocketParams{8192, 1448, true}));
+  core::SocketParams want{8192, 1448, true, kKernelChargesPerSend};
+  want.minshall_nagle = kMinshallNagle;
+  EXPECT_EQ(r.params(), want);
 }
 
 TcpInfo info_of(std::int64_t snd_mss, std::int64_t advmss, std::int64_t snd_wnd) {

@@ -242,6 +242,25 @@ TEST(Ttcp, ChunkIsbReportsTheIdealSendBacklogReading) {
   EXPECT_FALSE(isb["source"].get<std::string>().empty());
 }
 
+// --sndbuf-rule is SO_SNDBUF's handling beside the cut; --chunk isb and --raise-sndbuf are its
+// older spellings, and two that differ are a usage error naming both.
+TEST(Ttcp, SndbufRuleIsItsOwnChoice) {
+  auto [t, r] = transfer({}, {"-n", "20", "-l", "20000", "--chunk", "robust", "--sndbuf-rule", "raise", "--json"});
+  ASSERT_EQ(t.code, 0) << t.err;
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(t.out);
+  EXPECT_EQ(j["start"]["test_start"]["chunk"], "robust");
+  EXPECT_EQ(j["start"]["test_start"]["sndbuf_rule"], "raise");
+  auto [t2, r2] = transfer({}, {"-n", "20", "-l", "20000", "--chunk", "robust", "--sndbuf-rule", "ideal-backlog"});
+  ASSERT_EQ(t2.code, 0) << t2.err;
+  EXPECT_NE(t2.out.find("chunk=robust sndbuf-rule=ideal-backlog"), std::string::npos) << t2.out;
+  expect_one_line_error(run_cli({"-t", "-s", "--chunk", "isb", "--sndbuf-rule", "raise", "h"}), kExitUsage,
+                        "--sndbuf-rule raise contradicts --chunk isb");
+  expect_one_line_error(run_cli({"-t", "-s", "--raise-sndbuf", "--sndbuf-rule", "keep", "h"}), kExitUsage,
+                        "--sndbuf-rule keep contradicts --raise-sndbuf");
+  expect_one_line_error(run_cli({"-t", "-s", "--sndbuf-rule", "rise", "h"}), kExitUsage, "--sndbuf-rule");
+}
+
 TEST(Ttcp, SizesTakeTheOneGrammar) {
   auto [t, r] = transfer({"-l", "8k"}, {"-n", "10", "-l", "8k", "-b", "64k"});
   ASSERT_EQ(t.code, 0) << t.err;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 
+#include "ackstall/net/ideal_send_backlog.h"
 #include "finding_json.h"
 #include "interrupt.h"
 
@@ -38,7 +39,8 @@ nlohmann::json ttcp_result_json(const TtcpConfig& cfg, const ttcp::TransferResul
           {"duration", cfg.seconds},
           {"nodelay", cfg.nodelay},
           {"sock_bufsize", cfg.sockbuf ? nlohmann::json(*cfg.sockbuf) : nlohmann::json(nullptr)},
-          {"chunk", cfg.isb ? std::string("isb") : std::string(core::to_string(cfg.chunk))},
+          {"chunk", std::string(net::to_string(net::NetPolicy{cfg.chunk, cfg.sndbuf_rule}))},
+          {"sndbuf_rule", std::string(core::to_string(cfg.sndbuf_rule))},
           {"emulate_afd", cfg.afd_quota ? nlohmann::json(*cfg.afd_quota) : nlohmann::json(nullptr)},
           {"ack_mode", std::string(ttcp::to_string(cfg.ack_mode))},
           {"verify", cfg.verify}}}}},

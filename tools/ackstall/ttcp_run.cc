@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ackstall/core/plural.h"
+#include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/ttcp/transfer.h"
 #include "interrupt.h"
 #include "ttcp_json.h"
@@ -43,8 +44,12 @@ void print_stalls(std::ostream& out, const TtcpConfig& cfg, const char* who, con
 // The "chunk=..." line: how the transmitter splits its sends.
 void print_setup(std::ostream& out, const char* who, const ttcp::SenderSetup& s) {
   const auto& isb = s.isb_reading;
-  fmt::print(out, "{}: chunk={} (mss {}, sndbuf {}, base chunk {}){}{}\n", who,
-             s.isb ? "isb" : core::to_string(s.policy), s.mss, s.sndbuf, s.base_chunk,
+  const net::NetPolicy chosen{s.policy, s.sndbuf_rule};
+  // "isb" names seed with the ideal-backlog rule; any other rule but keep is said beside the cut.
+  const bool rule_shown = !chosen.isb() && s.sndbuf_rule != core::SndbufRule::keep;
+  fmt::print(out, "{}: chunk={}{} (mss {}, sndbuf {}, base chunk {}){}{}\n", who, net::to_string(chosen),
+             rule_shown ? fmt::format(" sndbuf-rule={}", core::to_string(s.sndbuf_rule)) : std::string(), s.mss,
+             s.sndbuf, s.base_chunk,
              s.afd_quota ? fmt::format(", emulated AFD quota {}", *s.afd_quota) : std::string(),
              !isb ? std::string()
              : isb->provenance == net::Provenance::measured

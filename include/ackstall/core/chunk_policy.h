@@ -43,8 +43,8 @@
 //   robust — beyond the seed (docs/STACKS.md §8). A table of regimes by S = SO_SNDBUF against
 //            M = MSS (src/core/chunk_policy.cc, kRobustRegimes; the first that holds decides):
 //              S <= M            whole, TCP_NODELAY+  no whole MSS fits below the quota (§3, §4)
-//              M < S < 2M        seed, TCP_NODELAY    one-MSS pieces, ACKed in pairs (§0, §1)
-//              2M <= S < 5M      seed                 few segments of quota: large pieces (§0)
+//              M < S < 2M        seed, TCP_NODELAY+m  one-MSS pieces, ACKed in pairs (§0, §1)
+//              2M <= S < 5M      seed, +half          few segments of quota: large pieces (§0)
 //              M > 4 KiB         seed                 jumbo: quarter pieces lock into 1 seg/RTT (§8)
 //              otherwise         quarter              >= 3 pieces queued when one is released (§8)
 //            seed = the seed's get_chunk above; quarter = M * floor(S / 4M), the tail riding
@@ -54,6 +54,9 @@
 //            quota or the receiver's delayed ACK holds the next. TCP_NODELAY+: also for the rest
 //            of a smaller send that finds the quota full (nodelay_when_blocked): no later send
 //            can fill the segment Nagle holds to one MSS, so it waits for the delayed ACK.
+//            TCP_NODELAY+m: as TCP_NODELAY+ under RFC 896's Nagle; under Minshall's
+//            (SocketParams::minshall_nagle) only for a send of at least S / 2. +half: only the
+//            blocked sends of at least S / 2 (kRobustRegimes gives the reasons).
 //            SO_SNDBUF is not part of the cut: SndbufRule (below) says what the sender does with
 //            it; under `raise` robust recommends the SO_SNDBUF of recommended_sndbuf().
 //   cygwin_patch ("cygwin-patch") — the Cygwin patch of contrib/cygwin/: next_chunk is that
@@ -127,6 +130,10 @@ struct SocketParams {
   // The window the peer offers, in bytes, as last seen (the SYN-ACK's, before any data); 0 =
   // unknown. Only recommended_sndbuf() reads it (jumbo MSS, M < S < 2M).
   std::int64_t peer_window = 0;
+  // The sender's Nagle is Minshall's variant (Linux tcp_nagle_check, tcp_minshall_check: a short
+  // segment waits only while an earlier short one is unacknowledged); false: RFC 896's, as
+  // Windows and BSD (a short segment waits while any data is unacknowledged; STACKS.md §1, §3).
+  bool minshall_nagle = false;
   // The application set SO_SNDBUF, so the kernel's per-send quota is `sndbuf`; false: it never
   // did, and the kernel sizes the quota itself (Windows 7+ dynamic send buffering), `sndbuf`
   // being only the application's idea of it (Cygwin's wmem () default). Only cygwin-patch reads
@@ -169,7 +176,11 @@ class ChunkPolicy {
   // robust with SO_SNDBUF < 2 MSS: a send below the quota that finds the quota full (would
   // block) gets TCP_NODELAY until its last byte is accepted. No later send can join the short
   // segment Nagle holds, so Nagle only waits for the receiver's delayed ACK (RFC 896; §1, §8).
-  bool nodelay_when_blocked() const noexcept { return nodelay_blocked_; }
+  // `send_len`: the whole send's length. Under Minshall's Nagle (SocketParams::minshall_nagle)
+  // with M < S < 2M only a send of at least S / 2 (the rule and its reason: kRobustRegimes).
+  bool nodelay_when_blocked(std::size_t send_len) const noexcept {
+    return nodelay_blocked_ && static_cast<std::int64_t>(send_len) >= nodelay_blocked_min_;
+  }
   bool splits(std::size_t len) const noexcept { return len > 0 && next_chunk(len) < len; }
   bool nodelay_for(std::size_t len) const noexcept {
     return nodelay_ && (splits(len) || static_cast<std::int64_t>(len) >= params_.sndbuf);
@@ -186,6 +197,7 @@ class ChunkPolicy {
   PolicyKind effective_ = PolicyKind::none;
   bool nodelay_ = false;
   bool nodelay_blocked_ = false;
+  std::int64_t nodelay_blocked_min_ = 0;  // shortest send nodelay_when_blocked applies to
   bool seedlike_ = false;  // robust with M < S < 5M, or S > M at jumbo MSS: the seed's rules
   SocketParams params_{};
   std::int64_t base_ = 0;

@@ -46,6 +46,15 @@ inline constexpr bool kKernelChargesPerSend = true;
 inline constexpr bool kKernelChargesPerSend = false;
 #endif
 
+// Whether this platform's TCP holds short segments by Minshall's Nagle (Linux tcp_nagle_check,
+// tcp_minshall_check) rather than RFC 896's (Windows, BSD, macOS; docs/STACKS.md §1, §3). What
+// robust reads for TCP_NODELAY when the quota is full (core::SocketParams::minshall_nagle).
+#ifdef __linux__
+inline constexpr bool kMinshallNagle = true;
+#else
+inline constexpr bool kMinshallNagle = false;
+#endif
+
 enum class Provenance : std::uint8_t { measured, fallback };
 std::string_view to_string(Provenance p) noexcept;
 
@@ -75,7 +84,11 @@ struct PathReport {
   std::optional<std::int64_t> tcp_maxseg;
   std::optional<std::int64_t> sndbuf_reported;  // what getsockopt(SO_SNDBUF) returned
 
-  core::SocketParams params() const noexcept { return {sndbuf.value, mss.value, stream, kKernelChargesPerSend}; }
+  core::SocketParams params() const noexcept {
+    core::SocketParams p{sndbuf.value, mss.value, stream, kKernelChargesPerSend};
+    p.minshall_nagle = kMinshallNagle;
+    return p;
+  }
 };
 
 // The payload of a full segment from TCP_INFO (one MSS for every report): tcpi_snd_mss, or

@@ -83,7 +83,7 @@ class TtcpTransmitter {
       ++would_block_;
       // The quota is full: TCP_NODELAY for the rest of this write where the policy wants it
       // (core ChunkPolicy::nodelay_when_blocked).
-      if (chunker_.nodelay_when_blocked()) split_nodelay_ = true;
+      if (chunker_.nodelay_when_blocked(static_cast<std::size_t>(cfg_.write_len))) split_nodelay_ = true;
       state_ = State::wait_writable;
       wait_since_ = now;
       return Nanos::never();

@@ -43,8 +43,10 @@ struct Config {
   std::istream* data_in = nullptr;   // without -s, -t: the data to send
   std::ostream* data_out = nullptr;  // without -s, -r: where received data goes
   core::PolicyKind chunk = core::PolicyKind::none;  // --chunk
-  bool isb = false;  // --chunk isb: seed under SO_SNDBUF = the ideal send backlog (Windows)
-  bool allow_raise_sndbuf = false;  // --raise-sndbuf: robust may raise SO_SNDBUF (KB823764's second way)
+  // --sndbuf-rule: what the sender does with SO_SNDBUF beside the cut (core::SndbufRule): keep,
+  // raise (robust may raise it, KB823764's second way; --raise-sndbuf) or ideal-backlog (it
+  // follows Windows' ideal send backlog; --chunk isb is seed with it).
+  core::SndbufRule sndbuf_rule = core::SndbufRule::keep;
   std::optional<std::int64_t> afd_quota;            // --emulate-afd[=QUOTA] (Linux)
   double seconds = 0;              // --time (0: by -n)
   double interval = 0;             // --interval (0: none)

@@ -36,7 +36,7 @@ namespace ackstall::ttcp {
 // The transmitter's send path, once set up (before the first send).
 struct SenderSetup {
   core::PolicyKind policy = core::PolicyKind::none;  // the policy in effect
-  bool isb = false;                                  // chosen as "isb"
+  core::SndbufRule sndbuf_rule = core::SndbufRule::keep;  // --sndbuf-rule
   std::int64_t mss = 0, sndbuf = 0, base_chunk = 0;  // what the policy computed from
   std::optional<std::int64_t> afd_quota;             // the emulated quota in effect
   std::optional<net::Finding<std::int64_t>> isb_reading;  // following the ISB: the first reading
