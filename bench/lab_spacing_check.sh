@@ -41,7 +41,7 @@ open(f"{work}/trace", "w").write(",".join(out))
 PY
 run() {  # NAME KEY FILE
   "$bin" sim "$here/examples/lab/pingpong-l8192.toml" --set app.transmitter.write_len="$len" \
-    --set app.receiver.read_latency=20us --set "$2=$(cat "$3")" --set app.transmitter.duration=5s \
+    --set app.receiver.read_wakeup=20us --set receiver.ack.ack_at_read=false --set "$2=$(cat "$3")" --set app.transmitter.duration=5s \
     --set app.transmitter.writes=100000000 --pcap "$work/$1.pcap" --pcap-at receiver >/dev/null
   fields "$work/$1.pcap" | python3 "$here/bench/lab_link_jitter.py" 10.0.0.1 "$len" >"$work/$1.json"
 }

@@ -57,6 +57,9 @@
 #    on the receiver's side (`sim --pcap-at receiver`) and analysed by lab_reader_latency.py as
 #    the lab's capture is: late reads, timer ACKs, delays and offsets side by side (always with
 #    each run's own late-read rate, whatever READER_JITTER and READER_RUNS say).
+# 5. The lab examples carry the measured reader of one run (examples/lab/*.toml,
+#    app.receiver.read_wakeup): `bench/lab_vs_sim.sh ... | tee OUT; bench/lab_reader_examples.py OUT`
+#    rewrites them from this run's per-size "reader latency" lines (the cells here clear it first).
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -224,7 +227,10 @@ def run_readers(v):
 
 def cell_sets(L, case, prof):
     """The simulator's keys for one lab cell (the reader and the link come on top)."""
-    sets = ["--set", f"app.transmitter.write_len={L}",
+    # The example carries the lab's reader of one run (bench/lab_reader_examples.py): cleared, so
+    # that this run's reader keys below set it whole.
+    sets = ["--set", "app.receiver.read_wakeup=none",
+            "--set", f"app.transmitter.write_len={L}",
             "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
             "--set", f"receiver.profile={prof}"]
     if ack_at_read == "on":
@@ -234,7 +240,7 @@ def cell_sets(L, case, prof):
             sys.exit(f"lab_vs_sim: ACK_AT_READ=on: the -l {L} capture has no ACK pairs to give the reader's latency")
         return sets + ["--set", "receiver.ack.ack_at_read=true", "--set", "app.receiver.read_latency=0us",
                        "--set", "app.receiver.read_quantiles=" + ",".join(f"{x:.1f}us" for x in pct)]
-    return sets + ["--set", f"app.receiver.read_latency={base:g}us"]
+    return sets + ["--set", "receiver.ack.ack_at_read=false", "--set", f"app.receiver.read_latency={base:g}us"]
 
 pooled = None
 if mode_j in ("pooled", "same-run"):

@@ -266,6 +266,16 @@ Diagnosis diagnose(const DirectionReport& d) {
         d.uncaptured_bytes, d.sequence_holes, d.sequence_holes == 1 ? "" : "s"));
   }
 
+  if (d.starts_mid_stream) {
+    g.capture_warnings.push_back(fmt::format(
+        "the capture begins mid-stream: the receiver ACKed {} bytes before the first captured data segment{}; "
+        "the time from its first ACK is counted",
+        d.acked_before_data_bytes,
+        d.zero_window_before_data_ns > 0
+            ? fmt::format(" and offered a zero window for {:.1f} ms", static_cast<double>(d.zero_window_before_data_ns) / 1e6)
+            : std::string()));
+  }
+
   // Where the time went.
   for (LimitCause c : core::kLimitCauses) {
     const std::int64_t ns = d.cause_ns[static_cast<std::size_t>(c)];

@@ -277,6 +277,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         }
         acct_started_ = true;
         acct_ns_ = now;
+        account_prologue(now);
       }
     } else {
       report_.retransmitted_segments++;
@@ -358,6 +359,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     hs_floor_done_ = true;
   }
   report_.peer_data_bytes += p.payload_len;
+  if (!have_base_) note_prologue(p);
   if (!p.has(tcp_flag::ack) || p.has(tcp_flag::rst) || !have_base_) {
     window_raw_ = p.window;
     have_window_ = !p.has(tcp_flag::rst);
@@ -538,6 +540,49 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
                                                          static_cast<std::uint64_t>(new_window));
   }
+}
+
+void HalfFlow::note_prologue(const TcpPacket& p) {
+  // Only a mid-stream capture's ACKs: none once a SYN was seen (the handshake starts the flow).
+  if (!p.has(tcp_flag::ack) || p.has(tcp_flag::syn) || p.has(tcp_flag::rst) || sender_syn_ || receiver_syn_) return;
+  const std::int64_t now = p.time_ns;
+  if (!prologue_.seen) {
+    prologue_.seen = true;
+    prologue_.first_ack = p.ack;
+    prologue_.first_ns = now;
+  }
+  // Cumulative ACKs only advance (RFC 9293 3.10.7.4); sequence space wraps at 2^32.
+  if (static_cast<std::int32_t>(p.ack - prologue_.last_ack) > 0 || prologue_.last_ack == 0) prologue_.last_ack = p.ack;
+  prologue_.max_window = std::max(prologue_.max_window, p.window);
+  if (p.window == 0) {
+    prologue_.zero_acks++;
+    if (prologue_.zero_since < 0) prologue_.zero_since = now;
+  } else if (prologue_.zero_since >= 0) {
+    prologue_.zeros.emplace_back(prologue_.zero_since, now);
+    prologue_.zero_since = -1;
+  }
+}
+
+void HalfFlow::account_prologue(std::int64_t first_data_ns) {
+  if (!prologue_.seen || prologue_.first_ns >= first_data_ns) return;
+  using core::LimitCause;
+  // A window still zero when data comes (a window probe) counts as zero up to that data; the
+  // ACKs after it are on_receiver's, as any zero window.
+  if (prologue_.zero_since >= 0) prologue_.zeros.emplace_back(prologue_.zero_since, first_data_ns);
+  acct_ns_ = prologue_.first_ns;
+  for (const auto& [from, to] : prologue_.zeros) {
+    account_until(from, LimitCause::not_captured);
+    account_until(to, LimitCause::receiver_window);
+  }
+  account_until(first_data_ns, prologue_.zeros.empty() ? LimitCause::not_captured : LimitCause::network);
+  report_.starts_mid_stream = true;
+  report_.acked_before_data_bytes = static_cast<std::uint32_t>(prologue_.last_ack - prologue_.first_ack);
+  for (const auto& [from, to] : prologue_.zeros) report_.zero_window_before_data_ns += to - from;
+  report_.zero_window_acks += prologue_.zero_acks;
+  // The windows it offered are windows for the data (after any SYN).
+  data_window_seen_ = true;
+  report_.max_window_offered =
+      std::max<std::uint64_t>(report_.max_window_offered, static_cast<std::uint64_t>(window_bytes(prologue_.max_window)));
 }
 
 void HalfFlow::note_floor(std::int64_t ns) {

@@ -108,6 +108,22 @@ class HalfFlow {
   void flight_until(std::int64_t now);
   bool acct_started_ = false;
   std::int64_t acct_ns_ = 0;
+  // A capture that begins mid-stream: the receiver's ACKs before the first captured data
+  // segment. Their time counts from the first of them: while the window they offer is zero
+  // as receiver_window, before that as not_captured (they ACK data the capture lacks), after
+  // it as network (the update reaching the sender, its data coming back).
+  struct Prologue {
+    bool seen = false;
+    std::uint32_t first_ack = 0, last_ack = 0;
+    std::int64_t first_ns = 0;
+    std::int64_t zero_since = -1;  // an open zero window, or -1
+    std::vector<std::pair<std::int64_t, std::int64_t>> zeros;  // closed zero windows
+    std::uint64_t zero_acks = 0;
+    std::uint16_t max_window = 0;  // raw
+  };
+  Prologue prologue_;
+  void note_prologue(const TcpPacket& p);
+  void account_prologue(std::int64_t first_data_ns);
   core::CauseTimes pending_{};
   std::array<std::uint64_t, core::kLimitCauseCount> pending_events_{};
   std::int64_t flight_ns_ = 0;

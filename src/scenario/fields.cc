@@ -137,30 +137,101 @@ Codec duration(At<Nanos> at) {
           [at](const ExperimentConfig& c) { return core::format_duration_ns(read(at, c).count()); }};
 }
 
-// A list of durations: one string, comma-separated ("220us,260us,2ms"); "none" (or "") is the
-// empty list, and reads back as "none".
-Codec durations(At<std::vector<Nanos>> at) {
-  return {FieldKind::durations, "durations",
+// A delay in sim's one grammar (sim/delay.h): "15us + exp(30us)", "quantiles(1us,5us)", "none".
+Codec delay(At<sim::Delay> at) {
+  return {FieldKind::delay, "delay",
           [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
             const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a delay string like \"15us + exp(30us)\", got a " + type_name(v);
+            auto d = sim::Delay::parse(*s);
+            if (!d) return d.error().message();
+            at(c) = std::move(*d);
+            return std::nullopt;
+          },
+          [at](const ExperimentConfig& c) { return read(at, c).to_string(); }};
+}
+
+// An old key (one release, then gone) sets one term of a delay key: the term of KIND, inside the
+// delay's rare-event term when IN_RARE (sim::Delay::with: replaced, or inserted at its kind's
+// place, so the old keys in any order give the draws they always gave).
+sim::Delay with_term(const sim::Delay& d, sim::DelayTerm t, bool in_rare) {
+  if (!in_rare) return d.with(std::move(t));
+  const sim::DelayTerm* found = d.find(sim::DelayKind::rare);
+  sim::DelayTerm rare = found != nullptr ? *found : sim::DelayTerm{.kind = sim::DelayKind::rare};
+  const sim::Delay inner = sim::Delay(rare.terms).with(std::move(t));
+  rare.terms.assign(inner.terms().begin(), inner.terms().end());
+  return d.with(std::move(rare));
+}
+
+const sim::DelayTerm* find_term(const sim::Delay& d, sim::DelayKind kind, bool in_rare) {
+  if (!in_rare) return d.find(kind);
+  const sim::DelayTerm* rare = d.find(sim::DelayKind::rare);
+  if (rare == nullptr) return nullptr;
+  for (const sim::DelayTerm& t : rare->terms)
+    if (t.kind == kind) return &t;
+  return nullptr;
+}
+
+// The old duration keys: a constant, uniform's span or exponential's mean.
+Codec duration_term(At<sim::Delay> at, sim::DelayKind kind, bool in_rare) {
+  return {FieldKind::duration, "duration",
+          [at, kind, in_rare](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* s = std::get_if<std::string>(&v);
+            if (s == nullptr) return "expected a duration string like \"200ms\", got a " + type_name(v);
+            const auto d = core::parse_duration_ns(*s);
+            if (!d) return d.error().message();
+            at(c) = with_term(at(c), {.kind = kind, .value = Nanos(*d)}, in_rare);
+            return std::nullopt;
+          },
+          [at, kind, in_rare](const ExperimentConfig& c) {
+            const sim::DelayTerm* t = find_term(read(at, c), kind, in_rare);
+            return core::format_duration_ns(t != nullptr ? t->value.count() : 0);
+          }};
+}
+
+// The old list keys: quantiles or a trace ("none": no term).
+Codec list_term(At<sim::Delay> at, sim::DelayKind kind, bool in_rare) {
+  return {FieldKind::durations, "durations",
+          [at, kind, in_rare](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* s = std::get_if<std::string>(&v);
             if (s == nullptr) return "expected a string of durations like \"220us,2ms\", got a " + type_name(v);
-            std::vector<Nanos> out;
+            sim::DelayTerm t{.kind = kind};
             if (*s != "none" && !s->empty()) {
               for (const std::string_view item : core::split_list(*s)) {
-                const std::string n = "item " + std::to_string(out.size() + 1) + ": ";
+                const std::string n = "item " + std::to_string(t.points.size() + 1) + ": ";
                 if (item.empty()) return n + "empty";
                 const auto d = core::parse_duration_ns(item);
                 if (!d) return n + d.error().message();
-                out.emplace_back(*d);
+                t.points.emplace_back(*d);
               }
             }
-            at(c) = std::move(out);
+            at(c) = with_term(at(c), std::move(t), in_rare);
+            return std::nullopt;
+          },
+          [at, kind, in_rare](const ExperimentConfig& c) {
+            const sim::DelayTerm* t = find_term(read(at, c), kind, in_rare);
+            std::string out;
+            if (t != nullptr)
+              for (const Nanos d : t->points) out += (out.empty() ? "" : ",") + core::format_duration_ns(d.count());
+            return out.empty() ? std::string("none") : out;
+          }};
+}
+
+// The old ppm key: the rare-event term's rate.
+Codec ppm_term(At<sim::Delay> at) {
+  return {FieldKind::integer, "integer",
+          [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
+            const auto* i = std::get_if<std::int64_t>(&v);
+            if (i == nullptr) return "expected an integer, got a " + type_name(v);
+            const sim::DelayTerm* found = at(c).find(sim::DelayKind::rare);
+            sim::DelayTerm rare = found != nullptr ? *found : sim::DelayTerm{.kind = sim::DelayKind::rare};
+            rare.ppm = *i;
+            at(c) = at(c).with(std::move(rare));
             return std::nullopt;
           },
           [at](const ExperimentConfig& c) {
-            std::string out;
-            for (const Nanos d : read(at, c)) out += (out.empty() ? "" : ",") + core::format_duration_ns(d.count());
-            return out.empty() ? std::string("none") : out;
+            const sim::DelayTerm* t = read(at, c).find(sim::DelayKind::rare);
+            return std::to_string(t != nullptr ? t->ppm : 0);
           }};
 }
 
@@ -294,6 +365,40 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
       duration(on(D([](TcpProfile& t) -> auto& { return t.per_segment_cost; }))));
 }
 
+// An old name of one term of NEW_KEY (scenario files keep loading for one release; the loader
+// warns, naming NEW_KEY).
+void alias(std::vector<Field>& out, std::string path, const std::string& new_key, Codec codec) {
+  add(out, std::move(path), "old name of one term of " + new_key, std::move(codec));
+  out.back().info.replaced_by = new_key;
+}
+
+// The old delay keys, each one term of a delay key (sim/delay.h), in the order the model drew
+// them: the transmitter's latency + uniform(jitter); the reader's quantiles(read_quantiles) +
+// read_latency + exp(read_jitter) + read_late_ppm ppm * (quantiles(read_late_quantiles) +
+// read_late_latency + exp(read_late_jitter)); the shaper's quantiles, its trace.
+std::vector<Field> build_aliases() {
+  std::vector<Field> f;
+  using C = ExperimentConfig;
+  using K = sim::DelayKind;
+  const At<sim::Delay> wake([](C& c) -> auto& { return c.app.transmitter.wakeup; });
+  const At<sim::Delay> read([](C& c) -> auto& { return c.app.receiver.read_wakeup; });
+  const At<sim::Delay> shaper([](C& c) -> auto& { return c.link.shaper_lateness; });
+  const At<sim::Delay> data([](C& c) -> auto& { return c.link.data_lateness; });
+  const std::string t = "app.transmitter.", r = "app.receiver.";
+  alias(f, t + "wakeup_latency", t + "wakeup", duration_term(wake, K::constant, false));
+  alias(f, t + "wakeup_jitter", t + "wakeup", duration_term(wake, K::uniform, false));
+  alias(f, r + "read_latency", r + "read_wakeup", duration_term(read, K::constant, false));
+  alias(f, r + "read_jitter", r + "read_wakeup", duration_term(read, K::exponential, false));
+  alias(f, r + "read_quantiles", r + "read_wakeup", list_term(read, K::quantiles, false));
+  alias(f, r + "read_late_ppm", r + "read_wakeup", ppm_term(read));
+  alias(f, r + "read_late_latency", r + "read_wakeup", duration_term(read, K::constant, true));
+  alias(f, r + "read_late_jitter", r + "read_wakeup", duration_term(read, K::exponential, true));
+  alias(f, r + "read_late_quantiles", r + "read_wakeup", list_term(read, K::quantiles, true));
+  alias(f, "link.shaper_wakeup_quantiles", "link.shaper_lateness", list_term(shaper, K::quantiles, false));
+  alias(f, "link.shaper_wakeup_trace", "link.data_lateness", list_term(data, K::trace, false));
+  return f;
+}
+
 std::vector<Field> build_fields() {
   std::vector<Field> f;
   using C = ExperimentConfig;
@@ -309,13 +414,12 @@ std::vector<Field> build_fields() {
       size<std::int32_t>([](C& c) -> auto& { return c.link.frame_gap; }));
   add(f, "link.burst", "token-bucket burst in bytes (tbf); 0 = a wire",
       size<std::int64_t>([](C& c) -> auto& { return c.link.burst; }));
-  add(f, "link.shaper_wakeup_quantiles",
-      "evenly spaced quantiles p0..p100 of how late a token-bucket frame leaves after its credit suffices",
-      durations([](C& c) -> auto& { return c.link.shaper_wakeup_quantiles; }));
-  add(f, "link.shaper_wakeup_trace",
-      "how much later successive data frames reach the receiver than the token bucket lets them go: a capture's "
-      "sequence, replayed in order and cyclically, frames kept in order",
-      durations([](C& c) -> auto& { return c.link.shaper_wakeup_trace; }));
+  add(f, "link.shaper_lateness", "how late a frame that waits for token-bucket credit leaves after its credit suffices",
+      delay([](C& c) -> auto& { return c.link.shaper_lateness; }));
+  add(f, "link.data_lateness",
+      "how much later each data frame reaches the receiver than the token bucket lets it go, frames kept in order "
+      "(a capture's trace(...))",
+      delay([](C& c) -> auto& { return c.link.data_lateness; }));
   add(f, "link.queue_limit_packets", "drop-tail queue per direction, in packets",
       integer<std::int32_t>([](C& c) -> auto& { return c.link.queue_limit_packets; }));
   add_profile_fields(f, "sender", [](C& c) -> TcpProfile& { return c.sender; });
@@ -339,10 +443,8 @@ std::vector<Field> build_fields() {
   add(f, t + "allow_raise_sndbuf",
       "let the robust policy raise SO_SNDBUF for sends >= SO_SNDBUF (KB823764)",
       boolean([](C& c) -> auto& { return c.app.transmitter.allow_raise_sndbuf; }));
-  add(f, t + "wakeup_latency", "FD_WRITE to the retried send",
-      duration([](C& c) -> auto& { return c.app.transmitter.wakeup_latency; }));
-  add(f, t + "wakeup_jitter", "extra uniform wake-up delay",
-      duration([](C& c) -> auto& { return c.app.transmitter.wakeup_jitter; }));
+  add(f, t + "wakeup", "FD_WRITE to the retried send (the thread's wake-up)",
+      delay([](C& c) -> auto& { return c.app.transmitter.wakeup; }));
   add(f, t + "send_cost", "CPU time of one send call",
       duration([](C& c) -> auto& { return c.app.transmitter.send_cost; }));
   add(f, t + "close_when_done", "close (FIN) after the last write",
@@ -350,20 +452,8 @@ std::vector<Field> build_fields() {
   const std::string r = "app.receiver.";
   add(f, r + "read_len", "bytes per read",
       size<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_len; }));
-  add(f, r + "read_latency", "wake-up of a blocked reader",
-      duration([](C& c) -> auto& { return c.app.receiver.read_latency; }));
-  add(f, r + "read_jitter", "mean of the reader's extra exponential wake-up delay",
-      duration([](C& c) -> auto& { return c.app.receiver.read_jitter; }));
-  add(f, r + "read_late_ppm", "reader wake-ups per million that come read_late_latency later",
-      integer<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_late_ppm; }));
-  add(f, r + "read_late_latency", "extra delay of a late reader wake-up (read_late_ppm)",
-      duration([](C& c) -> auto& { return c.app.receiver.read_late_latency; }));
-  add(f, r + "read_late_jitter", "mean of an exponential extra delay of a late reader wake-up",
-      duration([](C& c) -> auto& { return c.app.receiver.read_late_jitter; }));
-  add(f, r + "read_late_quantiles", "evenly spaced quantiles p0..p100 of a late reader wake-up's further delay",
-      durations([](C& c) -> auto& { return c.app.receiver.read_late_quantiles; }));
-  add(f, r + "read_quantiles", "evenly spaced quantiles p0..p100 of every reader wake-up's further delay",
-      durations([](C& c) -> auto& { return c.app.receiver.read_quantiles; }));
+  add(f, r + "read_wakeup", "data arriving to the blocked reader running (the scheduler's wake-up)",
+      delay([](C& c) -> auto& { return c.app.receiver.read_wakeup; }));
   add(f, r + "read_cost", "CPU time of one read call",
       duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";
@@ -407,6 +497,11 @@ const std::vector<Field>& table() {
   return kTable;
 }
 
+const std::vector<Field>& aliases() {
+  static const std::vector<Field> kAliases = build_aliases();
+  return kAliases;
+}
+
 const std::vector<FieldInfo>& infos() {
   static const std::vector<FieldInfo> kInfos = [] {
     std::vector<FieldInfo> out;
@@ -417,8 +512,9 @@ const std::vector<FieldInfo>& infos() {
 }
 
 const Field* find(std::string_view path) {
-  for (const Field& f : table())
-    if (f.info.path == path) return &f;
+  for (const auto* t : {&table(), &aliases()})
+    for (const Field& f : *t)
+      if (f.info.path == path) return &f;
   return nullptr;
 }
 
@@ -456,8 +552,16 @@ std::string_view grammar(FieldKind kind) {
     case FieldKind::rate: return core::kRateGrammar;
     case FieldKind::enumeration: return "one of the names listed";
     case FieldKind::durations: return "comma-separated durations in one string, or none, e.g. \"220us,260us,2ms\"";
+    case FieldKind::delay: return sim::kDelayGrammar;
   }
   return {};
+}
+
+std::string old_key_warning(const std::string& new_key, const std::set<std::string>& old, const std::string& value) {
+  std::string names;
+  for (const std::string& o : old) names += (names.empty() ? "" : ", ") + o;
+  return names + (old.size() == 1 ? ": an old name" : ": old names") + "; write " + new_key + " = \"" + value +
+         "\" (old names go in the next release)";
 }
 
 std::string unknown_key(std::string_view path) {

@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <toml++/toml.h>
 #include <utility>
@@ -185,6 +187,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
 
   Scenario out;
   out.sweep_axes = std::move(sweep_axes);
+  std::map<std::string, std::set<std::string>> old_names;  // new key -> the old names used for it
   // 1. presets and profiles, file then overrides; 2. other keys, file then overrides.
   // An override's error names it "override KEY: ..." and no flag: the flag is the caller's
   // (ackstall sim's --set, tools/ackstall/cmd_sim.cc).
@@ -203,6 +206,8 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
       } else if (auto set = set_field(out.config, a.key, a.value); !set) {
         err = set.error().message();
       } else {
+        if (const FieldInfo* f = find_field(a.key); f != nullptr && !f->replaced_by.empty())
+          old_names[f->replaced_by].insert(a.key);
         out.origin[a.key] = list == &cli ? "--set" : "file";
         if (list == &cli) out.overrides.push_back(a.key);
       }
@@ -210,6 +215,8 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
     }
   }
   if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());
+  for (const auto& [key, old] : old_names)
+    out.warnings.push_back(src + ": " + old_key_warning(key, old, get_field(out.config, key).value_or("?")));
   return out;
 }
 

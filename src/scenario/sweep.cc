@@ -30,7 +30,8 @@ core::Result<std::int64_t> number(FieldKind kind, std::string_view text) {
       if (*v > static_cast<std::uint64_t>(INT64_MAX)) return core::fail("size '" + std::string(text) + "' too large");
       return static_cast<std::int64_t>(*v);
     }
-    case FieldKind::duration: return core::parse_duration_ns(text);
+    case FieldKind::duration:
+    case FieldKind::delay: return core::parse_duration_ns(text);  // a range of constant delays
     case FieldKind::rate: return core::parse_rate_bps(text);
     default: return core::fail("a range needs an integer, size, duration or rate key");
   }
@@ -39,7 +40,8 @@ core::Result<std::int64_t> number(FieldKind kind, std::string_view text) {
 std::string spell(FieldKind kind, std::int64_t v) {
   switch (kind) {
     case FieldKind::size: return v < 0 ? std::to_string(v) : core::format_size(static_cast<std::uint64_t>(v));
-    case FieldKind::duration: return core::format_duration_ns(v);
+    case FieldKind::duration:
+    case FieldKind::delay: return core::format_duration_ns(v);
     case FieldKind::rate: return core::format_rate_bps(v);
     default: return std::to_string(v);
   }

@@ -48,7 +48,7 @@ Nanos ScpSink::read_done(Nanos now, std::int64_t n) noexcept {
   return now + rx_.read_cost + Nanos(scp_.receiver_cpu_ps_per_byte * n / 1000);
 }
 
-AppWake ScpSink::readable(Nanos now, Rng& /*rng*/) noexcept {
+AppWake ScpSink::readable(Nanos now, Rng& rng) noexcept {
   AppWake w;
   if (scheduled_) return w;
   // Blocked in select() (or read()) since blocked_at_; the socket became readable now.
@@ -56,7 +56,7 @@ AppWake ScpSink::readable(Nanos now, Rng& /*rng*/) noexcept {
   if (at > now) w.add_stall(StallKind::select_teardown, now, at);
   selected_ = true;
   scheduled_ = true;
-  w.at = at + rx_.read_latency;
+  w.at = at + rx_.read_wakeup.draw(rng);
   return w;
 }
 

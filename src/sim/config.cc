@@ -89,18 +89,14 @@ static_assert(static_cast<std::size_t>(SelectTeardown::event) + 1 == kTeardown.s
 static_assert(static_cast<std::size_t>(Initiator::receiver) + 1 == kInit.size());
 static_assert(static_cast<std::size_t>(StallKind::select_teardown) + 1 == kStall.size());
 
-// A distribution given as evenly spaced quantiles p0 .. p100: none, or 2..101 rising values in
-// [0, max].
-core::Result<void> check_quantiles(std::string_view key, const std::vector<Nanos>& q, Nanos max) {
-  const std::string k(key);
-  if (q.size() == 1 || q.size() > 101) return core::fail(k + ": needs 2..101 quantiles (p0 .. p100), or none");
-  for (std::size_t i = 0; i < q.size(); ++i) {
-    if (q[i] < Nanos::zero() || q[i] > max)
-      return core::fail(k + ": each must be in [0, " + core::format_duration_ns(max.count()) + "]");
-    if (i > 0 && q[i] < q[i - 1]) return core::fail(k + ": must not fall (p0 first, p100 last)");
-  }
+// A Delay key (delay.h): its terms' rule, values in [0, max].
+core::Result<void> check_delay(std::string_view key, const Delay& d, Nanos max) {
+  if (auto e = d.check(max); !e.empty()) return core::fail(std::string(key) + ": " + e);
   return {};
 }
+
+// The application's delays: at most 1000 s a term (a draw stays far inside int64 ns).
+constexpr Nanos kMaxAppDelay = Nanos::s(1000);
 
 core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
                                             const LinkConfig& link) {
@@ -153,18 +149,13 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (l.queue_limit_packets < 1) return core::fail("link.queue_limit_packets: must be >= 1");
   if (l.burst < 0 || l.burst > (std::int64_t{1} << 30))
     return core::fail("link.burst: must be in [0, 1G] bytes (0 = a wire)");
-  if (auto ok = check_quantiles("link.shaper_wakeup_quantiles", l.shaper_wakeup_quantiles, Nanos::s(1)); !ok)
-    return ok;
-  if (!l.shaper_wakeup_quantiles.empty() && l.burst == 0)
-    return core::fail("link.shaper_wakeup_quantiles: needs a token bucket (link.burst > 0)");
-  if (l.shaper_wakeup_trace.size() > 1'000'000)
-    return core::fail("link.shaper_wakeup_trace: at most 1,000,000 values");
-  for (const Nanos d : l.shaper_wakeup_trace)
-    if (d < Nanos::zero() || d > Nanos::s(1)) return core::fail("link.shaper_wakeup_trace: each must be in [0, 1s]");
-  if (!l.shaper_wakeup_trace.empty() && l.burst == 0)
-    return core::fail("link.shaper_wakeup_trace: needs a token bucket (link.burst > 0)");
-  if (!l.shaper_wakeup_trace.empty() && !l.shaper_wakeup_quantiles.empty())
-    return core::fail("link.shaper_wakeup_trace: set either it or link.shaper_wakeup_quantiles, not both");
+  // The shaper's lateness: at most 1 s a term (sch_tbf's watchdog, docs/STACKS.md §7).
+  if (auto ok = check_delay("link.shaper_lateness", l.shaper_lateness, Nanos::s(1)); !ok) return ok;
+  if (!l.shaper_lateness.none() && l.burst == 0)
+    return core::fail("link.shaper_lateness: needs a token bucket (link.burst > 0)");
+  if (auto ok = check_delay("link.data_lateness", l.data_lateness, Nanos::s(1)); !ok) return ok;
+  if (!l.data_lateness.none() && l.burst == 0)
+    return core::fail("link.data_lateness: needs a token bucket (link.burst > 0)");
   if (auto e = validate_profile(c.sender, "sender", l); !e) return e;
   if (auto e = validate_profile(c.receiver, "receiver", l); !e) return e;
   const auto& t = c.app.transmitter;
@@ -176,22 +167,11 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (t.writes > 0 && t.write_len > (std::int64_t{1} << 62) / t.writes)
     return core::fail("app.transmitter.writes: writes * write_len overflows");
   if (t.chunk_mss_guess < 0) return core::fail("app.transmitter.chunk_mss_guess: must be >= 0");
-  if (t.wakeup_latency < Nanos::zero()) return core::fail("app.transmitter.wakeup_latency: must be >= 0");
-  if (t.wakeup_jitter < Nanos::zero()) return core::fail("app.transmitter.wakeup_jitter: must be >= 0");
+  if (auto ok = check_delay("app.transmitter.wakeup", t.wakeup, kMaxAppDelay); !ok) return ok;
   if (t.send_cost < Nanos::zero()) return core::fail("app.transmitter.send_cost: must be >= 0");
   const auto& r = c.app.receiver;
   if (r.read_len <= 0) return core::fail("app.receiver.read_len: must be > 0");
-  if (r.read_latency < Nanos::zero()) return core::fail("app.receiver.read_latency: must be >= 0");
-  if (r.read_jitter < Nanos::zero()) return core::fail("app.receiver.read_jitter: must be >= 0");
-  if (r.read_late_ppm < 0 || r.read_late_ppm > 1'000'000)
-    return core::fail("app.receiver.read_late_ppm: must be 0..1000000 (per million wake-ups)");
-  if (r.read_late_latency < Nanos::zero() || r.read_late_latency > Nanos::s(10))
-    return core::fail("app.receiver.read_late_latency: must be in [0, 10s]");
-  if (r.read_late_jitter < Nanos::zero() || r.read_late_jitter > Nanos::s(10))
-    return core::fail("app.receiver.read_late_jitter: must be in [0, 10s]");
-  if (auto ok = check_quantiles("app.receiver.read_late_quantiles", r.read_late_quantiles, Nanos::s(10)); !ok)
-    return ok;
-  if (auto ok = check_quantiles("app.receiver.read_quantiles", r.read_quantiles, Nanos::s(10)); !ok) return ok;
+  if (auto ok = check_delay("app.receiver.read_wakeup", r.read_wakeup, kMaxAppDelay); !ok) return ok;
   if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
   const auto& s = c.app.scp;
   if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");

@@ -95,12 +95,9 @@ class Simulation final : public SimulationView {
   EventObserver* observer_;
   EventQueue q_;
   Rng rng_;
-  Rng link_rng_;  // the shaper's wake-ups: a stream of its own (the apps' draws stay as they were)
+  Rng link_rng_;  // the shaper's lateness: a stream of its own (the apps' draws stay as they were)
   std::array<LinkDirection, 2> links_;
   Nanos link_bank_;  // link.burst as line time (0: a wire); fixed for the run
-  std::size_t link_trace_at_;  // next element of link.shaper_wakeup_trace
-  std::array<Nanos, 2> trace_delay_{};  // the frame on air's arrival delay from the trace, per direction
-  std::array<Nanos, 2> last_arrival_{};  // the latest arrival at the far end's NIC, per direction (FIFO)
   Nanos tick_phase_;
   std::array<TcpEndpoint, 2> eps_;
   std::array<std::array<Timer, kTimerKinds>, 2> timers_{};
@@ -122,9 +119,10 @@ Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObser
       observer_(observer),
       rng_(cfg.seed),
       link_rng_(cfg.seed ^ 0x6c696e6b6a697474ULL),  // "linkjitt"
-      links_{LinkDirection(cfg.link.queue_limit_packets), LinkDirection(cfg.link.queue_limit_packets)},
+      // The data flows from the sender: its direction carries link.data_lateness.
+      links_{LinkDirection(cfg.link.queue_limit_packets, cfg.link.shaper_lateness, cfg.link.data_lateness),
+             LinkDirection(cfg.link.queue_limit_packets, cfg.link.shaper_lateness)},
       link_bank_(cfg.link.burst > 0 ? tx_time(cfg.link, cfg.link.burst) : Nanos::zero()),
-      link_trace_at_(0),
       // RNG draws, in this order: bsd_tick phase, the endpoints' timestamp offsets, the ISSs.
       tick_phase_(rng_.uniform(cfg.receiver.ack.tick)),
       eps_{make_endpoint(cfg.sender, cfg.link, tick_phase_, rng_),
@@ -194,27 +192,12 @@ inline void Simulation::start_tx(int dir) {
   // serial with the NIC) precedes the frame's serialisation.
   const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
   const Nanos t = tx_time(cfg_.link, wire);
-  const auto& wake = cfg_.link.shaper_wakeup_quantiles;
-  const auto& trace = cfg_.link.shaper_wakeup_trace;
   const Nanos start = q_.now() + host;
-  Nanos late = Nanos::zero();
-  if (!wake.empty() && links_[dir].waits(start, t, link_bank_)) late = from_quantiles(link_rng_, wake);
-  // One element per data frame, as bench/lab_link_jitter.py measures them write by write (the
-  // first two of a write leave on banked credit: 0 there), so that each write takes its own.
-  if (!trace.empty() && dir == kSender && s.len > 0) {
-    trace_delay_[dir] = trace[link_trace_at_];
-    link_trace_at_ = link_trace_at_ + 1 == trace.size() ? 0 : link_trace_at_ + 1;
-  }
-  const Nanos done = links_[dir].finish(start, t, link_bank_, late);
-  if (!trace.empty()) {  // the trace delays the frame's arrival, frames staying in order
-    const Nanos nic = max(done + cfg_.link.prop_delay + trace_delay_[dir], last_arrival_[dir]);
-    trace_delay_[dir] = nic - (done + cfg_.link.prop_delay);
-    last_arrival_[dir] = nic;
-  }
+  const Nanos done = links_[dir].depart(start, t, link_bank_, cfg_.link.prop_delay, link_rng_);
   q_.schedule(done, kTxDone, static_cast<std::uint32_t>(dir));
   // Timestamped when it starts to leave: its serialisation on a wire; at once through a bucket
   // with credit (then it leaves no later than `done`).
-  if (trace_) trace_frame(dir, s, wire, max(q_.now() + host, done - t), done + cfg_.link.prop_delay + trace_delay_[dir], false);
+  if (trace_) trace_frame(dir, s, wire, max(q_.now() + host, done - t), done + cfg_.link.prop_delay + links_[dir].arrival_lag(), false);
 }
 
 inline void Simulation::enqueue(int dir, const Segment& s) {
@@ -229,8 +212,7 @@ inline void Simulation::enqueue(int dir, const Segment& s) {
 
 inline void Simulation::on_tx_done(int dir) {
   const TcpProfile& dst = dir == kSender ? cfg_.receiver : cfg_.sender;
-  const Nanos at = q_.now() + cfg_.link.prop_delay + dst.stack_latency + trace_delay_[dir];
-  trace_delay_[dir] = Nanos::zero();
+  const Nanos at = q_.now() + cfg_.link.prop_delay + dst.stack_latency + links_[dir].arrival_lag();
   q_.schedule(at, kArrive, static_cast<std::uint32_t>(dir));
   if (links_[dir].tx_done(at)) start_tx(dir);
 }

@@ -208,6 +208,45 @@ TEST(LimitCause, AcksForDataTheCaptureNeverSawAreReportedAndAccounted) {
   EXPECT_FALSE(g.write_size.has_value()) << "figures the gaps spoil are left out";
 }
 
+// A capture that begins mid-stream with the receiver's ACKs closing the window (Practical Packet
+// Analysis' tcp_zerowindowrecovery has this shape): their time counts, the zero window as the
+// receiver's, and the report says the capture starts mid-stream.
+TEST(LimitCause, AZeroWindowBeforeTheFirstCapturedDataIsTheReceiversWindow) {
+  Conversation c;
+  for (int i = 0; i < 6; ++i) c.data(0, 1460);  // sent before the capture began
+  std::vector<TcpPacket> v = {c.ack(0, 2920, 256), c.ack(200 * kUs, 5840, 128), c.ack(400 * kUs, 8760, 0),
+                              c.ack(10400 * kUs, 8760)};  // the window reopens 10 ms later
+  std::int64_t t = 10600 * kUs;
+  for (int i = 0; i < 8; ++i) {
+    v.push_back(c.data(t, 1460, i == 7));
+    if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+    t += 120 * kUs;
+  }
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_TRUE(d.starts_mid_stream);
+  EXPECT_EQ(d.acked_before_data_bytes, 5840u);
+  EXPECT_EQ(d.zero_window_before_data_ns, 10 * kMs);
+  EXPECT_EQ(cause(d, LimitCause::receiver_window), 10 * kMs);
+  EXPECT_EQ(cause(d, LimitCause::not_captured), 400 * kUs);
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window);
+  ASSERT_EQ(g.capture_warnings.size(), 1u);
+  EXPECT_NE(g.capture_warnings[0].find("mid-stream"), std::string::npos) << g.capture_warnings[0];
+  EXPECT_TRUE(g.write_size.has_value()) << "the ACKs before the data spoil no write size";
+}
+
+// A handshake in the capture is no mid-stream start.
+TEST(LimitCause, AHandshakeIsNoMidStreamStart) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  v.push_back(c.data(300 * kUs, 1460, true));
+  v.push_back(c.ack(400 * kUs, c.bytes_sent()));
+  const DirectionReport d = client_direction(v);
+  expect_sound(d);
+  EXPECT_FALSE(d.starts_mid_stream);
+}
+
 TEST(LimitCause, NagleBehindADelayedAckAsksForNoDelay) {
   // Each request is two writes: a 100-byte header, then a 400-byte body that Nagle holds until
   // the header's ACK, which a Linux receiver delays 40 ms (nothing to piggyback it on).

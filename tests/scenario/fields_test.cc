@@ -42,22 +42,17 @@ TEST(Fields, SetsEachType) {
   EXPECT_FALSE(c.app.transmitter.allow_raise_sndbuf);
   EXPECT_TRUE(set_field(c, "app.transmitter.allow_raise_sndbuf", Value{true}));
   EXPECT_TRUE(c.app.transmitter.allow_raise_sndbuf);
-  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("220us,1.5ms,2s")}));
-  EXPECT_EQ(c.app.receiver.read_late_quantiles,
-            (std::vector<Nanos>{Nanos::us(220), Nanos::us(1500), Nanos::s(2)}));
-  EXPECT_EQ(*get_field(c, "app.receiver.read_late_quantiles"), "220us,1500us,2s");
-  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("none")}));
-  EXPECT_TRUE(c.app.receiver.read_late_quantiles.empty());
-  EXPECT_TRUE(set_field(c, "app.receiver.read_quantiles", Value{std::string("4us,13us,50us")}));
-  EXPECT_EQ(c.app.receiver.read_quantiles, (std::vector<Nanos>{Nanos::us(4), Nanos::us(13), Nanos::us(50)}));
-  EXPECT_EQ(*get_field(c, "app.receiver.read_quantiles"), "4us,13us,50us");
+  EXPECT_TRUE(set_field(c, "app.receiver.read_wakeup", Value{std::string("15us+exp(30us) + 120ppm*(171us)")}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_wakeup"), "15us + exp(30us) + 120ppm * (171us)");
+  EXPECT_EQ(c.app.receiver.read_wakeup.terms().size(), 3u);
+  EXPECT_TRUE(set_field(c, "app.receiver.read_wakeup", Value{std::string("none")}));
+  EXPECT_TRUE(c.app.receiver.read_wakeup.none());
   EXPECT_FALSE(c.receiver.ack.ack_at_read);
   EXPECT_TRUE(set_field(c, "receiver.ack.ack_at_read", Value{true}));
   EXPECT_TRUE(c.receiver.ack.ack_at_read);
   EXPECT_EQ(*get_field(c, "receiver.ack.ack_at_read"), "true");
-  EXPECT_TRUE(set_field(c, "link.shaper_wakeup_trace", Value{std::string("0us,19us,1ms")}));
-  EXPECT_EQ(c.link.shaper_wakeup_trace, (std::vector<Nanos>{Nanos::zero(), Nanos::us(19), Nanos::ms(1)}));
-  EXPECT_EQ(*get_field(c, "link.shaper_wakeup_trace"), "0ns,19us,1ms");
+  EXPECT_TRUE(set_field(c, "link.data_lateness", Value{std::string("trace(0us,19us,1ms)")}));
+  EXPECT_EQ(*get_field(c, "link.data_lateness"), "trace(0ns, 19us, 1ms)");
 }
 
 TEST(Fields, ErrorsNameKeyAndProblem) {
@@ -77,11 +72,47 @@ TEST(Fields, ErrorsNameKeyAndProblem) {
             "sender.nagle: unknown value \"sometimes\" (expected one of: off, classic, minshall)");
   EXPECT_EQ(set_field(c, "link.prop_delay", Value{std::int64_t{5}}).error().message(),
             "link.prop_delay: expected a duration string like \"200ms\", got a integer");
+  EXPECT_EQ(set_field(c, "app.receiver.read_wakeup", Value{std::string("15us 2us")}).error().message(),
+            "app.receiver.read_wakeup: \"15us 2us\" at column 6: expected \"+\" or the end");
   const std::string q = "app.receiver.read_late_quantiles";
   EXPECT_EQ(set_field(c, q, Value{std::string("220us,,1ms")}).error().message().substr(0, q.size() + 9), q + ": item 2:");
   EXPECT_EQ(set_field(c, q, Value{std::string("220us,")}).error().message(), q + ": item 2: empty");
   EXPECT_EQ(set_field(c, q, Value{std::int64_t{5}}).error().message(),
             q + ": expected a string of durations like \"220us,2ms\", got a integer");
+}
+
+// The old delay keys (one release): each sets its term of the new key, in the order the model
+// drew them, whatever order they come in; they are not listed, and read back as they were set.
+TEST(Fields, OldDelayKeysSetOneTermEach) {
+  sim::ExperimentConfig c;
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("220us,1.5ms,2s")}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_late_quantiles"), "220us,1500us,2s");
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_jitter", Value{std::string("250us")}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_ppm", Value{std::int64_t{120}}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_latency", Value{std::string("171us")}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_jitter", Value{std::string("30us")}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_quantiles", Value{std::string("4us,13us,50us")}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_latency", Value{std::string("20us")}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_wakeup"),
+            "quantiles(4us, 13us, 50us) + 20us + exp(30us) + 120ppm * (quantiles(220us, 1500us, 2s) + 171us + "
+            "exp(250us))");
+  EXPECT_EQ(*get_field(c, "app.receiver.read_quantiles"), "4us,13us,50us");
+  EXPECT_EQ(*get_field(c, "app.receiver.read_late_ppm"), "120");
+  EXPECT_TRUE(set_field(c, "app.receiver.read_late_quantiles", Value{std::string("none")}));
+  EXPECT_TRUE(set_field(c, "app.receiver.read_jitter", Value{std::string("0us")}));
+  EXPECT_EQ(*get_field(c, "app.receiver.read_wakeup"),
+            "quantiles(4us, 13us, 50us) + 20us + 120ppm * (171us + exp(250us))");
+  EXPECT_TRUE(set_field(c, "app.transmitter.wakeup_jitter", Value{std::string("50us")}));
+  EXPECT_EQ(*get_field(c, "app.transmitter.wakeup"), "200us + uniform(50us)");
+  EXPECT_TRUE(set_field(c, "link.shaper_wakeup_quantiles", Value{std::string("0us,5us")}));
+  EXPECT_EQ(*get_field(c, "link.shaper_lateness"), "quantiles(0ns, 5us)");
+  EXPECT_TRUE(set_field(c, "link.shaper_wakeup_trace", Value{std::string("0us,19us,1ms")}));
+  EXPECT_EQ(*get_field(c, "link.data_lateness"), "trace(0ns, 19us, 1ms)");
+  EXPECT_EQ(*get_field(c, "link.shaper_wakeup_trace"), "0ns,19us,1ms");
+  const FieldInfo* old = find_field("app.receiver.read_jitter");
+  ASSERT_NE(old, nullptr);
+  EXPECT_EQ(old->replaced_by, "app.receiver.read_wakeup");
+  for (const FieldInfo& f : fields()) EXPECT_TRUE(f.replaced_by.empty()) << f.path;
 }
 
 TEST(Fields, PathsAreUniqueAndCoverBothSides) {

@@ -1,4 +1,5 @@
 #include "ackstall/scenario/scenario.h"
+#include "ackstall/sim/experiment.h"
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,52 @@ TEST(Scenario, SetOverridesFileAndProfiles) {
   EXPECT_TRUE(s->config.receiver.ack.ack_on_push);  // file key re-applied after the profile
   EXPECT_EQ(s->config.app.transmitter.chunking, core::PolicyKind::seed);
   EXPECT_EQ(s->config.receiver.ack.delack_timeout, sim::Nanos::ms(100));
+}
+
+// The old delay keys load for one release: one warning line per new key, naming it and the value
+// to write, and the very run the new key gives.
+TEST(Scenario, OldDelayKeysWarnAndRunAsTheNewKey) {
+  constexpr const char* kOld = R"(
+[receiver]
+profile = "linux"
+[app.transmitter]
+writes = 200
+chunking = "seed"
+wakeup_jitter = "40us"
+[app.receiver]
+read_latency = "20us"
+read_jitter = "30us"
+read_late_ppm = 50000
+read_late_latency = "300us"
+)";
+  constexpr const char* kNew = R"toml(
+[receiver]
+profile = "linux"
+[app.transmitter]
+writes = 200
+chunking = "seed"
+wakeup = "200us + uniform(40us)"
+[app.receiver]
+read_wakeup = "20us + exp(30us) + 50000ppm * (300us)"
+)toml";
+  auto old = parse_scenario(kOld, "old.toml");
+  auto now = parse_scenario(kNew, "new.toml");
+  ASSERT_TRUE(old) << old.error();
+  ASSERT_TRUE(now) << now.error();
+  EXPECT_TRUE(now->warnings.empty());
+  ASSERT_EQ(old->warnings.size(), 2u);
+  EXPECT_EQ(old->warnings[0],
+            "old.toml: app.receiver.read_jitter, app.receiver.read_late_latency, app.receiver.read_late_ppm, "
+            "app.receiver.read_latency: old names; write app.receiver.read_wakeup = \"20us + exp(30us) + 50000ppm "
+            "* (300us)\" (old names go in the next release)");
+  EXPECT_NE(old->warnings[1].find("app.transmitter.wakeup = \"200us + uniform(40us)\""), std::string::npos);
+  EXPECT_EQ(old->config.app.receiver.read_wakeup, now->config.app.receiver.read_wakeup);
+  EXPECT_EQ(old->config.app.transmitter.wakeup, now->config.app.transmitter.wakeup);
+  const auto a = sim::run_experiment(old->config);
+  const auto b = sim::run_experiment(now->config);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->events, b->events);
+  EXPECT_EQ(a->duration, b->duration);
 }
 
 // --show-config's origins: default, profile, file, --set; the profile key itself is listed.

@@ -31,6 +31,9 @@ TEST(SweepAxis, ArithmeticRangesInTheKeysGrammar) {
   auto times = parse_sweep_axis("app.transmitter.wakeup_latency=0us..300us:100us");
   ASSERT_TRUE(times) << times.error().message();
   EXPECT_EQ(times->values, (V{"0ns", "100us", "200us", "300us"}));
+  auto delays = parse_sweep_axis("app.transmitter.wakeup=0us..300us:100us");  // constant delays
+  ASSERT_TRUE(delays) << delays.error().message();
+  EXPECT_EQ(delays->values, (V{"0ns", "100us", "200us", "300us"}));
 }
 
 TEST(SweepAxis, GeometricRanges) {

@@ -112,7 +112,7 @@ TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   TtcpTransmitterConfig t;
   t.writes = 4;
   t.write_len = 4096;
-  t.wakeup_latency = Nanos::zero();
+  t.wakeup = Delay();
   t.send_cost = Nanos::zero();
   TtcpTransmitter src = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
   Rng rng(1);

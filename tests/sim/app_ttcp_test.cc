@@ -11,6 +11,8 @@ namespace {
 
 constexpr core::SocketParams kXp{.sndbuf = 8192, .mss = 1460, .stream = true};
 
+Delay delay(std::string_view text) { return *Delay::parse(text); }
+
 SendOutcome accepted(std::int64_t n) { return {.accepted = n, .would_block = false, .completed = true}; }
 SendOutcome would_block() { return {.accepted = 0, .would_block = true, .completed = true}; }
 
@@ -68,7 +70,7 @@ TEST(TtcpTransmitter, WouldBlockWaitsForWritableThenRetriesTheSamePiece) {
   EXPECT_EQ(w.stalls[0].begin, Nanos::us(1));
   EXPECT_EQ(w.stalls[0].end, Nanos::ms(200));
   EXPECT_EQ(w.stalls[1].kind, StallKind::wakeup);
-  EXPECT_EQ(w.stalls[1].end - w.stalls[1].begin, Nanos::us(200));  // wakeup_latency [calibrated]
+  EXPECT_EQ(w.stalls[1].end - w.stalls[1].begin, Nanos::us(200));  // wakeup [calibrated]
   EXPECT_EQ(w.at, Nanos::ms(200) + Nanos::us(200));
   const TxRequest r = tx.run(w.at);
   ASSERT_EQ(r.kind, TxKind::send);
@@ -79,7 +81,7 @@ TEST(TtcpTransmitter, WouldBlockWaitsForWritableThenRetriesTheSamePiece) {
 
 TEST(TtcpTransmitter, WritableWhileNotWaitingIsIgnoredAndDrawsNothing) {
   TtcpTransmitterConfig c = writes(1, 8192);
-  c.wakeup_jitter = Nanos::us(50);
+  c.wakeup = delay("200us + uniform(50us)");
   TtcpTransmitter tx(c, kXp);
   tx.connected(Nanos::zero());
   Rng rng(7), fresh(7);
@@ -91,7 +93,7 @@ TEST(TtcpTransmitter, WritableWhileNotWaitingIsIgnoredAndDrawsNothing) {
 
 TEST(TtcpTransmitter, WakeupJitterComesFromTheRunsRng) {
   TtcpTransmitterConfig c = writes(1, 8192);
-  c.wakeup_jitter = Nanos::us(50);
+  c.wakeup = delay("200us + uniform(50us)");
   TtcpTransmitter tx(c, kXp);
   tx.connected(Nanos::zero());
   tx.run(Nanos::zero());
@@ -171,7 +173,7 @@ TEST(TtcpTransmitter, PartialAcceptSendsTheRestOfThePiece) {
 }
 
 TEST(TtcpReceiver, BlockingReadLoop) {
-  TtcpReceiverConfig c;  // read_len 8192, read_latency 15 us, read_cost 2 us
+  TtcpReceiverConfig c;  // read_len 8192, read_wakeup 15 us, read_cost 2 us
   TtcpReceiver rx(c);
   Rng rng(1);
   EXPECT_EQ(rx.run(Nanos::zero(), false).read, 8192);  // ttcp -r reads without select()
@@ -194,8 +196,7 @@ TEST(TtcpReceiver, PerByteCpu) {
 
 TEST(TtcpReceiver, ReadJitterIsAnExponentialDrawFromTheRunsRng) {
   TtcpReceiverConfig c;
-  c.read_latency = Nanos::us(10);
-  c.read_jitter = Nanos::us(50);
+  c.read_wakeup = delay("10us + exp(50us)");
   Rng a(9), b(9);
   std::int64_t sum = 0;
   constexpr int kN = 20000;
@@ -214,14 +215,11 @@ TEST(TtcpReceiver, ReadJitterIsAnExponentialDrawFromTheRunsRng) {
   EXPECT_EQ(untouched.next(), probe.next());
 }
 
-// Late wake-ups (read_late_ppm) spread as the lab's captures show them: read_late_latency plus an
-// exponential draw of mean read_late_jitter; on-time wake-ups are not moved.
+// Late wake-ups (a rare-event term) spread as the lab's captures show them: a shift plus an
+// exponential draw; on-time wake-ups are not moved.
 TEST(TtcpReceiver, LateWakeUpsSpreadByAnExponentialDraw) {
   TtcpReceiverConfig c;
-  c.read_latency = Nanos::us(20);
-  c.read_late_ppm = 250'000;  // a quarter of the wake-ups
-  c.read_late_latency = Nanos::us(100);
-  c.read_late_jitter = Nanos::us(200);
+  c.read_wakeup = delay("20us + 250000ppm * (100us + exp(200us))");  // a quarter of the wake-ups late
   Rng rng(3);
   int late = 0;
   std::int64_t extra = 0;
@@ -241,15 +239,14 @@ TEST(TtcpReceiver, LateWakeUpsSpreadByAnExponentialDraw) {
   EXPECT_LT(lo, Nanos::us(105));  // the shift is the minimum
 }
 
-// Late wake-ups drawn from measured quantiles (read_late_quantiles, the lab's percentiles): the draw's
+// Late wake-ups drawn from measured quantiles (the lab's percentiles): the draw's
 // own quantiles are the table's, linear in between; a cluster and a long tail both survive,
 // which no shifted exponential through two quantiles keeps (docs/VALIDATION.md §4).
 TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {
   TtcpReceiverConfig c;
-  c.read_latency = Nanos::us(20);
-  c.read_late_ppm = 1'000'000;  // every wake-up late: the draw alone
-  // p0 200, p25 240, p50 260, p75 280, p100 4000 us: 3/4 of the mass within 80 us, then a tail.
-  c.read_late_quantiles = {Nanos::us(200), Nanos::us(240), Nanos::us(260), Nanos::us(280), Nanos::us(4000)};
+  // Every wake-up late: the draw alone. p0 200, p25 240, p50 260, p75 280, p100 4000 us: 3/4 of
+  // the mass within 80 us, then a tail.
+  c.read_wakeup = delay("20us + 1000000ppm * quantiles(200us, 240us, 260us, 280us, 4000us)");
   Rng rng(5);
   std::vector<std::int64_t> d;
   constexpr int kN = 40000;
@@ -267,11 +264,10 @@ TEST(TtcpReceiver, LateWakeUpsFollowTheirQuantiles) {
   EXPECT_NEAR(q(0.875), 2140.0, 60.0);  // halfway up the tail
   EXPECT_LE(q(1.0), 4000.0);
 
-  // read_quantiles: every wake-up, late or not, adds a draw from the reader's own latency (the
+  // Quantiles outside the rare term: every wake-up adds a draw from the reader's own latency (the
   // lab's pair-ACK delays: a mode at 10-16 us and one at 30-58 us).
   TtcpReceiverConfig on_time;
-  on_time.read_latency = Nanos::zero();
-  on_time.read_quantiles = {Nanos::us(8), Nanos::us(12), Nanos::us(16), Nanos::us(56)};
+  on_time.read_wakeup = delay("quantiles(8us, 12us, 16us, 56us)");
   int slow = 0;
   for (int i = 0; i < 3000; ++i) {
     TtcpReceiver rx(on_time);

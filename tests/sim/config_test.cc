@@ -69,65 +69,58 @@ TEST(Config, LabModelKeysAreBounded) {
   c.link.burst = (std::int64_t{1} << 30) + 1;
   rejects(c, "link.burst");
   c.link.burst = 0;
-  c.link.shaper_wakeup_quantiles = {Nanos::us(1), Nanos::us(50)};  // no token bucket to be late
-  rejects(c, "link.shaper_wakeup_quantiles");
+  const auto delay = [](std::string_view text) { return *Delay::parse(text); };
+  c.link.shaper_lateness = delay("quantiles(1us, 50us)");  // no token bucket to be late
+  rejects(c, "link.shaper_lateness");
   c.link.burst = 3100;
-  c.link.shaper_wakeup_quantiles = {Nanos::us(50), Nanos::us(1)};  // falling
-  rejects(c, "link.shaper_wakeup_quantiles");
-  c.link.shaper_wakeup_quantiles = {Nanos::us(1), Nanos::ms(1001)};  // above 1 s
-  rejects(c, "link.shaper_wakeup_quantiles");
-  c.link.shaper_wakeup_quantiles = {Nanos::us(1)};  // one quantile is no distribution
-  rejects(c, "link.shaper_wakeup_quantiles");
-  c.link.shaper_wakeup_quantiles = {Nanos::zero(), Nanos::us(7), Nanos::s(1)};  // up to 1 s, with a bucket
+  c.link.shaper_lateness = delay("quantiles(50us, 1us)");  // falling
+  rejects(c, "link.shaper_lateness");
+  c.link.shaper_lateness = delay("quantiles(1us, 1001ms)");  // above 1 s
+  rejects(c, "link.shaper_lateness");
+  c.link.shaper_lateness = delay("quantiles(1us)");  // one quantile is no distribution
+  rejects(c, "link.shaper_lateness");
+  c.link.shaper_lateness = delay("quantiles(0us, 7us, 1s)");  // up to 1 s, with a bucket
   EXPECT_TRUE(validate(c).has_value());
-  c.link.shaper_wakeup_trace = {Nanos::us(3)};  // not both
-  rejects(c, "link.shaper_wakeup_trace");
-  c.link.shaper_wakeup_quantiles.clear();
+  c.link.data_lateness = delay("trace(3us)");  // both: the data frames' lag on top
   EXPECT_TRUE(validate(c).has_value());
-  c.link.shaper_wakeup_trace = {Nanos::us(3), Nanos::ms(1001)};  // above 1 s
-  rejects(c, "link.shaper_wakeup_trace");
-  c.link.shaper_wakeup_trace = {Nanos(-1)};
-  rejects(c, "link.shaper_wakeup_trace");
-  c.link.shaper_wakeup_trace = std::vector<Nanos>(1'000'001, Nanos::zero());
-  rejects(c, "link.shaper_wakeup_trace");
-  c.link.shaper_wakeup_trace = {Nanos::us(3)};
+  c.link.data_lateness = delay("trace(3us, 1001ms)");  // above 1 s
+  rejects(c, "link.data_lateness");
+  c.link.data_lateness = Delay({{.kind = DelayKind::trace, .points = {Nanos(-1)}}});
+  rejects(c, "link.data_lateness");
+  c.link.data_lateness = Delay({{.kind = DelayKind::trace, .points = std::vector<Nanos>(1'000'001, Nanos::zero())}});
+  rejects(c, "link.data_lateness");
+  c.link.data_lateness = delay("trace(3us)");
+  c.link.shaper_lateness = Delay();
   c.link.burst = 0;  // no token bucket
-  rejects(c, "link.shaper_wakeup_trace");
+  rejects(c, "link.data_lateness");
   c = {};
   c.receiver.ack.jiffy = Nanos::s(2);
   rejects(c, "receiver.ack.jiffy");
   c = {};
-  c.app.receiver.read_late_ppm = 1'000'001;
-  rejects(c, "app.receiver.read_late_ppm");
-  c = {};
-  c.app.receiver.read_late_latency = Nanos::s(11);
-  rejects(c, "app.receiver.read_late_latency");
+  c.app.receiver.read_wakeup = Delay({{.kind = DelayKind::rare, .ppm = 1'000'001}});
+  rejects(c, "app.receiver.read_wakeup");
+  c.app.receiver.read_wakeup = delay("1ppm * 1001s");
+  rejects(c, "app.receiver.read_wakeup");
   c = {};
   c.app.transmitter.duration = Nanos(-1);
   rejects(c, "app.transmitter.duration");
   c = {};
-  c.app.receiver.read_late_quantiles = {Nanos::us(300)};  // one quantile is no distribution
-  rejects(c, "app.receiver.read_late_quantiles");
-  c.app.receiver.read_late_quantiles = {Nanos::us(300), Nanos::us(200)};  // falling
-  rejects(c, "app.receiver.read_late_quantiles");
-  c.app.receiver.read_late_quantiles = {Nanos::us(300), Nanos::s(11)};
-  rejects(c, "app.receiver.read_late_quantiles");
-  c.app.receiver.read_late_quantiles = std::vector<Nanos>(102, Nanos::us(1));
-  rejects(c, "app.receiver.read_late_quantiles");
+  c.app.receiver.read_wakeup = delay("1ppm * quantiles(300us)");  // one quantile is no distribution
+  rejects(c, "app.receiver.read_wakeup");
+  c.app.receiver.read_wakeup = delay("1ppm * quantiles(300us, 200us)");  // falling
+  rejects(c, "app.receiver.read_wakeup");
+  c.app.receiver.read_wakeup = Delay({{.kind = DelayKind::quantiles, .points = std::vector<Nanos>(102, Nanos::us(1))}});
+  rejects(c, "app.receiver.read_wakeup");
+  c.app.transmitter.wakeup = Delay(std::vector<DelayTerm>(33, {.kind = DelayKind::constant, .value = Nanos::us(1)}));
+  rejects(c, "app.transmitter.wakeup");  // at most 32 terms
   c = {};
   c.receiver.ack.ack_at_read = true;  // a rule of the Linux window: the default receiver is BSD's
   rejects(c, "receiver.ack.ack_at_read");
   c = {};
-  c.app.receiver.read_quantiles = {Nanos::us(30), Nanos::us(10)};  // falling
-  rejects(c, "app.receiver.read_quantiles");
-  c.app.receiver.read_quantiles = {Nanos::us(10), Nanos::s(11)};
-  rejects(c, "app.receiver.read_quantiles");
-  c = {};
   c.link.burst = 1 << 30;
   c.receiver.ack.jiffy = Nanos::s(1);
-  c.app.receiver.read_late_latency = Nanos::s(10);
-  c.app.receiver.read_late_quantiles = std::vector<Nanos>(101, Nanos::s(10));
-  c.app.receiver.read_quantiles = {Nanos::us(8), Nanos::us(12), Nanos::us(56)};
+  c.app.receiver.read_wakeup =
+      delay("quantiles(8us, 12us, 56us) + 15us + 1000000ppm * (quantiles(10s, 10s) + 1000s + exp(1000s))");
   EXPECT_TRUE(validate(c).has_value());
 }
 

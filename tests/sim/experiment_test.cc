@@ -35,9 +35,9 @@ ExperimentConfig ns3_config(std::int64_t sndbuf) {
     p->rto_initial = p->rto_min = Nanos::s(1);
     p->stack_latency = Nanos::zero();
   }
-  c.app.transmitter.wakeup_latency = Nanos::zero();
+  c.app.transmitter.wakeup = Delay();
   c.app.transmitter.send_cost = Nanos::zero();
-  c.app.receiver.read_latency = Nanos::zero();
+  c.app.receiver.read_wakeup = Delay();
   c.app.receiver.read_cost = Nanos::zero();
   return c;
 }
@@ -211,8 +211,8 @@ ExperimentConfig lab(std::int64_t len) {
   c.receiver.stack_latency = Nanos::us(2);
   c.app.transmitter.write_len = len;
   c.app.transmitter.writes = 200;
-  c.app.transmitter.wakeup_latency = Nanos::us(20);
-  c.app.receiver.read_latency = Nanos::us(5);
+  c.app.transmitter.wakeup = Delay(Nanos::us(20));
+  c.app.receiver.read_wakeup = Delay(Nanos::us(5));
   return c;
 }
 
@@ -291,7 +291,7 @@ void run_both(ExperimentConfig c, ArrivalVsRead& out) {
 TEST(LinuxLab, AckAtReadLeavesThePairAckToTheReader) {
   ExperimentConfig c = lab(8192);
   c.app.transmitter.writes = 300;
-  c.app.receiver.read_latency = Nanos::us(30);
+  c.app.receiver.read_wakeup = Delay(Nanos::us(30));
   ArrivalVsRead even;
   run_both(c, even);
   ASSERT_GT(even.arrival.pairs(), 500u);
@@ -306,7 +306,7 @@ TEST(LinuxLab, AckAtReadLeavesThePairAckToTheReader) {
   // reader slower than 46 us takes the tail into that pair's ACK at the read.
   c = lab(10 * 1448 + 456);
   c.app.transmitter.writes = 100;
-  c.app.receiver.read_latency = Nanos::us(60);
+  c.app.receiver.read_wakeup = Delay(Nanos::us(60));
   ArrivalVsRead odd;
   run_both(c, odd);
   EXPECT_EQ(odd.arrival.threes_, 0);
@@ -315,7 +315,7 @@ TEST(LinuxLab, AckAtReadLeavesThePairAckToTheReader) {
   EXPECT_LE(odd.at_read.stalls.delayed_ack.count, 5u);
 }
 
-// link.shaper_wakeup_quantiles (the lab's tbf watchdog firing late): departures spread around the
+// link.shaper_lateness (the lab's tbf watchdog firing late): departures spread around the
 // line-rate schedule, some frames close behind a late one, while the rate holds; all-zero
 // quantiles are no lateness at all; a seed gives one result.
 class SpacingSink final : public TraceSink {
@@ -347,11 +347,11 @@ TEST(LinuxLab, ShaperLatenessSpreadsDeparturesButKeepsTheRate) {
   c.app.transmitter.writes = 1000;
   SpacingSink plain_sink;
   const Summary plain = run_experiment(c, &plain_sink).value();
-  c.link.shaper_wakeup_quantiles = {Nanos::zero(), Nanos::zero()};
+  c.link.shaper_lateness = *Delay::parse("quantiles(0us, 0us)");
   const Summary zero = run_experiment(c).value();
   EXPECT_EQ(zero.duration, plain.duration);
   EXPECT_EQ(zero.events, plain.events);
-  c.link.shaper_wakeup_quantiles = {Nanos::zero(), Nanos::us(10), Nanos::us(60)};
+  c.link.shaper_lateness = *Delay::parse("quantiles(0us, 10us, 60us)");
   SpacingSink late_sink;
   const Summary late = run_experiment(c, &late_sink).value();
   expect_clean(late);
@@ -501,7 +501,7 @@ ExperimentConfig jittery() {
   ExperimentConfig c;
   c.receiver.ack.kind = AckPolicyKind::bsd_tick;  // RNG-drawn tick phase
   c.app.transmitter.writes = 300;
-  c.app.transmitter.wakeup_jitter = Nanos::us(50);
+  c.app.transmitter.wakeup = *Delay::parse("200us + uniform(50us)");
   c.app.transmitter.chunking = PolicyKind::seed;
   return c;
 }
@@ -581,7 +581,7 @@ TEST(TimedRun, StopsStartingWritesAfterTheDuration) {
   EXPECT_LT(s->duration.seconds(), 1.5);
 }
 
-// app.receiver.read_late_ppm / read_late_latency: a reader that is on time but for rare late
+// app.receiver.read_wakeup's rare-event term: a reader that is on time but for rare late
 // wake-ups. Every wake-up late by 5 ms (ppm 10^6) paces a ttcp run by its reads.
 TEST(LateReader, EveryWakeupLateSlowsTheReader) {
   ExperimentConfig c;
@@ -589,13 +589,12 @@ TEST(LateReader, EveryWakeupLateSlowsTheReader) {
   c.app.transmitter.writes = 50;
   c.app.transmitter.chunking = core::PolicyKind::seed;
   const auto on_time = run_experiment(c);
-  c.app.receiver.read_late_ppm = 1'000'000;
-  c.app.receiver.read_late_latency = Nanos::ms(5);
+  c.app.receiver.read_wakeup = *Delay::parse("15us + 1000000ppm * 5ms");
   const auto late = run_experiment(c);
   ASSERT_TRUE(on_time && late);
   EXPECT_TRUE(late->completed);
   EXPECT_GT(late->duration.seconds(), on_time->duration.seconds() + 0.05);
-  c.app.receiver.read_late_ppm = 0;  // no draw at all: bit-identical to a run without the keys
+  c.app.receiver.read_wakeup = *Delay::parse("15us + 0ppm * 5ms");  // no draw at all: as without it
   const auto again = run_experiment(c);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->events, on_time->events);
@@ -604,7 +603,7 @@ TEST(LateReader, EveryWakeupLateSlowsTheReader) {
 
 // link.burst (the lab's tbf burst 3100): frames after an idle leave at once up to the banked
 // credit, so a sender that idles between writes finishes sooner than on a wire.
-// link.shaper_wakeup_trace: one element per data frame in order, cyclically, as an arrival delay
+// link.data_lateness = trace(...): one element per data frame in order, cyclically, as an arrival delay
 // that keeps the frames in order. Records each write's segments' arrivals at the receiving NIC.
 class ArrivalSink final : public TraceSink {
  public:
@@ -633,15 +632,13 @@ TEST(LinuxLab, ShaperTraceDelaysArrivalsInOrder) {
   c.link.burst = 3100;
   ArrivalSink plain(7300);
   const Summary p = run_experiment(c, &plain).value();
-  c.link.shaper_wakeup_trace = std::vector<Nanos>(6, Nanos::zero());
+  c.link.data_lateness = *Delay::parse("trace(0us, 0us, 0us, 0us, 0us, 0us)");
   const Summary zero = run_experiment(c).value();
   EXPECT_EQ(zero.duration, p.duration);  // an all-zero trace is no delay
   EXPECT_EQ(zero.events, p.events);
   // Every second write: its 3rd segment 40 us late, its 5th 300 us late (past the 6th's time,
   // which then arrives right behind it, not before).
-  c.link.shaper_wakeup_trace = std::vector<Nanos>(12, Nanos::zero());
-  c.link.shaper_wakeup_trace[8] = Nanos::us(40);
-  c.link.shaper_wakeup_trace[10] = Nanos::us(300);
+  c.link.data_lateness = *Delay::parse("trace(0us, 0us, 0us, 0us, 0us, 0us, 0us, 0us, 40us, 0us, 300us, 0us)");
   ArrivalSink late(7300);
   const Summary l = run_experiment(c, &late).value();
   expect_clean(l);

@@ -129,7 +129,7 @@ TEST(Invariants, BlockingChunkedJitteryAndReceiverInitiated) {
   c.app.transmitter.writes = 60;
   c.app.transmitter.nonblocking = false;  // KB214397 withheld completions
   c.app.transmitter.chunking = core::PolicyKind::seed;
-  c.app.transmitter.wakeup_jitter = Nanos::us(80);
+  c.app.transmitter.wakeup = c.app.transmitter.wakeup.with({.kind = DelayKind::uniform, .value = Nanos::us(80)});
   run_checked(c, "blocking seed-chunked");
   c.initiator = Initiator::receiver;  // OpenBSD asks for timestamps, XP accepts
   c.sender.send_buffer.kb214397_literal = true;

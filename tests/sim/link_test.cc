@@ -62,7 +62,7 @@ TEST(LinkDirection, TokenBucketBanksIdleTimeUpToTheBurst) {
   EXPECT_EQ(tbf.finish(idle_end, t, bank), idle_end + t / 2);
 }
 
-// link.shaper_wakeup_quantiles: a frame short of credit leaves `late` after its credit suffices
+// link.shaper_lateness: a frame short of credit leaves `late` after its credit suffices
 // (tbf's watchdog fired late); the credit kept accruing, so the next frame's wait is shorter by as
 // much: the lateness does not add up and the line rate holds.
 TEST(LinkDirection, LateShaperWakeUpsDoNotAddUp) {

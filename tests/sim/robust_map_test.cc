@@ -2,7 +2,7 @@
 // docs/STACKS.md §8): in every cell of a grid of write size x SO_SNDBUF x MSS x receiver x
 // sender Nagle, robust's goodput is >= 0.95 of the best of none/seed/cygwin in that cell, and
 // robust has no delayed-ACK or Nagle stall that one of them avoided. Plus the sender's wake-up:
-// >= 0.95 of the link ceiling at app.transmitter.wakeup_latency up to 300 us in the two
+// >= 0.95 of the link ceiling at app.transmitter.wakeup up to 300 us in the two
 // scenarios the issue names.
 //
 // The reduced grid runs in ctest (label sim;slow: exclude it from sanitizer runs with
@@ -293,7 +293,7 @@ TEST(RobustMap, DISABLED_Cell) {
   }
 }
 
-// Wake-up robustness: goodput / ceiling for robust at wakeup_latency 0..300 us.
+// Wake-up robustness: goodput / ceiling for robust at app.transmitter.wakeup 0..300 us.
 double ratio_at(const std::string& file, Nanos wakeup, bool raise) {
   const std::filesystem::path p = std::filesystem::path(ACKSTALL_SOURCE_DIR) / "examples" / file;
   const std::vector<std::string> sets = {"app.transmitter.chunking=robust"};
@@ -301,7 +301,7 @@ double ratio_at(const std::string& file, Nanos wakeup, bool raise) {
   EXPECT_TRUE(sc) << (sc ? "" : sc.error().message());
   if (!sc) return 0;
   ExperimentConfig cfg = sc->config;
-  cfg.app.transmitter.wakeup_latency = wakeup;
+  cfg.app.transmitter.wakeup = Delay(wakeup);
   cfg.app.transmitter.allow_raise_sndbuf = raise;
   auto s = run_experiment(cfg);
   EXPECT_TRUE(s && s->completed);

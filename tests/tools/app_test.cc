@@ -115,6 +115,15 @@ TEST(Plan, SaysWhenThePolicyDoesNotAct) {
   const auto isb = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "64k", "--len", "64k", "--policy", "isb"});
   ASSERT_EQ(isb.code, 0) << isb.err;
   EXPECT_NE(isb.err.find("ideal send backlog"), std::string::npos) << isb.err;
+  // --sndbuf-rule: the same rule with any cut; a contradiction is a usage error naming both.
+  const auto rule = run_ackstall(
+      {"plan", "--mss", "1460", "--sndbuf", "64k", "--len", "64k", "--policy", "robust", "--sndbuf-rule", "ideal-backlog"});
+  ASSERT_EQ(rule.code, 0) << rule.err;
+  EXPECT_NE(rule.err.find("ideal send backlog"), std::string::npos) << rule.err;
+  const auto clash = run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "64k", "--policy", "isb",
+                                   "--raise-sndbuf"});
+  EXPECT_EQ(clash.code, 2);
+  EXPECT_NE(clash.err.find("--raise-sndbuf contradicts --policy isb"), std::string::npos) << clash.err;
 }
 
 // --raise-sndbuf: robust plans under the SO_SNDBUF it recommends (KB823764); at jumbo MSS with

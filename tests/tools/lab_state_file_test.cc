@@ -11,7 +11,7 @@
 namespace ackstall::tools::lab {
 namespace {
 
-const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=30000000\n";
+const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=30000000\nreceiver_acks=windows\n";
 
 std::string error_of(std::string_view text) {
   const auto r = parse_state(text, "/run/x.conf");
@@ -26,7 +26,7 @@ std::string error_of(std::string_view text) {
 TEST(LabStateFile, RoundTripsThroughAFile) {
   const TempDir dir;
   const std::string path = (dir / "lab.conf").string();
-  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000, 1500, 30'000'000};
+  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000, 1500, 30'000'000, ReceiverAcks::windows};
   ASSERT_TRUE(write_state_file(path, cfg));
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -47,6 +47,12 @@ TEST(LabStateFile, AFileWithoutTheMiddleHostReadsAsNoDelayLine) {
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->rtt_ns, 0);
   EXPECT_EQ(back->queue_bytes, 4000);
+  EXPECT_EQ(back->receiver_acks, ReceiverAcks::kernel);  // a file from before --receiver-acks
+}
+
+TEST(LabStateFile, UnknownReceiverAcksIsAnError) {
+  EXPECT_EQ(error_of("receiver_acks=solaris\n"),
+            "/run/x.conf: line 1: receiver_acks: expected kernel or windows, got 'solaris'");
 }
 
 TEST(LabStateFile, MissingFileIsAnErrorNamingIt) {

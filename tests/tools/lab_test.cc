@@ -207,6 +207,44 @@ TEST(LabNoRoot, BadRttIsAUsageError) {
   }
 }
 
+// --receiver-acks windows: the middle host thins the receiver's ACKs to Windows' rule (every 2nd
+// segment, else 200 ms: lab/ack_thinner.h). Today's Cygwin cut (pieces of exactly SO_SNDBUF,
+// 128 KiB writes over a 64 KiB quota) waits for a held ACK on each piece; the patched cut
+// (robust) does not (docs/VALIDATION.md §7). Timestamps off, as Windows sends (MSS 1460): a
+// piece is 45 segments, odd, so its last one's ACK is held.
+TEST_F(Lab, WindowsLikeReceiverStallsTodaysCygwinCutAndNotThePatchedOne) {
+  auto up = run_cli({"up", "--receiver-acks", "windows", "--timestamps", "off"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_NE(up.out.find("thinned to Windows' rule"), std::string::npos) << up.out;
+  ASSERT_EQ(pids_in("ackstall-m").size(), 1u) << "the thinner runs in ackstall-m, also without --rtt";
+  const auto afd = [](const std::string& cut) {
+    auto run = run_cli({"run", "--realtime", "off", "--", "-l", "131072", "-n", "10", "-b", "65536",
+                        "--emulate-afd", "--chunk", cut, "--verify", "--json"});
+    EXPECT_EQ(run.code, 0) << run.err;
+    const auto j = nlohmann::json::parse(run.out);
+    EXPECT_EQ(j["receiver"]["end"]["sum_received"]["bytes"], 10 * 131072) << cut;
+    return j["transmitter"]["end"]["afd"];
+  };
+  const auto today = afd("cygwin");
+  const auto patched = afd("robust");
+  // A ~200 ms hold per piece, two pieces a write (docs/VALIDATION.md §7).
+  EXPECT_GE(today["stalls"].get<int>(), 16) << today.dump();
+  EXPECT_GE(today["waited_seconds"].get<double>(), 16 * 0.18) << today.dump();
+  // None. 10 writes are 898 segments, even: with an odd total (6 writes: 539) the transfer's
+  // last ACK is held too, one 200 ms wait at the end.
+  EXPECT_LE(patched["stalls"].get<int>(), 1) << patched.dump();
+  EXPECT_LT(patched["waited_seconds"].get<double>(), 0.35) << patched.dump();
+  auto down = run_cli({"down"});
+  ASSERT_EQ(down.code, 0) << down.err;
+  EXPECT_FALSE(ns_exists("ackstall-m"));
+}
+
+TEST(LabNoRoot, BadReceiverAcksIsAUsageError) {
+  const auto r = run_cli({"up", "--receiver-acks", "solaris"});
+  EXPECT_EQ(r.code, kExitUsage) << r.err;
+  EXPECT_NE(r.err.find("--receiver-acks"), std::string::npos) << r.err;
+}
+
 TEST_F(Lab, JumboFrames) {
   auto up = run_cli({"up", "--mtu", "9000", "--ack-mode", "classic"});
   ASSERT_EQ(up.code, 0) << up.err;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/lab_link_jitter.py against known truth: the simulator's lab scenario with a shaper trace
-# (link.shaper_wakeup_trace) whose every second 7300-byte write has its 3rd segment 40 us late,
+# (link.data_lateness = trace(...)) whose every second 7300-byte write has its 3rd segment 40 us late,
 # captured on the receiver's side (`sim --pcap-at receiver`, as the lab's dumpcap) and analysed
 # as a lab capture is. Checks: the trace comes back write by write (6 segments, 0 for the first
 # two, the 3rd's 40 us in every second write) and the quantiles see the same 40 us.
@@ -11,7 +11,7 @@ require tshark "Debian package tshark"
 require python3
 private_dir jitter
 "$ackstall" sim "$src/examples/lab/pingpong-l8192.toml" --set app.transmitter.write_len=7300 \
-  --set app.transmitter.writes=200 --set link.shaper_wakeup_trace=0us,0us,0us,0us,0us,0us,0us,0us,40us,0us,0us,0us \
+  --set app.transmitter.writes=200 --set "link.data_lateness=trace(0us,0us,0us,0us,0us,0us,0us,0us,40us,0us,0us,0us)" \
   --pcap "$dir/sim.pcap" --pcap-at receiver >/dev/null
 tshark -r "$dir/sim.pcap" -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack -e tcp.stream \
   -e frame.len 2>/dev/null | python3 "$src/bench/lab_link_jitter.py" 10.0.0.1 7300 --trace >"$dir/jit.json"

@@ -18,7 +18,7 @@ analyse() {  # NAME LEN [at-read]: NAME.pcap's fields through the lab's analysis
 }
 run() {  # NAME LEN READ_LATENCY AT_READ
   "$ackstall" sim "$src/examples/lab/pingpong-l8192.toml" --set app.transmitter.write_len="$2" \
-    --set app.transmitter.writes=200 --set app.receiver.read_latency="$3" --set receiver.ack.ack_at_read="$4" \
+    --set app.transmitter.writes=200 --set app.receiver.read_wakeup="$3" --set receiver.ack.ack_at_read="$4" \
     --pcap "$dir/$1.pcap" --pcap-at receiver >/dev/null
 }
 field() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(eval(sys.argv[2], {"d": d}))' "$dir/$1.json" "$2"; }

@@ -32,10 +32,11 @@ struct UpOptions {
   std::int64_t queue_bytes = 0;
   int mtu = 1500;
   std::string rtt{};  // empty: no middle host
+  std::string receiver_acks = "kernel";
   // Assumes validate() passed.
   lab::LabConfig config() const {
     return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes, mtu,
-            rtt.empty() ? 0 : *core::parse_duration_ns(rtt)};
+            rtt.empty() ? 0 : *core::parse_duration_ns(rtt), *lab::parse_receiver_acks(receiver_acks)};
   }
   // The flags' values that CLI11 does not check itself, or what is wrong with one.
   core::Result<void> validate(std::string_view cmd) const {
@@ -64,6 +65,13 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
   cmd.add_option("--rtt", o.rtt,
                  "round-trip time the path adds, e.g. 30ms: a third host (ackstall-m) carries a "
                  "delay line (half each way) and the shaper, whose drops are then losses on the path");
+  cmd.add_option("--receiver-acks", o.receiver_acks,
+                 "who times the receiver's ACKs: kernel (default: Linux, as --ack-mode sets it) or "
+                 "windows (a Windows-like receiver as seen from the wire: the kernel ACKs every "
+                 "segment and the middle host, ackstall-m, forwards an ACK every 2nd segment "
+                 "(TcpAckFrequency 2), else 200 ms after the first unACKed one (TcpDelAckTicks 2); "
+                 "brings up ackstall-m even without --rtt)")
+      ->check(CLI::IsMember(std::vector<std::string>{"kernel", "windows"}));
   cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 
@@ -75,13 +83,17 @@ int run_up(const UpOptions& o, Io io) {
   if (auto r = lab::lab_up(cfg, [&](const std::string& m) { io.out << m << '\n'; }); !r) {
     return fail(io, r.error());
   }
+  const bool windows = cfg.receiver_acks == lab::ReceiverAcks::windows;
   const std::string path =
-      cfg.rtt_ns > 0 ? fmt::format(" via {} (delay line {} round trip, {} shaped to {})", lab::kNsM,
-                                   core::format_duration_ns(cfg.rtt_ns), lab::kVethMB, cfg.rate)
-                     : fmt::format(", {} shaped to {}", lab::kVethA, cfg.rate);
+      cfg.middle() ? fmt::format(" via {} (delay line {} round trip{}, {} shaped to {})", lab::kNsM,
+                                 cfg.rtt_ns > 0 ? core::format_duration_ns(cfg.rtt_ns) : std::string("0 ms"),
+                                 windows ? ", receiver's ACKs thinned to Windows' rule: every 2nd segment, else 200 ms" : "",
+                                 lab::kVethMB, cfg.rate)
+                   : fmt::format(", {} shaped to {}", lab::kVethA, cfg.rate);
   fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}){} with Ethernet framing, timestamps {}, receiver ack mode {}\n",
              lab::kNsA, lab::kVethA, lab::kAddrA, lab::kNsB, lab::kVethB, lab::kAddrB, path,
-             cfg.timestamps ? "on" : "off", ttcp::to_string(cfg.ack_mode));
+             cfg.timestamps ? "on" : "off",
+             windows ? "quickack (route)" : std::string(ttcp::to_string(cfg.ack_mode)));
   return kExitOk;
 }
 

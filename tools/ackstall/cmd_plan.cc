@@ -15,6 +15,7 @@
 #include "ackstall/net/ideal_send_backlog.h"
 #include "app.h"
 #include "size_option.h"
+#include "sndbuf_rule_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -24,7 +25,7 @@ struct PlanOptions {
   std::uint64_t len = 0;
   std::int64_t peer_window = 0;  // 0: unknown
   std::string policy = "seed";
-  bool raise = false;
+  SndbufRuleFlags sndbuf_rule;  // --sndbuf-rule, --raise-sndbuf
   bool json = false;
   bool summary = false;
 };
@@ -57,18 +58,20 @@ std::uint64_t repeats(const core::ChunkPolicy& policy, std::uint64_t len, std::u
 int execute(const PlanOptions& o, Io io) {
   const auto net_policy = net::parse_net_policy(o.policy);
   if (!net_policy) return fail(io, "--policy " + o.policy + ": unknown policy", kExitUsage);
+  const auto rule = resolve_sndbuf_rule(o.sndbuf_rule, *net_policy, "--policy " + o.policy, "plan");
+  if (!rule) return fail(io, rule.error().message(), kExitUsage);
   core::SocketParams params{o.sndbuf, o.mss, true};
-  params.allow_raise_sndbuf = o.raise;
+  params.allow_raise_sndbuf = *rule == core::SndbufRule::raise;
   params.peer_window = o.peer_window;
   core::ChunkPolicy policy(net_policy->core, params);
   // Notes go to stderr so that stdout stays one chunk per line.
-  if (net_policy->isb())
+  if (*rule == core::SndbufRule::ideal_backlog)
     fmt::print(io.err,
-               "ackstall: note: isb sets SO_SNDBUF to the ideal send backlog (Windows) and chunks with the "
-               "seed's policy under it; plan has no socket to query, so --sndbuf stands for the backlog\n");
+               "ackstall: note: ideal-backlog sets SO_SNDBUF to the ideal send backlog (Windows) and chunks "
+               "under it; plan has no socket to query, so --sndbuf stands for the backlog\n");
   if (auto notice = core::policy_notice(net_policy->core, policy.params(), static_cast<std::size_t>(o.len)))
     fmt::print(io.err, "ackstall: note: {}\n", *notice);
-  // --raise-sndbuf: plan under the SO_SNDBUF the policy recommends, as ChunkedSender sets it.
+  // --sndbuf-rule raise: plan under the SO_SNDBUF the policy recommends, as ChunkedSender sets it.
   if (const std::int64_t want = policy.recommended_sndbuf(static_cast<std::size_t>(o.len)); want > params.sndbuf) {
     params.sndbuf = want;
     policy.update(params);
@@ -128,9 +131,9 @@ void add_plan_command(CLI::App& parent, Action& selected) {
                     return s;
                   }() + " (default seed)")
       ->check(CLI::IsMember(net::net_policy_names()));
-  cmd->add_flag("--raise-sndbuf", opt->raise,
-                "let robust raise SO_SNDBUF above a send it cannot split without a stall (KB823764), and "
-                "plan under the raised value");
+  add_sndbuf_rule_options(*cmd, opt->sndbuf_rule,
+                          "robust may raise it above a send it cannot split without a stall, KB823764; "
+                          "plan under the raised value");
   add_size_option(*cmd, "--peer-window", opt->peer_window,
                   "the window the peer offers (TCP_INFO snd_wnd); with --raise-sndbuf at jumbo MSS robust raises "
                   "MSS < SO_SNDBUF < 2 MSS only where it holds the raised quota (default: unknown)",

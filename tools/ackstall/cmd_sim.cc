@@ -99,10 +99,13 @@ std::vector<std::string> sources(const SimOptions& o) {
   return o.defaults ? std::vector<std::string>{kDefaultsSource} : o.files;
 }
 
-core::Result<scenario::Scenario> load(const std::string& source, const std::vector<std::string>& sets) {
+// A scenario, its warnings (old key names, scenario/fields.h) shown on ERR.
+core::Result<scenario::Scenario> load(const std::string& source, const std::vector<std::string>& sets,
+                                      std::ostream& err) {
   auto sc = source == kDefaultsSource ? scenario::parse_scenario("", source, sets)
                                        : scenario::load_scenario_file(source, sets);
   if (!sc) return tl::unexpected(name_set_flag(std::move(sc.error()), source));
+  for (const std::string& w : sc->warnings) err << "ackstall: warning: " << w << '\n';
   return sc;
 }
 
@@ -120,7 +123,7 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   if (!o.pcap_path.empty() || !o.plot_window.empty())
     return fail(io, "sim: --pcap and --plot-window trace one run, not a sweep", kExitUsage);
   // The file's [sweep] axes (less those --sweep names again), then --sweep's.
-  auto base = load(sources(o)[0], o.sets);
+  auto base = load(sources(o)[0], o.sets, io.err);
   if (!base) return fail(io, base.error(), kExitUsage);
   std::vector<scenario::SweepAxis> axes;
   for (const std::vector<std::string>* specs : {&std::as_const(base->sweep_axes), &o.sweeps})
@@ -129,6 +132,9 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
       if (!axis) {
         return fail(io, axis.error(), kExitUsage, specs == &o.sweeps ? "--sweep " : sources(o)[0] + ": sweep.axes: ");
       }
+      if (const auto* f = scenario::find_field(axis->key); f != nullptr && !f->replaced_by.empty())
+        io.err << "ackstall: warning: --sweep " << axis->key << ": an old name of one term of " << f->replaced_by
+               << " (old names go in the next release)\n";
       const bool replaced = specs == &base->sweep_axes &&
                             std::any_of(o.sweeps.begin(), o.sweeps.end(),
                                         [&](const std::string& x) { return x.starts_with(axis->key + "="); });
@@ -173,7 +179,8 @@ int execute(const SimOptions& o, Io io) {
   const std::optional<std::int64_t> threshold = o.stall_threshold;
   if (!o.sweeps.empty()) return execute_sweep(o, threshold, io);
   if (sources(o).size() == 1 && !o.show_config) {  // a map file: [sweep] axes
-    auto sc = load(sources(o)[0], o.sets);
+    std::ostringstream warnings;  // shown by whichever path runs it
+    auto sc = load(sources(o)[0], o.sets, warnings);
     if (sc && !sc->sweep_axes.empty()) return execute_sweep(o, threshold, io);
   }
   if (!o.csv_path.empty() || !o.shard.empty())
@@ -193,7 +200,7 @@ int execute(const SimOptions& o, Io io) {
     if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   std::vector<scenario::Scenario> scenarios;
   for (const std::string& f : sources(o)) {
-    auto sc = load(f, o.sets);
+    auto sc = load(f, o.sets, io.err);
     if (!sc) return fail(io, sc.error(), kExitUsage);
     if (threshold) sc->config.stall_threshold = sim::Nanos(*threshold);
     scenarios.push_back(std::move(*sc));

@@ -106,7 +106,7 @@ void report_ready() {
 // Starts the delay line in ackstall-m as a detached process (double fork: never this process's
 // child, so nothing here has to reap it; lab_down stops it by namespace) and waits until its
 // sockets are bound. Its stdio is /dev/null and it holds no other descriptor of this process.
-Status start_delay_line(std::chrono::nanoseconds one_way) {
+Status start_delay_line(std::chrono::nanoseconds one_way, bool windows_acks) {
   int pfd[2];
   if (::pipe2(pfd, O_CLOEXEC) != 0) return core::os_failure("delay line: pipe2", errno);
   const pid_t first = ::fork();
@@ -128,7 +128,7 @@ Status start_delay_line(std::chrono::nanoseconds one_way) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
     auto r = enter_namespace(kNsM);
-    if (r) r = run_delay_line({kVethMA, kVethMB, one_way}, report_ready);
+    if (r) r = run_delay_line({kVethMA, kVethMB, one_way, windows_acks}, report_ready);
     if (!r) {
       const std::string why = "E" + r.error().message();
       (void)!::write(kReadyFd, why.data(), why.size());
@@ -183,7 +183,7 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
   const std::string ts = cfg.timestamps ? "1" : "0";
   const std::string shaper_tail =
       cfg.queue_bytes > 0 ? "limit " + std::to_string(cfg.queue_bytes) : std::string("latency 20ms");
-  const bool middle = cfg.rtt_ns > 0;
+  const bool middle = cfg.middle();
   // The shaped interface: a's own with no middle host, else the middle's way out to b.
   const char* shaped_ns = middle ? kNsM : kNsA;
   const char* shaped_dev = middle ? kVethMB : kVethA;
@@ -225,6 +225,16 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
       steps.push_back({"ip", "-n", kNsM, "link", "set", "dev", dev, "up"});
     }
   }
+  if (cfg.receiver_acks == ReceiverAcks::windows) {
+    // The receiver ACKs every segment at once (the route's quickack metric, ip-route(8): the
+    // kernel's tcp_in_quickack_mode, whatever TCP_QUICKACK the socket sets) and the thinner in
+    // the middle host holds them back to Windows' rule (lab/ack_thinner.h). The replaced routes
+    // keep the kernel's own metrics (IPv4 0, IPv6 256), so they replace, not shadow.
+    steps.push_back({"ip", "-n", kNsB, "route", "replace", "10.77.0.0/24", "dev", kVethB, "proto", "kernel",
+                     "scope", "link", "src", kAddrB, "quickack", "1"});
+    steps.push_back({"ip", "-n", kNsB, "-6", "route", "replace", "fd77::/64", "dev", kVethB, "proto", "kernel",
+                     "metric", "256", "quickack", "1"});
+  }
   const auto rollback = [](const core::Error& why) -> Status {
     (void)lab_down_locked();
     return core::fail("lab up: " + why.message());
@@ -247,7 +257,8 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
     if (auto r = ns_exec(ns, {"sysctl", "-qw", "net.ipv4.tcp_timestamps=" + ts}); !r) return rollback(r.error());
   }
   if (middle) {
-    if (auto r = start_delay_line(std::chrono::nanoseconds(cfg.rtt_ns / 2)); !r) return rollback(r.error());
+    if (auto r = start_delay_line(std::chrono::nanoseconds(cfg.rtt_ns / 2),
+                                         cfg.receiver_acks == ReceiverAcks::windows); !r) return rollback(r.error());
   }
   if (auto r = write_state_file(kStateFile, cfg); !r) return rollback(r.error());
   return {};

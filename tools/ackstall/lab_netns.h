@@ -16,6 +16,10 @@
 // a queue that overflows there loses segments on the path (the sender's host sees no local drop
 // and must retransmit). a and b keep their addresses and interfaces; captures are taken alike.
 //
+// With --receiver-acks windows (LabConfig::receiver_acks) the middle host is there even without
+// --rtt (a 0 ms line): b's routes get `quickack 1`, so b ACKs every segment, and the line passes
+// b's ACKs through an AckThinner (lab/ack_thinner.h) that forwards them by Windows' rule.
+//
 // Names carry the project prefix so a stale lab (a crashed run) is recognisable: lab_up()
 // removes one first (and says so), and removes everything it made if any step fails. The lab's
 // settings are kept in /run/ackstall-lab.conf for `lab run` (lab/state_file.h).

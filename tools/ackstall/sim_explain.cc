@@ -121,7 +121,7 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
                          bytes(tx.write_len), sndbuf, when);
     case StallKind::wakeup:
       return fmt::format("the sender wakes {} after FD_WRITE and the link idles meanwhile ({})",
-                         core::format_duration_ns(tx.wakeup_latency.count()), when);
+                         tx.wakeup.to_string(), when);
     case StallKind::select_teardown:
       return fmt::format("scp's select() pipe thread ends only at its next {} poll (Sleep, not an event) ({})",
                          core::format_duration_ns(cfg.app.scp.sleep_quantum.count()), when);

@@ -41,12 +41,13 @@ void list_keys(std::ostream& out, bool json) {
   }
   fmt::print(out, "\nValues (TOML, or --set KEY=VALUE, or --sweep KEY=V1,V2 / A..B:STEP / A..B:xF):\n");
   for (FieldKind k : {FieldKind::integer, FieldKind::size, FieldKind::duration, FieldKind::rate,
-                      FieldKind::boolean, FieldKind::durations}) {
+                      FieldKind::boolean, FieldKind::durations, FieldKind::delay}) {
     const char* name = k == FieldKind::integer     ? "integer"
                        : k == FieldKind::size      ? "size"
                        : k == FieldKind::duration  ? "duration"
                        : k == FieldKind::rate      ? "rate"
                        : k == FieldKind::durations ? "durations"
+                       : k == FieldKind::delay     ? "delay"
                                                    : "boolean";
     fmt::print(out, "  {:<9} {}\n", name, scenario::grammar(k));
   }

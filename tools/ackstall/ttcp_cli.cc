@@ -38,13 +38,9 @@ void TtcpCli::add_to(CLI::App& cmd) {
                  "plain send where the kernel charges no per-send quota, robust on Winsock or with "
                  "--emulate-afd), or isb (seed with --sndbuf-rule ideal-backlog)")
       ->check(CLI::IsMember(net::net_policy_names()));
-  cmd.add_option("--sndbuf-rule", sndbuf_rule,
-                 "-t: what the sender does with SO_SNDBUF beside the cut: keep (default), raise (robust/auto "
-                 "may raise it above a send it cannot split without a stall, KB823764's second "
-                 "workaround; the quota under --emulate-afd) or ideal-backlog (it follows Windows' ideal "
-                 "send backlog; elsewhere keep)")
-      ->check(CLI::IsMember(core::sndbuf_rule_names()));
-  cmd.add_flag("--raise-sndbuf", raise_sndbuf, "-t: the same as --sndbuf-rule raise (old spelling)");
+  add_sndbuf_rule_options(cmd, sndbuf_rule,
+                          "-t, robust/auto may raise it above a send it cannot split without a stall, "
+                          "KB823764's second workaround; the quota under --emulate-afd");
   // A flag whose value comes after '=' (it never takes a HOST that follows it); a size right
   // after it ("--emulate-afd 8k HOST") is its quota too: finish() takes it from the positionals.
   cmd.add_flag("--emulate-afd{default}", afd_text,
@@ -93,27 +89,9 @@ core::Result<void> TtcpCli::finish(bool host_required) {
   }
   const net::NetPolicy policy = *net::parse_net_policy(chunk);
   cfg.chunk = policy.core;
-  // One SO_SNDBUF rule from --sndbuf-rule, --raise-sndbuf and --chunk isb; two that differ are an error.
-  std::optional<core::SndbufRule> rule;
-  std::string rule_from;
-  const auto take = [&](core::SndbufRule r, const std::string& from) -> core::Result<void> {
-    if (rule && *rule != r) {
-      return core::fail("ttcp: " + from + " contradicts " + rule_from + " (one SO_SNDBUF rule: --sndbuf-rule)");
-    }
-    rule = r;
-    rule_from = from;
-    return {};
-  };
-  if (policy.sndbuf != core::SndbufRule::keep) {
-    if (auto r = take(policy.sndbuf, "--chunk " + chunk); !r) return r;
-  }
-  if (raise_sndbuf) {
-    if (auto r = take(core::SndbufRule::raise, "--raise-sndbuf"); !r) return r;
-  }
-  if (!sndbuf_rule.empty()) {
-    if (auto r = take(*core::parse_sndbuf_rule(sndbuf_rule), "--sndbuf-rule " + sndbuf_rule); !r) return r;
-  }
-  cfg.sndbuf_rule = rule.value_or(core::SndbufRule::keep);
+  const auto rule = resolve_sndbuf_rule(sndbuf_rule, policy, "--chunk " + chunk, "ttcp");
+  if (!rule) return tl::unexpected(rule.error());
+  cfg.sndbuf_rule = *rule;
   cfg.ack_mode = *ttcp::parse_ack_mode(ack_mode);
   if (cfg.transmit) {
     if (host_required && cfg.host.empty()) {

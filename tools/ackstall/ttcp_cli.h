@@ -11,6 +11,7 @@
 
 #include "ackstall/core/error.h"
 #include "ackstall/ttcp/config.h"
+#include "sndbuf_rule_option.h"
 
 namespace ackstall::tools {
 
@@ -30,8 +31,7 @@ struct TtcpCli {
   std::vector<std::string> positionals;   // HOST; or QUOTA HOST after "--emulate-afd" (finish())
   std::optional<std::int64_t> sockbuf;    // -b, checked against kMaxSocketBuffer
   std::string chunk = "none";
-  std::string sndbuf_rule;  // --sndbuf-rule: "" absent
-  bool raise_sndbuf = false;  // --raise-sndbuf: old spelling of --sndbuf-rule raise
+  SndbufRuleFlags sndbuf_rule;  // --sndbuf-rule, --raise-sndbuf
   std::string ack_mode = "default";
   void add_to(CLI::App& cmd);
   core::Result<void> finish(bool host_required);

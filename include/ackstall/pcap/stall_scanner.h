@@ -154,6 +154,12 @@ struct DirectionReport {
   // and sequence holes (new data beyond the highest seen).
   std::uint64_t uncaptured_bytes = 0;
   std::uint64_t sequence_holes = 0;
+  // A capture that begins mid-stream: the receiver's ACKs came before the first captured data
+  // segment (the time from the first of them is accounted, half_flow.h Prologue): the bytes they
+  // ACKed, and how long their window was zero.
+  bool starts_mid_stream = false;
+  std::uint64_t acked_before_data_bytes = 0;
+  std::int64_t zero_window_before_data_ns = 0;
   std::uint64_t loss_events = 0;  // retransmissions starting a recovery (RFC 5681 §3.2, RFC 6298)
   std::uint64_t zero_window_acks = 0;
   std::uint64_t peer_data_bytes = 0;  // the receiver's own payload seen (request/response)

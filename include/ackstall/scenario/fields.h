@@ -12,6 +12,7 @@
 //   rate      a string "100mbit", "1gbit", "64kbit" or an integer in bit/s
 //   enum      one of the names listed for the key (e.g. "classic", "openbsd", "seed")
 //   durations a string of comma-separated durations, or "none": "220us,260us,2ms"
+//   delay     a random delay in sim's one grammar (sim/delay.h): "15us + exp(30us)", "none"
 //
 // Besides these keys, a scenario may name a profile or preset first (profiles.h):
 // sender.profile, receiver.profile (TCP profiles) and link.preset; listed by profile_keys().
@@ -21,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,7 +35,7 @@ namespace ackstall::scenario {
 // A scalar as written in a scenario: TOML integer, boolean, float or string.
 using Value = std::variant<std::int64_t, bool, double, std::string>;
 
-enum class FieldKind { integer, size, boolean, duration, rate, enumeration, durations };
+enum class FieldKind { integer, size, boolean, duration, rate, enumeration, durations, delay };
 
 struct FieldInfo {
   std::string path;           // "receiver.ack.delack_timeout"
@@ -41,6 +43,10 @@ struct FieldInfo {
   std::string type;           // "integer", "size", "duration", "one of: off, classic, minshall", ...
   std::string description;    // what it is, with its unit where the grammar does not carry one
   std::string default_value;  // the value in a default ExperimentConfig, in the key's grammar
+  // Non-empty for an old name kept for one release: the key it sets one term of. Old names are
+  // not listed by fields(); find_field and set_field know them, and the loader warns
+  // (Scenario::warnings).
+  std::string replaced_by{};
 };
 
 // All keys of ExperimentConfig that a scenario may set (profile/preset keys excluded).
@@ -56,6 +62,10 @@ std::string_view grammar(FieldKind kind);
 
 // The value of field PATH in CFG, in the key's grammar ("8k", "200ms", "100mbit", "classic").
 core::Result<std::string> get_field(const sim::ExperimentConfig& cfg, std::string_view path);
+
+// One line for the old names OLD of NEW_KEY (FieldInfo::replaced_by), VALUE being what they set:
+// "a, b: old names; write NEW_KEY = \"VALUE\" (they go in the next release)".
+std::string old_key_warning(const std::string& new_key, const std::set<std::string>& old, const std::string& value);
 
 // "<path>: unknown key", with " (did you mean <key>?)" when a key (profile keys included) is close.
 std::string unknown_key(std::string_view path);

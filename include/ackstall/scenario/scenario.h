@@ -53,6 +53,9 @@ struct Scenario {
   std::vector<std::string> overrides;  // the keys --set changed (the seed's row no longer holds)
   // [sweep] axes = ["KEY=VALUES", ...]: the sweep this file describes (a map, sweep.h), in order.
   std::vector<std::string> sweep_axes;
+  // One line per old key name used (FieldInfo::replaced_by): "KEY: old name, sets one term of
+  // NEW (...)". The caller shows them as warnings.
+  std::vector<std::string> warnings;
 };
 
 // Every key (fields.h) with its resolved value and origin ("default" when nothing set it).

@@ -5,8 +5,8 @@
 //   every piece is one Winsock send. Cygwin fhandler_socket::sendmsg (seed diff): WSASendTo; on
 //   WSAEWOULDBLOCK wait for FD_WRITE and retry the same piece; a blocking send whose completion
 //   AFD withholds (KB214397 rule 3, docs/STACKS.md §1) waits for the completion. Either wait
-//   ends in writable(): a quota-wait stall, then the thread's wake-up (wakeup_latency + jitter
-//   from the run's RNG, a wakeup stall), then the next send. Each completed send costs
+//   ends in writable(): a quota-wait stall, then the thread's wake-up (a draw of `wakeup` from
+//   the run's RNG, a wakeup stall), then the next send. Each completed send costs
 //   send_cost of CPU. After the last write: close() (FIN) when close_when_done.
 //   The scp source (app_scp.h) is this loop with `cpu_ps_per_byte` of encryption before each
 //   write; plain ttcp has 0. With `cpu_ahead_bytes` > 0 the encryption runs ahead of the socket
@@ -18,11 +18,8 @@
 //
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
-//   after read_latency plus an exponential draw of mean read_jitter (plus read_late_latency, an
-//   exponential draw of mean read_late_jitter and a draw from read_late_quantiles for
-//   read_late_ppm of the wake-ups per million) (the scheduler's wake-up
-//   latency: sk_data_ready -> the blocked reader runs); each read that returned data costs
-//   read_cost of CPU, then reads again.
+//   after a draw of `read_wakeup` (the scheduler's wake-up latency: sk_data_ready -> the blocked
+//   reader runs); each read that returned data costs read_cost of CPU, then reads again.
 //
 // Protocol (the simulation's side):
 //   transmitter: connected(now) -> run at the returned time; run(now) -> TxRequest:
@@ -102,7 +99,7 @@ class TtcpTransmitter {
     AppWake w;
     if (!waiting()) return w;
     w.add_stall(StallKind::quota_wait, wait_since_, now);
-    const Nanos lat = cfg_.wakeup_latency + rng.uniform(cfg_.wakeup_jitter);
+    const Nanos lat = cfg_.wakeup.draw(rng);
     if (lat > Nanos::zero()) w.add_stall(StallKind::wakeup, now, now + lat);
     state_ = State::running;
     w.at = now + lat;
@@ -155,16 +152,9 @@ class TtcpReceiver {
     AppWake w;
     if (scheduled_) return w;
     scheduled_ = true;
-    // One draw per statement: the operands of one `+` are evaluated in an unspecified order (GCC
-    // and Clang differ), and the runs must not depend on the compiler. The quantile draw comes
-    // first, as GCC (the release build) evaluated these sums before.
-    const Nanos on_time = from_quantiles(rng, cfg_.read_quantiles);
-    w.at = now + cfg_.read_latency + exponential(rng, cfg_.read_jitter) + on_time;
-    // A rare late wake-up (no draw unless configured: runs without one stay bit-identical).
-    if (cfg_.read_late_ppm > 0 && rng.below(1'000'000) < static_cast<std::uint64_t>(cfg_.read_late_ppm)) {
-      const Nanos spread = from_quantiles(rng, cfg_.read_late_quantiles);
-      w.at += cfg_.read_late_latency + exponential(rng, cfg_.read_late_jitter) + spread;
-    }
+    // The terms are drawn in the order written (delay.h), so runs do not depend on the compiler's
+    // order of evaluating a sum.
+    w.at = now + cfg_.read_wakeup.draw(rng);
     return w;
   }
 

@@ -11,14 +11,17 @@
 // full-duplex 100BASE-T crossover cable. Every default cites its source in
 // docs/STACKS.md (§N) or is marked [calibrated] / [I] (inferred).
 //
-// Compatibility: fields are only ever added (with defaults that keep old results); enum values
-// are only appended.
+// Compatibility: a field is added with a default that keeps old results, and enum values are
+// only appended. A field may be replaced (the eleven delay fields became four Delay values,
+// delay.h); the scenario keys keep the old names for one release as aliases that warn
+// (scenario/fields.h), so files keep loading and give the same runs.
 #pragma once
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/error.h"
 #include "ackstall/core/link_framing.h"
 #include "ackstall/core/units.h"
+#include "ackstall/sim/delay.h"
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
@@ -51,24 +54,21 @@ struct LinkConfig {
   // fast link, as the lab's `tbf rate R burst B` (docs/STACKS.md §7): idle time banks up to
   // `burst` bytes of credit at `rate`, and a frame that finds enough credit leaves at once.
   std::int64_t burst = 0;
-  // With burst > 0: a frame that must wait for credit leaves later by a draw from these evenly
-  // spaced quantiles (p0 .. p100; empty: exactly when the credit suffices). sch_tbf does not poll:
-  // tbf_dequeue (net/sched/sch_tbf.c) arms the qdisc watchdog (sch_api.c, an hrtimer) for the
-  // moment the tokens will suffice, and the frame leaves when the timer's NET_TX softirq runs,
-  // late by the host's timer and softirq latency; tokens keep accruing meanwhile, so the lateness
-  // does not add up (docs/STACKS.md §7).
-  // Measured from a capture by bench/lab_link_jitter.py.
-  std::vector<Nanos> shaper_wakeup_quantiles;
-  // The lab's lateness as the sequence it came in, not as a distribution: the n-th data frame
-  // from sender to receiver (from 0) reaches the receiver element n mod size later than the
-  // bucket lets it go, never before the frame ahead of it; the same in every seed. The lab's
-  // lateness comes in runs (one host pause holds back several frames alike), which independent
-  // draws from the quantiles do not keep: fed a lab capture's percentiles they put 0.79 % of a
-  // write's segment spacings under 5 us where the capture has 0.009 %, the sequence 0.05 %
-  // (bench/lab_spacing_check.sh, docs/VALIDATION.md §4). bench/lab_link_jitter.py --trace prints
-  // a capture's sequence, write by write (0 for a write's first two segments, which leave on
-  // banked credit). With burst > 0; exclusive with shaper_wakeup_quantiles.
-  std::vector<Nanos> shaper_wakeup_trace;
+  // With burst > 0: a frame that must wait for credit leaves this much later (a Delay, delay.h;
+  // none: exactly when the credit suffices). sch_tbf does not poll: tbf_dequeue
+  // (net/sched/sch_tbf.c) arms the qdisc watchdog (sch_api.c, an hrtimer) for the moment the
+  // tokens will suffice, and the frame leaves when the timer's NET_TX softirq runs, late by the
+  // host's timer and softirq latency; tokens keep accruing meanwhile, so the lateness does not add
+  // up (docs/STACKS.md §7). Drawn from the link's own random stream. A capture's distribution:
+  // bench/lab_link_jitter.py (as quantiles(...)).
+  Delay shaper_lateness{};
+  // With burst > 0: each data frame from sender to receiver reaches the receiver this much later
+  // than the bucket lets it go, never before the frame ahead of it. The lab's lateness as the
+  // sequence it came in, trace(...): it comes in runs (one host pause holds back several frames
+  // alike), which independent draws do not keep (bench/lab_spacing_check.sh, docs/VALIDATION.md
+  // §4). bench/lab_link_jitter.py --trace prints a capture's sequence, write by write (0 for a
+  // write's first two segments, which leave on banked credit).
+  Delay data_lateness{};
 
   // The framing as core's link vocabulary (core/link_framing.h: wire bytes, goodput ceiling).
   constexpr core::LinkFraming framing() const noexcept {
@@ -242,11 +242,10 @@ struct TtcpTransmitterConfig {
   // once the connection is up, before the first write, the policy knowing the window of the
   // peer's SYN-ACK (KB823764's second workaround, docs/STACKS.md §8).
   bool allow_raise_sndbuf = false;
-  // From FD_WRITE to the retried send: WaitForMultipleObjects + thread wake-up. The seed blames
-  // this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s [calibrated on that row, §6,
-  // together with TcpProfile::stack_latency].
-  Nanos wakeup_latency = Nanos::us(200);
-  Nanos wakeup_jitter = Nanos::zero();         // extra uniform [0, jitter) from the run's RNG
+  // From FD_WRITE to the retried send: WaitForMultipleObjects + thread wake-up (a Delay,
+  // delay.h). The seed blames this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s
+  // [calibrated on that row, §6, together with TcpProfile::stack_latency].
+  Delay wakeup{Nanos::us(200)};
   Nanos send_cost = Nanos::us(2);              // CPU time of one send call (copy + syscall)
   bool close_when_done = true;                 // close() after the last write: FIN
 };
@@ -254,38 +253,13 @@ struct TtcpTransmitterConfig {
 // ttcp -r: blocking reads of up to `read_len` bytes (soreceive returns what is there, lowat 1).
 struct TtcpReceiverConfig {
   std::int64_t read_len = 8192;
-  Nanos read_latency = Nanos::us(15);  // wake-up of a blocked reader after data arrives
-  // Plus an exponentially distributed extra wake-up delay of this mean, drawn per wake-up from
-  // the run's RNG (0 = none): the reader as a scheduled process. Measured in the lab from a
-  // capture (docs/VALIDATION.md §4, bench/lab_vs_sim.sh), not fitted to goodput.
-  Nanos read_jitter = Nanos::zero();
-  // Or (and) a reader that is on time but for rare late wake-ups: `read_late_ppm` of the wake-ups
-  // (per million) come `read_late_latency` later. The lab's capture gives both directly (how
-  // many reads came after the third segment, and how late), with nothing in between: an
-  // exponential tail fitted to that fraction puts most of its late reads at 50-200 us, which the
-  // capture does not show (docs/VALIDATION.md §4). The late reads' own spread (a 12:10 UTC
-  // capture's p10..p90 of them: 171..679 us at -l 16384): `read_late_latency` plus an exponential draw of
-  // mean `read_late_jitter` (0 = every late read exactly read_late_latency late); both from the
-  // capture's p10 and median of the late reads (bench/lab_vs_sim.sh).
-  std::int64_t read_late_ppm = 0;
-  Nanos read_late_latency = Nanos::zero();
-  Nanos read_late_jitter = Nanos::zero();
-  // Or the late reads' measured distribution itself: `read_late_quantiles`, n >= 2 evenly spaced
-  // quantiles (p0, p100/(n-1), ..., p100) of a late read's extra delay, rising; a late wake-up
-  // adds a draw from them (linear between neighbours), on top of the two keys above. The lab's
-  // late reads cluster just after the third segment arrives and have a long tail (-l 8192: the 42
-  // that start at a write's third segment, median 306 us after it, p10 147, p90 2541 us;
-  // docs/STACKS.md §4), which no shifted exponential through two quantiles keeps; the capture's
-  // percentiles do (bench/lab_reader_latency.py `late_read_after_1st_us_percentiles`).
-  // Empty: no draw (runs without it stay bit-identical).
-  std::vector<Nanos> read_late_quantiles;
-  // Every wake-up's delay as measured quantiles (p0 .. p100, n >= 2 evenly spaced, rising): a
-  // draw from them is added to read_latency (+ read_jitter) on every wake-up. The lab measures it
-  // as the delay from a pair's second segment to the read's ACK where pairs are ACKed at the read
-  // (AckPolicyConfig::ack_at_read; bench/lab_reader_latency.py `read_us_percentiles`): mostly
-  // 10-16 us, and a second mode at 30-58 us whose share differs by write size (docs/STACKS.md §4).
-  // Empty: no draw (runs without it stay bit-identical).
-  std::vector<Nanos> read_quantiles;
+  // From data arriving to the blocked reader running (sk_data_ready -> the scheduler wakes it): a
+  // Delay (delay.h), drawn per wake-up from the run's RNG. The lab measures it from a capture
+  // (bench/lab_reader_latency.py; docs/VALIDATION.md §4, docs/STACKS.md §4): mostly an on-time
+  // wake-up (quantiles of the delay from a pair's second segment to the read's ACK where pairs are
+  // ACKed at the read, AckPolicyConfig::ack_at_read) and rare late ones, a rare-event term
+  // ("N ppm * (...)") whose own spread is long-tailed, which no shifted exponential keeps.
+  Delay read_wakeup{Nanos::us(15)};
   Nanos read_cost = Nanos::us(2);      // CPU time of one read call
 };
 

@@ -12,9 +12,11 @@
 
 #include "ackstall/sim/engine.h"
 #include "ackstall/sim/config.h"
+#include "ackstall/sim/delay.h"
 #include "ackstall/sim/segment.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace ackstall::sim {
 
@@ -31,7 +33,10 @@ struct InFlight {
 
 class LinkDirection {
  public:
-  explicit LinkDirection(std::int32_t limit) : limit_(limit) {}
+  // `lateness`: LinkConfig::shaper_lateness; `data_lateness`: LinkConfig::data_lateness where
+  // this direction carries the data (none the other way).
+  explicit LinkDirection(std::int32_t limit, Delay lateness = {}, Delay data_lateness = {})
+      : limit_(limit), lateness_(std::move(lateness)), data_lateness_(std::move(data_lateness)) {}
   // False = dropped (queue full). True with `starts` = the link was idle: transmission starts now.
   bool enqueue(const Segment& s, bool& starts);
   const Segment& on_air() const noexcept { return queue_.front(); }
@@ -40,9 +45,16 @@ class LinkDirection {
   bool tx_done(Nanos deliver_at);
   // When the frame whose transmission may start at `start` (tx time `tx`) has left: start + tx
   // on a wire (bank == 0), or per the token bucket of `bank` ns of credit (see above).
-  // With `late` (LinkConfig::shaper_wakeup_quantiles): a frame that waited for credit leaves
-  // that much later; the credit kept accruing meanwhile (up to `bank`).
+  // With `late`: a frame that waited for credit leaves that much later; the credit kept accruing
+  // meanwhile (up to `bank`).
   Nanos finish(Nanos start, Nanos tx, Nanos bank, Nanos late = Nanos::zero()) noexcept;
+  // finish() for the frame on air with the shaper's lateness drawn from `rng` when it waits for
+  // credit; a data frame's data_lateness is drawn too, and arrival_lag() is then how much later
+  // than `done + prop` it reaches the far end: never before the frame ahead of it.
+  Nanos depart(Nanos start, Nanos tx, Nanos bank, Nanos prop, Rng& rng) noexcept;
+  // The frame on air's extra delay to the far end (data_lateness, kept in order); tx_done()
+  // clears it.
+  Nanos arrival_lag() const noexcept { return lag_; }
   // Whether a frame starting at `start` must wait for credit (token bucket only).
   bool waits(Nanos start, Nanos tx, Nanos bank) const noexcept {
     return bank > Nanos::zero() && min(bank, credit_ + (start - credit_at_)) < tx;
@@ -57,6 +69,9 @@ class LinkDirection {
   Ring<InFlight> flight_;
   Nanos credit_ = Nanos::zero();     // token bucket: banked line time
   Nanos credit_at_ = Nanos::zero();  // when credit_ was last brought up to date
+  Delay lateness_, data_lateness_;
+  Nanos lag_ = Nanos::zero();           // the frame on air's arrival lag
+  Nanos last_arrival_ = Nanos::zero();  // the latest arrival at the far end's NIC (FIFO)
 };
 
 }  // namespace ackstall::sim

@@ -5,6 +5,14 @@
 
 namespace ackstall::tools::lab {
 
+std::string_view to_string(ReceiverAcks v) noexcept { return v == ReceiverAcks::windows ? "windows" : "kernel"; }
+
+std::optional<ReceiverAcks> parse_receiver_acks(std::string_view s) noexcept {
+  if (s == "kernel") return ReceiverAcks::kernel;
+  if (s == "windows") return ReceiverAcks::windows;
+  return std::nullopt;
+}
+
 core::Result<std::int64_t> parse_rate(std::string_view rate) {
   auto bps = core::parse_rate_bps(rate);
   if (!bps) return bps;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,15 @@
 #include "ackstall/ttcp/config.h"
 
 namespace ackstall::tools::lab {
+
+// Who decides when the receiver's ACKs reach the wire (`lab up --receiver-acks`).
+enum class ReceiverAcks : std::uint8_t {
+  kernel,   // the receiver's Linux kernel, as --ack-mode sets it
+  windows,  // the kernel ACKs every segment (route quickack 1) and the middle host thins the
+            // ACKs to Windows' rule: every 2nd segment, else 200 ms (lab/ack_thinner.h)
+};
+std::string_view to_string(ReceiverAcks v) noexcept;
+std::optional<ReceiverAcks> parse_receiver_acks(std::string_view s) noexcept;
 
 struct LabConfig {
   std::string rate = "100mbit";  // tc rate of the data direction (a -> b)
@@ -20,6 +30,10 @@ struct LabConfig {
   // > 0: a third host, ackstall-m, carries the path: a delay line adds this round-trip time
   // (half each way) and the shaper sits on its way out to b, so its drops are losses on the path.
   std::int64_t rtt_ns = 0;
+  // windows: the middle host is there even without --rtt (a delay line of 0 ms, the thinner in it).
+  ReceiverAcks receiver_acks = ReceiverAcks::kernel;
+  // Whether the path has the middle host ackstall-m.
+  bool middle() const noexcept { return rtt_ns > 0 || receiver_acks != ReceiverAcks::kernel; }
   friend bool operator==(const LabConfig&, const LabConfig&) = default;
 };
 

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <vector>
 
+#include "ack_thinner.h"
 #include "delay_queue.h"
 
 namespace ackstall::tools::lab {
@@ -102,12 +103,15 @@ core::Result<void> run_delay_line(const DelayLineConfig& cfg, void (*ready)()) {
   const std::int64_t delay = cfg.one_way.count();
   // queue[i]: frames that arrived on sock[i], leaving through sock[1 - i]
   std::array<DelayQueue, 2> queue{DelayQueue(delay, kQueueLimit), DelayQueue(delay, kQueueLimit)};
+  // With windows_acks: frames from b (sock[1]) pass the thinner before they enter queue[1].
+  AckThinner thinner;
   std::vector<std::byte> buf(kMaxFrame);
   while (!g_stop) {
     std::int64_t wake = -1;
     for (const auto& q : queue) {
       if (auto due = q.next_due(); due && (wake < 0 || *due < wake)) wake = *due;
     }
+    if (auto due = thinner.next_due(); cfg.windows_acks && due && (wake < 0 || *due < wake)) wake = *due;
     timespec timeout{};
     timespec* tp = nullptr;
     if (wake >= 0) {
@@ -127,10 +131,22 @@ core::Result<void> run_delay_line(const DelayLineConfig& cfg, void (*ready)()) {
           if (errno == EINTR) continue;
           return core::os_failure("delay line: recv on " + (i ? cfg.interface_b : cfg.interface_a), errno);
         }
-        queue[i].push(now_ns(), std::span<const std::byte>(buf.data(), static_cast<std::size_t>(n)));
+        const std::span<const std::byte> frame(buf.data(), static_cast<std::size_t>(n));
+        const std::int64_t at = now_ns();
+        if (cfg.windows_acks) {
+          if (i == 0) {
+            thinner.on_sender_frame(frame);
+          } else if (thinner.on_receiver_frame(at, frame) == AckThinner::Verdict::hold) {
+            continue;
+          }
+        }
+        queue[i].push(at, frame);
       }
     }
     const std::int64_t now = now_ns();
+    if (cfg.windows_acks) {
+      thinner.release(now, [&](std::span<const std::byte> frame) { queue[1].push(now, frame); });
+    }
     for (std::size_t i = 0; i < 2; ++i) {
       queue[i].release(now, [&](std::span<const std::byte> frame) {
         // A full egress queue (the shaper's drop-tail limit) drops the frame: that is the path's

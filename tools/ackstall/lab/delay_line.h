@@ -4,7 +4,7 @@
 // other after the one-way delay (DelayQueue), in both directions. PACKET_VNET_HDR carries each
 // frame's checksum-offload state across (a veth frame's TCP checksum is left to the receiver:
 // packet(7), virtio_net_hdr), so nothing is recomputed; PACKET_IGNORE_OUTGOING keeps the line
-// from reading what it wrote.
+// from reading what it wrote. With windows_acks the receiver's ACKs pass an AckThinner first.
 #pragma once
 
 #include <chrono>
@@ -19,6 +19,9 @@ struct DelayLineConfig {
   std::string interface_a;  // frames arriving here leave through interface_b, and back
   std::string interface_b;
   std::chrono::nanoseconds one_way{0};
+  // Thin the ACKs arriving on interface_b (the receiver's side) to Windows' rule before they
+  // enter the line (lab/ack_thinner.h); frames from interface_a tell it where segments end.
+  bool windows_acks = false;
 };
 
 // Runs the line in the calling process's network namespace until SIGTERM or SIGINT (then

@@ -8,7 +8,7 @@
 namespace ackstall::tools::lab {
 namespace {
 
-constexpr std::string_view kKeys[] = {"rate", "timestamps", "ack_mode", "queue_bytes", "rtt_ns"};
+constexpr std::string_view kKeys[] = {"rate", "timestamps", "ack_mode", "queue_bytes", "rtt_ns", "receiver_acks"};
 // Keys a state file must have; later ones are optional (0 when absent: a lab written by an
 // earlier release).
 constexpr std::size_t kRequiredKeys = 4;
@@ -36,6 +36,10 @@ core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_v
     const auto m = ttcp::parse_ack_mode(value);
     if (!m) return core::fail("expected default, classic or quickack, got '" + v + "'");
     cfg.ack_mode = *m;
+  } else if (key == "receiver_acks") {
+    const auto a = parse_receiver_acks(value);
+    if (!a) return core::fail("expected kernel or windows, got '" + v + "'");
+    cfg.receiver_acks = *a;
   } else {
     const auto n = non_negative(value);
     if (!n) return tl::unexpected(n.error());
@@ -49,7 +53,8 @@ core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_v
 std::string format_state(const LabConfig& cfg) {
   std::ostringstream s;
   s << "rate=" << cfg.rate << "\ntimestamps=" << (cfg.timestamps ? "1" : "0")
-    << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << "\nrtt_ns=" << cfg.rtt_ns << '\n';
+    << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << "\nrtt_ns=" << cfg.rtt_ns
+    << "\nreceiver_acks=" << to_string(cfg.receiver_acks) << '\n';
   return s.str();
 }
 
