@@ -1,8 +1,13 @@
 #include "ackstall/core/chunk_policy.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <iterator>
 #include <string>
+
+// The Cygwin patch's piece function (contrib/cygwin/), C99: cygwin-patch's cut.
+#include "cygwin_piece.h"
 
 namespace ackstall::core {
 
@@ -29,6 +34,16 @@ std::string format(std::string_view f, const A&... args) {
 // Jumbo MSS for robust: where 16 MSS of quota would pass the 64 KiB cap (MSS > 4 KiB), so
 // recommended_sndbuf cannot reach it.
 constexpr bool cap_binds(std::int64_t mss) noexcept { return 16 * mss > kRobustRaisedSndbuf; }
+
+// cygwin-patch: the patch's cygwin_piece with WMEM = sndbuf (Cygwin's wmem () is an int) and
+// MSS = mss (a DWORD from getsockopt (TCP_MAXSEG)).
+unsigned clamp_uint(std::int64_t v) noexcept {
+  return static_cast<unsigned>(std::clamp<std::int64_t>(v, 0, UINT_MAX));
+}
+std::size_t patch_piece(std::size_t remaining, std::size_t send_len, const SocketParams& p) noexcept {
+  return static_cast<std::size_t>(
+      cygwin_piece(remaining, send_len, clamp_uint(p.sndbuf), clamp_uint(p.mss), p.sndbuf_set ? 1 : 0));
+}
 
 // robust's cut, as a table of regimes by S = SO_SNDBUF against M = MSS: the first row whose
 // `applies` holds decides. `nodelay`: TCP_NODELAY for the span of a send >= S (nodelay_for);
@@ -105,6 +120,7 @@ std::string_view to_string(PolicyKind kind) noexcept {
     case PolicyKind::none: return "none";
     case PolicyKind::seed: return "seed";
     case PolicyKind::cygwin: return "cygwin";
+    case PolicyKind::cygwin_patch: return "cygwin-patch";
     case PolicyKind::robust: return "robust";
     case PolicyKind::automatic: return "auto";
   }
@@ -176,10 +192,14 @@ void ChunkPolicy::update(SocketParams params) noexcept {
       // Cygwin send_internal: if (out_len > wmem ()) out_len = wmem (); (chunk_policy.h)
       base_ = params.sndbuf;
       break;
+    case PolicyKind::cygwin_patch:
+      // The piece of a send too long to go whole (next_chunk asks cygwin_piece every time).
+      base_ = static_cast<std::int64_t>(patch_piece(SIZE_MAX, SIZE_MAX, params));
+      break;
   }
 }
 
-std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
+std::size_t ChunkPolicy::next_chunk(std::size_t remaining, std::size_t send_len) const noexcept {
   if (base_ <= 0 || remaining == 0) return remaining;
   const auto base = static_cast<std::size_t>(base_);
   switch (effective_) {
@@ -207,6 +227,8 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining) const noexcept {
     }
     case PolicyKind::cygwin:
       return std::min(remaining, base);
+    case PolicyKind::cygwin_patch:
+      return patch_piece(remaining, send_len, params_);
     case PolicyKind::none:
     case PolicyKind::automatic:
       break;
@@ -274,6 +296,16 @@ std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& p,
         return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
       return format("{}: pieces of exactly SO_SNDBUF {} still meet KB823764's trigger (a send >= "
                          "SO_SNDBUF on a nonblocking socket)", eff_name, s);
+    case PolicyKind::cygwin_patch:
+      if (m >= s)
+        return format("{}: MSS {} >= SO_SNDBUF {}: no whole-MSS piece fits below it: pieces of exactly "
+                      "SO_SNDBUF, as cygwin (KB823764)", eff_name, m, s);
+      if (len < s && !policy.splits(send_len))
+        return format("{}: send {} < SO_SNDBUF {}: sent whole", eff_name, len, s);
+      if (s < 2 * m)
+        return format("{}: SO_SNDBUF {} < 2 MSS ({}): the last piece may be shorter than one MSS and "
+                      "wait for Nagle", eff_name, s, 2 * m);
+      return std::nullopt;
     case PolicyKind::robust: {
       std::string raise;
       if (const auto rec = policy.recommended_sndbuf(send_len); rec > s)
@@ -305,10 +337,10 @@ std::optional<std::string> policy_notice(PolicyKind kind, const SocketParams& p,
 
 std::vector<std::size_t> ChunkPolicy::plan(std::size_t len) const {
   std::vector<std::size_t> out;
-  while (len > 0) {
-    const std::size_t n = next_chunk(len);
+  for (std::size_t left = len; left > 0;) {
+    const std::size_t n = next_chunk(left, len);
     out.push_back(n);
-    len -= n;
+    left -= n;
   }
   return out;
 }

@@ -136,12 +136,12 @@ Result<SendOutcome> ChunkedSender::send(std::span<const core::ByteSlice> slices,
     }
   }
 
-  const std::size_t request_len = cursor.remaining();
+  const std::size_t request_len = cursor.remaining();  // this call's send (cygwin-patch: whole below S)
   std::size_t total = 0;
   const std::span<core::ByteSlice> batch(*batch_);
   for (;;) {
     // seed: thischunk = get_chunk (tot-ret); nextchunk (wsabuf, msg, thischunk, ...)
-    const std::size_t chunk = policy_.next_chunk(cursor.remaining());
+    const std::size_t chunk = policy_.next_chunk(cursor.remaining(), request_len);
     // robust, SO_SNDBUF < 2 MSS: TCP_NODELAY while a split send's pieces go out (§8).
     if (!nodelay_set_ && policy_.wants_nodelay() && policy_.nodelay_for(cursor.remaining())) {
       if (auto r = set_nodelay(true); !r) return defer(std::move(r.error()), total);

@@ -28,6 +28,7 @@ Nanos TtcpTransmitter::connected(Nanos now) noexcept {
 std::int64_t TtcpTransmitter::raise_sndbuf(std::int64_t peer_window) noexcept {
   core::SocketParams p = chunker_.params();
   p.peer_window = peer_window;
+  p.sndbuf_set = true;  // the simulation sets SO_SNDBUF to the answer, raised or not (set_size)
   chunker_.update(p);
   const std::int64_t want = chunker_.recommended_sndbuf(static_cast<std::size_t>(cfg_.write_len));
   if (want > p.sndbuf) {
@@ -63,7 +64,7 @@ TxRequest TtcpTransmitter::run(Nanos now) {
   }
   // The simulated Cygwin calls the very chunk policy of core (seed's get_chunk).
   if (piece_left_ == 0)
-    piece_left_ = static_cast<std::int64_t>(chunker_.next_chunk(static_cast<std::size_t>(write_left_)));
+    piece_left_ = static_cast<std::int64_t>(chunker_.next_chunk(static_cast<std::size_t>(write_left_), static_cast<std::size_t>(cfg_.write_len)));
   return {.kind = TxKind::send, .len = piece_left_, .nonblocking = cfg_.nonblocking};
 }
 

@@ -44,7 +44,9 @@ core::SocketParams chunk_params(const ExperimentConfig& cfg) {
           // Only AFD charges per whole send (docs/STACKS.md §1): what `auto` reads.
           .per_send_quota = cfg.sender.send_buffer.kind == SendBufferKind::afd,
           .allow_raise_sndbuf = cfg.app.transmitter.allow_raise_sndbuf,
-          .minshall_nagle = cfg.sender.nagle == NagleKind::minshall};
+          .minshall_nagle = cfg.sender.nagle == NagleKind::minshall,
+          // size = "unset": the quota follows the ideal send backlog, not sndbuf (cygwin-patch).
+          .sndbuf_set = !cfg.sender.send_buffer.unset};
 }
 
 TtcpTransmitter make_transmitter(const ExperimentConfig& cfg) {

@@ -20,9 +20,11 @@ TEST(ChunkPolicy, ParsesNames) {
   EXPECT_EQ(parse_policy_kind(""), std::nullopt);
   EXPECT_EQ(parse_policy_kind("robust"), PolicyKind::robust);
   EXPECT_EQ(parse_policy_kind("auto"), PolicyKind::automatic);
+  EXPECT_EQ(parse_policy_kind("cygwin-patch"), PolicyKind::cygwin_patch);
+  EXPECT_EQ(parse_policy_kind("cygwin_patch"), std::nullopt);
   EXPECT_EQ(parse_policy_kind("automatic"), std::nullopt);
   for (auto k : kPolicyKinds) EXPECT_EQ(parse_policy_kind(to_string(k)), k);
-  EXPECT_EQ(policy_names(), (std::vector<std::string>{"none", "seed", "cygwin", "robust", "auto"}));
+  EXPECT_EQ(policy_names(), (std::vector<std::string>{"none", "seed", "cygwin", "cygwin-patch", "robust", "auto"}));
 }
 
 // Worked examples, each checked by hand against the seed's get_chunk/update_chunk.

@@ -76,7 +76,7 @@ TEST(Plan, StreamsAndSummarisesHugeSends) {
 
 // --summary's counts (found by bisection) equal the chunk-by-chunk walk, for every policy.
 TEST(Plan, SummaryEqualsTheWalk) {
-  for (const char* policy : {"none", "seed", "cygwin", "robust", "auto", "isb"})
+  for (const char* policy : {"none", "seed", "cygwin", "cygwin-patch", "robust", "auto", "isb"})
     for (const char* mss : {"1", "536", "1448", "1460", "8960"})
       for (const char* sndbuf : {"1", "3", "1000", "1460", "2920", "8192", "65536"})
         for (const char* len : {"0", "1", "1447", "8192", "15928", "100000"}) {

@@ -33,7 +33,8 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("-v", cfg.verbose, "more detail");
   cmd.add_option("host", positionals, "-t: the receiver's HOST");
   cmd.add_option("--chunk", chunk,
-                 "split each send: none (default), seed, cygwin, robust (docs/STACKS.md §8), auto (a "
+                 "split each send: none (default), seed, cygwin, cygwin-patch (contrib/cygwin/'s cut), robust "
+                 "(docs/STACKS.md §8), auto (a "
                  "plain send where the kernel charges no per-send quota, robust on Winsock or with "
                  "--emulate-afd), or isb (seed with --sndbuf-rule ideal-backlog)")
       ->check(CLI::IsMember(net::net_policy_names()));

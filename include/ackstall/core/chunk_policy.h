@@ -59,6 +59,14 @@
 //            blocked sends of at least S / 2 (kRobustRegimes gives the reasons).
 //            SO_SNDBUF is not part of the cut: SndbufRule (below) says what the sender does with
 //            it; under `raise` robust recommends the SO_SNDBUF of recommended_sndbuf().
+//   cygwin_patch ("cygwin-patch") — the Cygwin patch of contrib/cygwin/: next_chunk is that
+//            patch's own function, cygwin_piece (contrib/cygwin/cygwin_piece.h), with WMEM =
+//            sndbuf, MSS = mss, LEN = the send's length and SNDBUF_SET = SocketParams::sndbuf_set.
+//            It cuts as robust (its cut only: no TCP_NODELAY, no SO_SNDBUF raise) where a whole
+//            MSS fits below S, as cygwin where none does, except that with sndbuf_set a send
+//            below S goes whole in the quarter regime too (it cannot trigger KB823764; whole it
+//            keeps S plus one send in flight, as cygwin does). The rule is the send's: the rest
+//            of a send >= S is cut as robust cuts it.
 //   automatic ("auto") — a plain send (none) where the kernel charges no per-send quota (Linux,
 //            BSD, macOS: SocketParams::per_send_quota false), robust where it does (Winsock AFD, or
 //            the AFD emulator).
@@ -88,13 +96,14 @@
 
 namespace ackstall::core {
 
-enum class PolicyKind : std::uint8_t { none, seed, cygwin, robust, automatic };
+enum class PolicyKind : std::uint8_t { none, seed, cygwin, robust, automatic, cygwin_patch };
 
 // Every policy, in the order commands list them: the one table of policy names.
-inline constexpr PolicyKind kPolicyKinds[] = {PolicyKind::none, PolicyKind::seed, PolicyKind::cygwin,
-                                              PolicyKind::robust, PolicyKind::automatic};
+inline constexpr PolicyKind kPolicyKinds[] = {PolicyKind::none,         PolicyKind::seed,   PolicyKind::cygwin,
+                                              PolicyKind::cygwin_patch, PolicyKind::robust, PolicyKind::automatic};
 
-// Parses "none" / "seed" / "cygwin" / "robust" / "auto"; nullopt for anything else.
+// Parses "none" / "seed" / "cygwin" / "cygwin-patch" / "robust" / "auto"; nullopt for anything
+// else.
 std::optional<PolicyKind> parse_policy_kind(std::string_view name) noexcept;
 std::string_view to_string(PolicyKind kind) noexcept;
 // The names of kPolicyKinds, in order (for CLI choices and messages).
@@ -125,6 +134,11 @@ struct SocketParams {
   // segment waits only while an earlier short one is unacknowledged); false: RFC 896's, as
   // Windows and BSD (a short segment waits while any data is unacknowledged; STACKS.md §1, §3).
   bool minshall_nagle = false;
+  // The application set SO_SNDBUF, so the kernel's per-send quota is `sndbuf`; false: it never
+  // did, and the kernel sizes the quota itself (Windows 7+ dynamic send buffering), `sndbuf`
+  // being only the application's idea of it (Cygwin's wmem () default). Only cygwin-patch reads
+  // it (cygwin_piece's SNDBUF_SET).
+  bool sndbuf_set = true;
   friend bool operator==(const SocketParams&, const SocketParams&) = default;
 };
 
@@ -143,7 +157,11 @@ class ChunkPolicy {
   std::int64_t base_chunk() const noexcept { return base_; }
 
   // Bytes for the next OS call out of `remaining` bytes still to send of the current send.
-  std::size_t next_chunk(std::size_t remaining) const noexcept;
+  std::size_t next_chunk(std::size_t remaining) const noexcept { return next_chunk(remaining, remaining); }
+  // The same, `remaining` being what is left of a send of `send_len` bytes (remaining <=
+  // send_len). Only cygwin-patch reads send_len (a send below SO_SNDBUF goes whole); callers that
+  // cut a send into pieces pass it.
+  std::size_t next_chunk(std::size_t remaining, std::size_t send_len) const noexcept;
 
   // The whole sequence of chunk sizes for one send of `len` bytes.
   std::vector<std::size_t> plan(std::size_t len) const;
