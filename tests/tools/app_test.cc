@@ -181,6 +181,11 @@ TEST(Cli, MistypedFlagOrSubcommandGetsTheClosestName) {
   expect_usage_error(run_ackstall({"ttcp", "-t", "-s", "--chunk=seed", "--emulate-adf=8k", "h"}),
                      "(did you mean --emulate-afd?)");
   expect_usage_error(run_ackstall({"tccp", "-r"}), "unknown subcommand 'tccp' (did you mean ttcp?)");
+#if defined(ACKSTALL_HAVE_LAB)
+  // A nested command's flags too, named with its parent (before anything is set up).
+  expect_usage_error(run_ackstall({"lab", "up", "--reciever-acks", "windows"}),
+                     "lab up: unknown option or argument '--reciever-acks' (did you mean --receiver-acks?)");
+#endif
   // Nothing close: the pointer to --help stays.
   expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--frobnicate"}),
                      "'--frobnicate' (try plan --help)");

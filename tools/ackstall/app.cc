@@ -21,6 +21,21 @@ std::string suggest_option(const CLI::App& cmd, const std::string& arg) {
   return core::did_you_mean(arg.substr(0, arg.find('=')), names);
 }
 
+// The deepest parsed subcommand left with arguments it did not take (`lab up --rttt`), or null.
+const CLI::App* with_extras(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    if (const CLI::App* deeper = with_extras(*sub)) return deeper;
+    if (!sub->remaining().empty()) return sub;
+  }
+  return nullptr;
+}
+
+// "lab up": a subcommand's name with its parents' below the program's.
+std::string command_name(const CLI::App& sub) {
+  const CLI::App* parent = sub.get_parent();
+  return parent && parent->get_parent() ? command_name(*parent) + " " + sub.get_name() : sub.get_name();
+}
+
 }  // namespace
 
 int run(std::span<const char* const> argv, Io io) {
@@ -67,13 +82,14 @@ int run(std::span<const char* const> argv, Io io) {
     }
     // CLI11 checks required options before unexpected ones: name a mistyped flag first, and the
     // closest flag there is.
-    for (const CLI::App* sub : app.get_subcommands())
-      if (const auto extra = sub->remaining(); !extra.empty()) {
-        const std::string hint = suggest_option(*sub, extra.front());
-        return fail(io, sub->get_name() + ": unknown option or argument '" + extra.front() + "'" +
-                            (hint.empty() ? " (try " + sub->get_name() + " --help)" : hint),
-                    kExitUsage);
-      }
+    if (const CLI::App* sub = with_extras(app)) {
+      const auto extra = sub->remaining();
+      const std::string name = command_name(*sub);
+      const std::string hint = suggest_option(*sub, extra.front());
+      return fail(io, name + ": unknown option or argument '" + extra.front() + "'" +
+                          (hint.empty() ? " (try " + name + " --help)" : hint),
+                  kExitUsage);
+    }
     return fail(io, e.what(), kExitUsage);
   }
   if (!selected) {
