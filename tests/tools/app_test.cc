@@ -185,6 +185,9 @@ TEST(Cli, MistypedFlagOrSubcommandGetsTheClosestName) {
   // A nested command's flags too, named with its parent (before anything is set up).
   expect_usage_error(run_ackstall({"lab", "up", "--reciever-acks", "windows"}),
                      "lab up: unknown option or argument '--reciever-acks' (did you mean --receiver-acks?)");
+  // A receiver ACK mode beside the Windows-like receiver would do nothing: said before any setup.
+  expect_usage_error(run_ackstall({"lab", "up", "--receiver-acks", "windows", "--ack-mode", "classic"}),
+                     "lab up: --ack-mode classic has no effect with --receiver-acks windows");
 #endif
   // Nothing close: the pointer to --help stays.
   expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--frobnicate"}),

@@ -41,6 +41,12 @@ struct UpOptions {
   // The flags' values that CLI11 does not check itself, or what is wrong with one.
   core::Result<void> validate(std::string_view cmd) const {
     if (!lab::parse_rate(rate)) return core::fail(std::string(cmd) + ": bad --rate '" + rate + "' (e.g. 100mbit)");
+    // The route's quickack makes the kernel ACK every segment; a receiver ACK mode would do nothing.
+    if (receiver_acks == "windows" && ack_mode != "default") {
+      return core::fail(std::string(cmd) + ": --ack-mode " + ack_mode +
+                        " has no effect with --receiver-acks windows (the kernel ACKs every segment and the "
+                        "middle host times them)");
+    }
     if (rtt.empty()) return {};
     const auto ns = core::parse_duration_ns(rtt);
     if (!ns) return core::fail(std::string(cmd) + ": bad --rtt '" + rtt + "': " + ns.error().message());
