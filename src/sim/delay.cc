@@ -132,13 +132,8 @@ class Parser {
       return t;
     }
     // A number: a constant duration, or "N ppm * ...".
-    const std::size_t start = at_;
-    while (at_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[at_])) || s_[at_] == '.')) ++at_;
-    const std::string_view tok = s_.substr(start, at_ - start);
-    if (tok.empty()) {
-      at_ = start;
-      return fail("expected a duration, uniform(), exp(), quantiles(), trace() or N ppm * (...)");
-    }
+    const std::string_view tok = token();
+    if (tok.empty()) return fail("expected a duration, uniform(), exp(), quantiles(), trace() or N ppm * (...)");
     if (tok.size() > 3 && tok.ends_with("ppm")) {
       if (inside_rare) return fail("a rare event cannot hold another");
       DelayTerm t{.kind = DelayKind::rare};
@@ -160,7 +155,7 @@ class Parser {
       }
       return t;
     }
-    auto d = core::parse_duration_ns(tok == "0" ? std::string_view("0ns") : tok);
+    auto d = token_duration(tok);
     if (!d) return fail(d.error().message());
     return DelayTerm{.kind = DelayKind::constant, .value = Nanos(*d)};
   }
@@ -168,13 +163,9 @@ class Parser {
   core::Result<Nanos> duration() {
     skip();
     const std::size_t start = at_;
-    while (at_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[at_])) || s_[at_] == '.')) ++at_;
-    const std::string_view tok = s_.substr(start, at_ - start);
-    if (tok.empty()) {
-      at_ = start;
-      return fail("expected a duration");
-    }
-    auto d = core::parse_duration_ns(tok == "0" ? std::string_view("0ns") : tok);
+    const std::string_view tok = token();
+    if (tok.empty()) return fail("expected a duration");
+    auto d = token_duration(tok);
     if (!d) {
       at_ = start;
       return fail(d.error().message());
@@ -182,6 +173,16 @@ class Parser {
     return Nanos(*d);
   }
 
+  // The run of letters, digits and '.' at the cursor (a duration, or "N" + "ppm"), consumed.
+  std::string_view token() {
+    const std::size_t start = at_;
+    while (at_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[at_])) || s_[at_] == '.')) ++at_;
+    return s_.substr(start, at_ - start);
+  }
+  // A duration token in core's grammar; a bare "0" is zero.
+  static core::Result<std::int64_t> token_duration(std::string_view tok) {
+    return core::parse_duration_ns(tok == "0" ? std::string_view("0ns") : tok);
+  }
   std::string_view word() const {
     std::size_t e = at_;
     while (e < s_.size() && std::isalpha(static_cast<unsigned char>(s_[e]))) ++e;
