@@ -1,7 +1,7 @@
 // A sim::TraceSink that writes every frame the simulated NICs put on the wire into a pcap file
 // (Ethernet/IPv4/TCP, nanosecond timestamps), through the pcap library's streaming Writer.
-// Timestamps are simulated time plus `epoch_ns` (default: the seed's date, 2006-04-25 UTC), taken
-// where the capture is (CapturePoint):
+// Timestamps are simulated time plus `epoch_ns` (default kSeedEpochNs: midnight UTC of the day the
+// seed was posted, docs/STACKS.md §0), taken where the capture is (CapturePoint):
 //   wire      a tap on the cable: every frame at its first bit (the default);
 //   sender    the data sender's host (tcpdump there): its own frames at their first bit on the wire,
 //             the peer's at their last bit in;
