@@ -1,6 +1,7 @@
 #include "ackstall/scenario/scenario.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -18,6 +19,8 @@ namespace {
 struct Assignment {
   std::string key;
   Value value;
+  // Where the value was written: "file", "--set", or "include PATH" (scenario.include).
+  std::string source = "file";
 };
 
 // Errors are one line: control characters quoted from the input (toml++ echoes what it saw) are
@@ -40,19 +43,19 @@ std::string where(const toml::source_region& src) {
 
 // Flattens the TOML tree into dotted-key assignments in document order.
 std::optional<std::string> flatten(const toml::table& table, const std::string& prefix,
-                                   std::vector<Assignment>& out) {
+                                   const std::string& source, std::vector<Assignment>& out) {
   for (const auto& [k, node] : table) {
     const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
     if (const auto* sub = node.as_table()) {
-      if (auto err = flatten(*sub, key, out)) return err;
+      if (auto err = flatten(*sub, key, source, out)) return err;
     } else if (const auto* i = node.as_integer()) {
-      out.push_back({key, i->get()});
+      out.push_back({key, i->get(), source});
     } else if (const auto* b = node.as_boolean()) {
-      out.push_back({key, b->get()});
+      out.push_back({key, b->get(), source});
     } else if (const auto* d = node.as_floating_point()) {
-      out.push_back({key, d->get()});
+      out.push_back({key, d->get(), source});
     } else if (const auto* s = node.as_string()) {
-      out.push_back({key, s->get()});
+      out.push_back({key, s->get(), source});
     } else {
       return key + where(node.source()) + ": arrays, dates and times are not scenario values";
     }
@@ -78,6 +81,53 @@ std::optional<std::string> take_sweep(toml::table& doc, std::vector<std::string>
   }
   doc.erase("sweep");
   return std::nullopt;
+}
+
+// [scenario] include = "PATH" or ["PATH", ...]: files of keys read before the file's own (which
+// override them), in order; taken out of DOC.
+std::optional<std::string> take_includes(toml::table& doc, std::vector<std::string>& paths) {
+  toml::table* meta = doc["scenario"].as_table();
+  if (meta == nullptr) return std::nullopt;
+  const toml::node* node = meta->get("include");
+  if (node == nullptr) return std::nullopt;
+  if (const auto* one = node->as_string()) {
+    paths.push_back(one->get());
+  } else if (const auto* list = node->as_array()) {
+    for (const toml::node& item : *list) {
+      const auto* str = item.as_string();
+      if (str == nullptr) return "scenario.include" + where(item.source()) + ": expected a path or an array of paths";
+      paths.push_back(str->get());
+    }
+  } else {
+    return "scenario.include" + where(node->source()) + ": expected a path or an array of paths";
+  }
+  meta->erase("include");
+  if (meta->empty()) doc.erase("scenario");
+  return std::nullopt;
+}
+
+// The keys of one included file, labelled "include PATH". An included file holds keys only.
+std::optional<std::string> read_include(const std::string& path, const IncludeReader& reader,
+                                        std::vector<Assignment>& out) {
+  const std::string label = "include " + path;
+  if (!reader) return label + ": only a scenario read from a file can include another";
+  auto text = reader(path);
+  if (!text) return label + ": " + text.error().message();
+  try {
+    const toml::table doc = toml::parse(*text, std::string_view(path));
+    for (const char* table : {"scenario", "sweep"})
+      if (doc.contains(table))
+        return label + ": an included file holds keys only; [" + table + "] belongs in the including file";
+    if (auto err = flatten(doc, "", label, out)) return label + ": " + *err;
+  } catch (const toml::parse_error& e) {
+    return label + ": TOML syntax error" + where(e.source()) + ": " + std::string(e.description());
+  }
+  return std::nullopt;
+}
+
+// "include PATH: " for a key an included file set, so that its error names that file.
+std::string prefix_of(const Assignment& a) {
+  return a.source.starts_with("include ") ? a.source + ": " : std::string();
 }
 
 Value parse_cli_value(std::string_view text) {
@@ -164,7 +214,7 @@ bool is_profile_key(std::string_view k) {
 }  // namespace
 
 core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
-                                                    std::span<const std::string> sets) {
+                                      std::span<const std::string> sets, const IncludeReader& include) {
   const std::string src(source_name);
   auto fail = [&src](const std::string& msg) { return core::fail(one_line(src + ": " + msg)); };
 
@@ -173,7 +223,11 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   try {
     toml::table doc = toml::parse(toml_text, std::string_view(src));
     if (auto err = take_sweep(doc, sweep_axes)) return fail(*err);
-    if (auto err = flatten(doc, "", file)) return fail(*err);
+    std::vector<std::string> includes;
+    if (auto err = take_includes(doc, includes)) return fail(*err);
+    for (const std::string& path : includes)
+      if (auto err = read_include(path, include, file)) return fail(*err);
+    if (auto err = flatten(doc, "", "file", file)) return fail(*err);
   } catch (const toml::parse_error& e) {
     return fail("TOML syntax error" + where(e.source()) + ": " + std::string(e.description()));
   }
@@ -182,7 +236,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
     const auto eq = s.find('=');
     if (eq == std::string::npos || eq == 0)
       return core::fail(one_line("override " + s + ": expected key=value"));
-    cli.push_back({s.substr(0, eq), parse_cli_value(std::string_view(s).substr(eq + 1))});
+    cli.push_back({s.substr(0, eq), parse_cli_value(std::string_view(s).substr(eq + 1)), "--set"});
   }
 
   Scenario out;
@@ -194,7 +248,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   for (const auto* list : {&file, &cli})
     for (const Assignment& a : *list)
       if (is_profile_key(a.key)) {
-        if (auto err = apply_profile_key(out, a, list == &cli ? "--set" : "file")) return fail(list == &cli ? "override " + *err : *err);
+        if (auto err = apply_profile_key(out, a, a.source.c_str())) return fail(list == &cli ? "override " + *err : prefix_of(a) + *err);
         if (list == &cli) out.overrides.push_back(a.key);
       }
   for (const auto* list : {&file, &cli}) {
@@ -208,10 +262,10 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
       } else {
         if (const FieldInfo* f = find_field(a.key); f != nullptr && !f->replaced_by.empty())
           old_names[f->replaced_by].insert(a.key);
-        out.origin[a.key] = list == &cli ? "--set" : "file";
+        out.origin[a.key] = a.source;
         if (list == &cli) out.overrides.push_back(a.key);
       }
-      if (err) return fail(list == &cli ? "override " + *err : *err);
+      if (err) return fail(list == &cli ? "override " + *err : prefix_of(a) + *err);
     }
   }
   if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());
@@ -241,7 +295,20 @@ core::Result<Scenario> load_scenario_file(const std::string& path,
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return core::fail(one_line(path + ": read error"));
-  return parse_scenario(text.str(), path, sets);
+  return parse_scenario(text.str(), path, sets, includes_beside(path));
+}
+
+IncludeReader includes_beside(const std::string& scenario_path) {
+  const std::filesystem::path dir = std::filesystem::path(scenario_path).parent_path();
+  return [dir](const std::string& path) -> core::Result<std::string> {
+    const std::filesystem::path p = std::filesystem::path(path).is_absolute() ? std::filesystem::path(path) : dir / path;
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return core::fail("cannot open " + p.string());
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return core::fail("read error in " + p.string());
+    return text.str();
+  };
 }
 
 }  // namespace ackstall::scenario

@@ -167,6 +167,73 @@ TEST(Scenario, OverrideErrorsNameNoFlag) {
   }
 }
 
+// scenario.include: an in-memory reader stands in for the files.
+IncludeReader files(std::map<std::string, std::string> texts) {
+  return [texts = std::move(texts)](const std::string& path) -> core::Result<std::string> {
+    const auto it = texts.find(path);
+    if (it == texts.end()) return core::fail("cannot open " + path);
+    return it->second;
+  };
+}
+
+TEST(Scenario, IncludedKeysComeFirstAndTheFileOverridesThem) {
+  const auto reader = files({{"a.toml", "[app.transmitter]\nwrites = 7\nwrite_len = 1000\n[receiver]\nprofile = \"linux\"\n"},
+                             {"b.toml", "[app.transmitter]\nwrite_len = 2000\n"}});
+  const std::vector<std::string> sets = {"app.transmitter.writes=9"};
+  auto s = parse_scenario("[scenario]\ninclude = [\"a.toml\", \"b.toml\"]\n[app.transmitter]\nwrite_len = 3000\n"
+                          "[receiver]\nprofile = \"freebsd-6\"\n",
+                          "t.toml", {}, reader);
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->config.app.transmitter.writes, 7);
+  EXPECT_EQ(s->config.app.transmitter.write_len, 3000);  // the file over both includes
+  EXPECT_EQ(s->profiles.at("receiver.profile"), "freebsd-6");
+  std::map<std::string, ResolvedKey> keys;
+  for (const ResolvedKey& k : resolve_keys(*s)) keys[k.path] = k;
+  EXPECT_EQ(keys.at("app.transmitter.writes").origin, "include a.toml");
+  EXPECT_EQ(keys.at("app.transmitter.write_len").origin, "file");
+  // One path as a string; later includes override earlier ones; --set overrides all.
+  auto one = parse_scenario("[scenario]\ninclude = \"a.toml\"\nname = \"n\"\n", "t.toml", sets, reader);
+  ASSERT_TRUE(one) << one.error();
+  EXPECT_EQ(one->config.app.transmitter.writes, 9);
+  EXPECT_EQ(one->name, "n");
+  auto two = parse_scenario("[scenario]\ninclude = [\"a.toml\", \"b.toml\"]\n", "t.toml", {}, reader);
+  ASSERT_TRUE(two) << two.error();
+  EXPECT_EQ(two->config.app.transmitter.write_len, 2000);
+}
+
+TEST(Scenario, IncludeErrorsAreOneLineNamingTheIncludedFile) {
+  const auto reader = files({{"bad.toml", "[sender]\nmss = true\n"},
+                             {"meta.toml", "[scenario]\nname = \"x\"\n"},
+                             {"sweep.toml", "[sweep]\naxes = []\n"},
+                             {"syntax.toml", "[link\n"}});
+  auto err = [&](const std::string& doc) {
+    auto s = parse_scenario(doc, "t.toml", {}, reader);
+    EXPECT_FALSE(s) << doc;
+    return s ? std::string() : s.error().message();
+  };
+  EXPECT_EQ(err("[scenario]\ninclude = \"bad.toml\"\n"), "t.toml: include bad.toml: sender.mss: expected a size like 8192 or \"8k\", got a boolean");
+  EXPECT_EQ(err("[scenario]\ninclude = \"gone.toml\"\n"), "t.toml: include gone.toml: cannot open gone.toml");
+  EXPECT_NE(err("[scenario]\ninclude = \"meta.toml\"\n").find("include meta.toml: an included file holds keys only; [scenario]"), std::string::npos);
+  EXPECT_NE(err("[scenario]\ninclude = \"sweep.toml\"\n").find("[sweep] belongs in the including file"), std::string::npos);
+  EXPECT_NE(err("[scenario]\ninclude = \"syntax.toml\"\n").find("t.toml: include syntax.toml: TOML syntax error (line 1)"), std::string::npos);
+  EXPECT_NE(err("[scenario]\ninclude = 3\n").find("scenario.include (line 2): expected a path or an array of paths"), std::string::npos);
+  EXPECT_NE(err("[scenario]\ninclude = [\"a\", 3]\n").find("scenario.include (line 2): expected a path"), std::string::npos);
+  // Text that is not a file has no directory to resolve a path against.
+  auto text = parse_scenario("[scenario]\ninclude = \"bad.toml\"\n", "t.toml");
+  ASSERT_FALSE(text);
+  EXPECT_EQ(text.error().message(), "t.toml: include bad.toml: only a scenario read from a file can include another");
+}
+
+// A file's includes resolve against its own directory, not the working directory.
+TEST(Scenario, IncludesResolveBesideTheScenarioFile) {
+  auto s = load_scenario_file(std::string(ACKSTALL_SOURCE_DIR) + "/examples/lab/pingpong-l8192.toml");
+  ASSERT_TRUE(s) << s.error();
+  std::map<std::string, ResolvedKey> keys;
+  for (const ResolvedKey& k : resolve_keys(*s)) keys[k.path] = k;
+  EXPECT_TRUE(keys.at("app.receiver.read_wakeup").origin.starts_with("include include/reader-l8192.toml")) << keys.at("app.receiver.read_wakeup").origin;
+  EXPECT_NE(keys.at("app.receiver.read_wakeup").value.find("ppm"), std::string::npos);
+}
+
 TEST(Scenario, MissingFile) {
   auto s = load_scenario_file("/nonexistent/x.toml");
   ASSERT_FALSE(s);
@@ -177,7 +244,8 @@ TEST(Scenario, EveryExampleLoads) {
   const std::filesystem::path dir = std::filesystem::path(ACKSTALL_SOURCE_DIR) / "examples";
   int n = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
-    if (e.path().extension() != ".toml") continue;
+    // include/ holds parts that examples include (scenario.include), not scenarios of their own
+    if (e.path().extension() != ".toml" || e.path().parent_path().filename() == "include") continue;
     auto s = load_scenario_file(e.path().string());
     EXPECT_TRUE(s) << s.error();
     ++n;

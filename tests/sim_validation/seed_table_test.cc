@@ -4,6 +4,8 @@
 // the tolerances docs/VALIDATION.md states; the mechanisms are checked through stall counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <span>
 #include <string>
 #include <vector>
@@ -136,6 +138,65 @@ TEST(LabPrediction, DefaultReceiverDoesNotStallWithALateReader) {
   const std::vector<std::string> late{"app.transmitter.writes=500", "receiver.profile=linux",
                                       "app.receiver.read_wakeup=20us + exp(60us)", "receiver.ack.ack_at_read=false"};
   EXPECT_EQ(run("lab/pingpong-l16384.toml", late).stalls.delayed_ack.count, 0u);
+}
+
+// The lab examples against the lab itself, by the lab's protocol (docs/VALIDATION.md §4): timed
+// runs of 5 s, each its own connection, seeds 1..25, medians; a stall is a completion wait over
+// 20 ms. They agree when both rates are below 1/s or within 1.5x of each other, and goodput is
+// within 15 %.
+struct LabFigure {
+  double stalls_per_s = 0, mb_s = 0;
+};
+
+LabFigure predict(const std::string& rel) {
+  std::vector<double> stalls, mb_s;
+  for (int seed = 1; seed <= 25; ++seed) {
+    const std::vector<std::string> sets{"app.transmitter.duration=5s", "app.transmitter.writes=100000000",
+                                        "seed=" + std::to_string(seed)};
+    const sim::Summary s = run(rel, sets);
+    stalls.push_back(static_cast<double>(s.stalls.quota_wait.count) / 5.0);
+    mb_s.push_back(s.goodput_mib_s * 1.048576);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const LabFigure out{median(stalls), median(mb_s)};
+  // docs/VALIDATION.md §4 quotes these lines (ctest -R LabPrediction.Example -V)
+  std::printf("%s: %.1f stalls/s (%.1f-%.1f), %.3f MB/s: medians of 25 5-s runs\n", rel.c_str(), out.stalls_per_s,
+              *std::min_element(stalls.begin(), stalls.end()), *std::max_element(stalls.begin(), stalls.end()), out.mb_s);
+  return out;
+}
+
+void expect_agrees(const std::string& rel, const LabFigure& sim, const LabFigure& lab, const char* which) {
+  const bool both_below_one = sim.stalls_per_s < 1.0 && lab.stalls_per_s < 1.0;
+  EXPECT_TRUE(both_below_one || (sim.stalls_per_s <= 1.5 * lab.stalls_per_s && lab.stalls_per_s <= 1.5 * sim.stalls_per_s))
+      << rel << ": " << sim.stalls_per_s << " stalls/s simulated, " << lab.stalls_per_s << " in " << which;
+  EXPECT_NEAR(sim.mb_s, lab.mb_s, 0.15 * lab.mb_s) << rel << " against " << which;
+}
+
+// The lab's figures (docs/VALIDATION.md §4), per example: the 14:46 series whose reader the
+// examples include (include/reader-l*.toml), and the eight series pooled (median of all runs).
+void expect_predicts_lab(const std::string& rel, LabFigure series, LabFigure pooled) {
+  const LabFigure sim = predict(rel);
+  expect_agrees(rel, sim, series, "the series its reader was measured in");
+  expect_agrees(rel, sim, pooled, "the lab's series pooled");
+}
+
+TEST(LabPrediction, ExampleL8192PredictsTheLab) {
+  expect_predicts_lab("lab/pingpong-l8192.toml", {2.2, 10.51}, {1.6, 10.87});
+}
+
+TEST(LabPrediction, ExampleL16384PredictsTheLab) {
+  expect_predicts_lab("lab/pingpong-l16384.toml", {2.2, 10.59}, {2.4, 10.53});
+}
+
+TEST(LabPrediction, ExampleL15928PredictsTheLab) {
+  expect_predicts_lab("lab/pingpong-l15928.toml", {22.7, 0.37}, {23.0, 0.37});
+}
+
+TEST(LabPrediction, ExampleSeedChunkedPredictsTheLab) {
+  expect_predicts_lab("lab/pingpong-seed-chunked.toml", {0.2, 11.58}, {0.0, 11.64});
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ struct CellResult {
 core::Result<sim::Summary> run_cell(const SweepRun& r, std::uint64_t cell) {
   std::vector<std::string> sets = r.sets;
   for (std::string& s : r.sweep.sets(cell)) sets.push_back(std::move(s));
-  auto sc = scenario::parse_scenario(r.toml, r.source, sets);
+  auto sc = scenario::parse_scenario(r.toml, r.source, sets, scenario::includes_beside(r.source));
   if (!sc) return tl::unexpected(name_set_flag(std::move(sc.error()), r.source));
   if (r.stall_threshold_ns) sc->config.stall_threshold = sim::Nanos(*r.stall_threshold_ns);
   return sim::run_experiment(sc->config);

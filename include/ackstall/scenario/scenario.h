@@ -16,16 +16,21 @@
 //     ack.ack_on_push = true
 //     [app.transmitter]
 //     chunking = "seed"
+//     include = "measured/reader.toml" # optional: files of keys (a path or an array of paths,
+//                                      # relative to this file) read before this file's own keys
 //     [sweep]                          # optional: the sweep `sim` runs on this file (a map)
 //     axes = ["sender.send_buffer.size=1k..256k:x2", "app.transmitter.chunking=none,seed"]
 //
-// Keys are listed in fields.h. Order of application: presets/profiles first (file, then --set),
-// then the file's other keys, then the --set overrides. Every key must be known, of the right
+// Keys are listed in fields.h. Order of application: presets/profiles first (included files,
+// the file, then --set), then the other keys in the same order, so the file overrides what it
+// includes and --set overrides both. An included file holds keys only (no [scenario], no
+// [sweep]); its keys' origin is "include PATH" and its errors name it. Every key must be known, of the right
 // type, and the result must pass sim::validate(); the first problem is returned as one line,
 // "<source>: <key>: <problem>", as a core::Error (core/error.h: tl::expected, so that clang 14, the
 // libFuzzer compiler, can build the loader for fuzz/scenario_fuzz.cc).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -64,11 +69,19 @@ struct ResolvedKey {
 };
 std::vector<ResolvedKey> resolve_keys(const Scenario& s);
 
+// Reads a file a scenario includes (scenario.include), by the path as written: its text, or why not.
+using IncludeReader = std::function<core::Result<std::string>(const std::string& path)>;
+// Reads includes relative to the directory of the scenario file SCENARIO_PATH (absolute paths as
+// they are).
+IncludeReader includes_beside(const std::string& scenario_path);
+
 // `sets` are "key=value" overrides (the CLI's --set); value is TOML-ish: true/false, an
 // integer, a float, or a string (quotes optional). An override's error reads
 // "[SOURCE: ]override KEY: ..." and names no command-line flag; the caller names its own.
+// Without INCLUDE a scenario.include is an error (text that is not a file has no directory).
 core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
-                                      std::span<const std::string> sets = {});
+                                      std::span<const std::string> sets = {},
+                                      const IncludeReader& include = {});
 core::Result<Scenario> load_scenario_file(const std::string& path,
                                           std::span<const std::string> sets = {});
 
