@@ -90,6 +90,26 @@ TEST(SimCli, JsonAndTable) {
   EXPECT_NE(r.out.find("patched, ttcp -l 7300"), std::string::npos) << r.out;
 }
 
+// Several scenarios: one row each, the numbers in line however long the names (the lab
+// examples' titles are longer than the seed's rows), the first column titled by what it holds.
+TEST(SimCli, TableColumnsLineUp) {
+  const auto r = run_ackstall({"sim", example("lab/pingpong-l15928.toml"), example("lab/pingpong-seed-chunked.toml"),
+                               "--set", "app.transmitter.writes=20"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_TRUE(header.starts_with("scenario ")) << header;  // no seed row among them
+  const std::size_t ceiling_end = header.find("ceiling") + std::string("ceiling").size();
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    ASSERT_GE(line.size(), ceiling_end) << line;
+    EXPECT_EQ(line.substr(ceiling_end - 5, 5), "11.22") << header << "\n" << line;  // right-aligned under its header
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2);
+}
+
 TEST(SimCli, ListsProfilesWithSources) {
   const auto r = run_ackstall({"sim", "--list-profiles"});
   ASSERT_EQ(r.code, 0) << r.err;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "sim_report.h"
 
 #include <fmt/format.h>
@@ -157,8 +158,17 @@ nlohmann::json summary_json(const SimRun& r) {
 }
 
 void print_table(std::ostream& out, std::span<const SimRun> runs) {
-  fmt::print(out, "{:<48} {:>10} {:>10} {:>7} {:>8}  {}\n", "seed row", "seed MiB/s", "sim MiB/s",
-             "sim/seed", "ceiling", "largest stall (total s, count)");
+  // the first column: the seed's row where a scenario reproduces one, else its title; as wide
+  // as the longest, so that the numbers line up
+  auto row_name = [](const SimRun& r) { return r.scenario.seed_row.empty() ? title(r) : r.scenario.seed_row; };
+  std::size_t width = 8;
+  bool any_seed_row = false;
+  for (const SimRun& r : runs) {
+    width = std::max(width, row_name(r).size());
+    any_seed_row = any_seed_row || !r.scenario.seed_row.empty();
+  }
+  fmt::print(out, "{:<{}} {:>10} {:>10} {:>8} {:>8}  {}\n", any_seed_row ? "seed row" : "scenario", width,
+             "seed MiB/s", "sim MiB/s", "sim/seed", "ceiling", "largest stall (total s, count)");
   for (const SimRun& r : runs) {
     const sim::Summary& s = r.summary;
     std::string seed = "-", ratio = "-";
@@ -173,8 +183,7 @@ void print_table(std::ostream& out, std::span<const SimRun> runs) {
         worst = kind;
         worst_total = total;
       }
-    const std::string row = r.scenario.seed_row.empty() ? title(r) : r.scenario.seed_row;
-    fmt::print(out, "{:<48} {:>10} {:>10.4f} {:>7} {:>8.2f}  {} {:.3f} s ({}x){}\n", row, seed,
+    fmt::print(out, "{:<{}} {:>10} {:>10.4f} {:>8} {:>8.2f}  {} {:.3f} s ({}x){}\n", row_name(r), width, seed,
                s.goodput_mib_s, ratio, s.ceiling_mib_s, sim::to_string(worst),
                worst_total->time.seconds(), worst_total->count, s.completed ? "" : "  INCOMPLETE");
   }
