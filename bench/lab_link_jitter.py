@@ -25,10 +25,10 @@ more segments, as bench/lab_reader_latency.py counts them (`late_read_writes`,
 
 Prints one JSON object: `samples`, `delta_us_p10_p50_p90`, `delta_us_percentiles` (p0 .. p99,
 inclusive method, and a p100 that keeps the top percent's mean: the simulator's
-link.shaper_wakeup_quantiles), with `--trace` (anywhere in the arguments) `delta_us_trace`
+link.shaper_lateness = quantiles(...)), with `--trace` (anywhere in the arguments) `delta_us_trace`
 (every measured write's segments in capture order, connection by connection, 0 for the first
 two, the writes of another segment count than the commonest left out and counted in
-`trace_writes_left_out`; `trace_segments_per_write` is that count: the simulator's link.shaper_wakeup_trace, which keeps how the lateness
+`trace_writes_left_out`; `trace_segments_per_write` is that count: the simulator's link.data_lateness = trace(...), which keeps how the lateness
 runs together),
 `delta_us_max`, and the
 spacing of consecutive
@@ -66,7 +66,7 @@ def main() -> int:
             streams.setdefault(f[5], []).append((float(f[0]), int(f[2]), ln, int(f[6])))
     deltas, spacing, trace_us = [], [], []
     writes = late_writes = 0           # writes measured; of them, with a segment > 80 us late
-    read_writes = read_late_writes = 0  # the same for writes with a late read (below)
+    read_writes = late_read_writes = 0  # the same for writes with a late read (below)
     for key, segs in streams.items():
         segs.sort()
         # Writes with a late read (bench/lab_reader_latency.py): an ACK, not the delayed-ACK timer,
@@ -93,14 +93,14 @@ def main() -> int:
                     late_writes += late
                     if (write[0][1] - 1) // write_len in late_read:
                         read_writes += 1
-                        read_late_writes += late
+                        late_read_writes += late
                 write = []
             if seg is not None:
                 write.append(seg)
     out = {"samples": len(deltas), "writes": writes,
            "writes_over_80us": round(late_writes / writes, 4) if writes else 0,
            "late_read_writes": read_writes,
-           "late_read_writes_over_80us": round(read_late_writes / read_writes, 4) if read_writes else 0}
+           "late_read_writes_over_80us": round(late_read_writes / read_writes, 4) if read_writes else 0}
     if len(deltas) >= 2:
         q = statistics.quantiles(deltas, n=100, method="inclusive")
         # The simulator draws uniformly between neighbouring percentiles. Between p99 and the

@@ -3,7 +3,8 @@
 
 Input: `tshark -T fields -e frame.time_epoch -e ip.src -e tcp.seq -e tcp.len -e tcp.ack
 [-e tcp.stream]` lines (relative sequence numbers) on stdin; argv[1] = the sender's address;
-argv[2] = the reader's base wake-up latency in us (the simulator's app.receiver.read_latency).
+argv[2] = the reader's base wake-up latency in us (the constant term of the simulator's
+app.receiver.read_wakeup).
 With the sixth field each TCP connection is analysed on its own and the counts are summed (a
 capture of several runs).
 
@@ -15,11 +16,12 @@ segments (none of them past 20 ms: not the delayed-ACK timer) is therefore a rea
 the third segment's arrival: the reader, woken by the first, was later than t3 - t1.
 With the reader's latency L = base + Exp(mean) (the simulator's model), the fraction f of
 ACK-pairs so covered gives P(L > t3 - t1) = exp(-(t3 - t1 - base) / mean), so
-mean = (median(t3 - t1) - base) / ln(1 / f): `read_jitter_us`, the simulator's
-app.receiver.read_jitter. Also printed: the delay of every ACK after the arrival of the second
-segment it covers (kernel processing included), the segments per ACK, and the read-ACKs' delay
-after the segment that woke the reader (median and p10: `late_read_after_1st_us_p10_p50_p90`;
-p0, p1, ..., p100: `late_read_after_1st_us_percentiles`, the simulator's read_late_quantiles;
+mean = (median(t3 - t1) - base) / ln(1 / f): `read_jitter_us`, the mean of the exp() term of the
+simulator's app.receiver.read_wakeup ("base + exp(mean)"). Also printed: the delay of every ACK
+after the arrival of the second segment it covers (kernel processing included), the segments per
+ACK, and the read-ACKs' delay after the segment that woke the reader (median and p10:
+`late_read_after_1st_us_p10_p50_p90`; p0, p1, ..., p100: `late_read_after_1st_us_percentiles`,
+the quantiles of the simulator's rare term "N ppm * quantiles(...)" in app.receiver.read_wakeup;
 a late read that comes after the fourth segment covers four and keeps the ACK pairing, so the
 spread of late reads matters, not only how many there are), and the same per connection
 (`per_connection`, in capture order: one lab run each). With argv[3] = the write length,

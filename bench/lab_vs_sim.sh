@@ -21,28 +21,28 @@
 # 2. Reader latency, measured in the same runs: bench/lab_reader_latency.py on each classic
 #    unpatched cell's capture: how often, and how late, the reader's read (tcp_cleanup_rbuf)
 #    sends the ACK that the second segment could not (docs/STACKS.md §4): that fraction of the
-#    reader's wake-ups comes late (app.receiver.read_late_ppm), the others on time.
-#    READER_MODEL=quantiles (default): the late reads delayed as the capture's own percentiles
-#    (read_late_quantiles); =late: spread as a shifted exponential through their p10 and median
-#    (read_late_latency / read_late_jitter; the default until 2026-12-04 23:40 UTC: pooled over
+#    reader's wake-ups comes late (app.receiver.read_wakeup's rare term, "N ppm * (...)"), the
+#    others on time. READER_MODEL=quantiles (default): the late reads delayed as the capture's own
+#    percentiles ("N ppm * quantiles(...)"); =late: spread as a shifted exponential through their
+#    p10 and median ("N ppm * (C + exp(M))"; the default until 2026-12-04 23:40 UTC: pooled over
 #    seven kept lab series it predicts classic 8192 at 1.60x the lab's stall rate, quantiles at
 #    1.33x, docs/VALIDATION.md §4); =exponential: the fraction becomes the mean of an exponential
-#    tail (app.receiver.read_jitter).
+#    tail (an "exp(M)" term of app.receiver.read_wakeup).
 #    READER_JITTER=same-run (default): each classic unpatched cell is simulated with its own
 #    runs' capture (the lab's reader moves between runs minutes apart), every other cell with the
 #    counts pooled over those captures; =pooled: the pooled counts for every cell; =per-size:
 #    each size's own for every row. Nothing is fitted to goodput or to the stall rate.
 #    LINK_JITTER=measured: the same captures give the tbf shaper's lateness
-#    (bench/lab_link_jitter.py), pooled, as link.shaper_wakeup_quantiles for every cell (over
+#    (bench/lab_link_jitter.py), pooled, as link.shaper_lateness = quantiles(...) for every cell (over
 #    eight kept runs 279 of 288 cells against 280 without: docs/VALIDATION.md §4); =trace: each
-#    size's capture's lateness in the order it came (link.shaper_wakeup_trace, an arrival delay
+#    size's capture's lateness in the order it came (link.data_lateness = trace(...), an arrival delay
 #    per data segment), which keeps the lab's segment spacing where independent draws from the
 #    quantiles put far too many segments back to back (docs/VALIDATION.md §4).
 #    ACK_AT_READ=on (default; =off: at the arrival, as before 2026-12-04 23:40 UTC): every Linux
 #    receiver ACKs a pair at the read, not at the second segment's
 #    arrival (receiver.ack.ack_at_read, the lab's regime: docs/STACKS.md §4), each size's capture
-#    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_quantiles, with
-#    read_latency 0) for every cell of that size, and a late read is one that latency does not
+#    gives the reader's latency (the delay of its pair ACKs: app.receiver.read_wakeup =
+#    quantiles(...), no base) for every cell of that size, and a late read is one that latency does not
 #    explain (lab_reader_latency.py at-read). Only the classic receiver is captured: that the
 #    default receiver's cells share its regime and latency is assumed, not measured. Over eight
 #    kept runs 279 (READER_MODEL=quantiles) and 278 (late) of 288 cells, against 278 and 280
@@ -148,11 +148,11 @@ if link_jitter == "measured":
         sys.exit("lab_vs_sim: LINK_JITTER=measured: no capture gave the shaper's lateness (writes of 3 or more segments needed)")
     n = sum(v["samples"] for v in jit)
     pooled_q = [sum(v["samples"] * v["delta_us_percentiles"][i] for v in jit) / n for i in range(101)]
-    link_sets = ["--set", "link.shaper_wakeup_quantiles=" + ",".join(f"{x:.1f}us" for x in pooled_q)]
+    link_sets = ["--set", "link.shaper_lateness=quantiles(" + ",".join(f"{x:.1f}us" for x in pooled_q) + ")"]
     print(f"# shaper lateness pooled over {len(jit)} captures ({n} samples): p10/p50/p90/p99/p100 "
           + "/".join(f"{pooled_q[i]:.0f}" for i in (10, 50, 90, 99, 100)) + " us (LINK_JITTER=measured)")
 # LINK_JITTER=trace: each size's own capture's lateness as the sequence it came in
-# (link.shaper_wakeup_trace: one element per data segment, write by write), for every cell of that
+# (link.data_lateness = trace(...): one element per data segment, write by write), for every cell of that
 # size; seed s replays the stretch of whole writes after seed s - 1's (wrapping), so that the seeds
 # together replay the capture and each starts on a write's first segment.
 traces = {}
@@ -180,25 +180,26 @@ def link_for(L, seed):
         n += 1
     first = ((seed - 1) * n) % writes
     block = [items[((first + w) % writes) * per_write + i] for w in range(n) for i in range(per_write)]
-    return ["--set", "link.shaper_wakeup_trace=" + ",".join(block)]
+    return ["--set", "link.data_lateness=trace(" + ",".join(block) + ")"]
 
 def reader(v):
-    """The reader's wake-up from one capture's counts (or the pooled ones): simulator keys + label."""
+    """The reader's wake-up from one capture's counts (or the pooled ones): the terms it adds to
+    app.receiver.read_wakeup (after the cell's own, see wakeup_set) + label."""
     pairs, late = v["ack_pairs"], v["late_reads"]
     if not late or not pairs:
         return [], "on time"
     ppm = round(1e6 * late / pairs)  # late reads per million wake-ups (late and quantiles)
     if model == "quantiles":
         # What the capture shows: `late` of `pairs` reads came after the third segment, their delays
-        # after the first as the capture's percentiles (p0..p100): app.receiver.read_late_quantiles,
-        # less the base wake-up every read has; all others on time. The late reads cluster just
+        # after the first as the capture's percentiles (p0..p100): "N ppm * quantiles(...)" in
+        # app.receiver.read_wakeup, less the base wake-up every read has; all others on time. The late reads cluster just
         # after the third segment and have a long tail, which the percentiles keep (VALIDATION §4).
         # Below 10 late reads every late read at the median.
         pct = v.get("late_read_after_1st_us_percentiles")
         if pct is None or v.get("spread_n", late) < 10:
             pct = [v["late_read_after_1st_us_median"]] * 2
         qs = ",".join(f"{max(d - base, 0.0):.1f}us" for d in pct)
-        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_quantiles={qs}"], \
+        return [f"{ppm}ppm * quantiles({qs})"], \
                f"{ppm} ppm, late by {pct[0]:.0f}/{pct[len(pct) // 2]:.0f}/{pct[len(pct) * 9 // 10]:.0f}/{pct[-1]:.0f} us (p0/p50/p90/p100)"
     if model == "late":
         # What the capture shows: `late` of `pairs` reads came after the third segment, spread as the
@@ -212,12 +213,11 @@ def reader(v):
         med = v["late_read_after_1st_us_median"]
         mean = max(med - p10, 0.0) / (math.log(2) - math.log(1 / 0.9)) if p10 is not None else 0.0
         extra = max(med - base - mean * math.log(2), 0.0)
-        return ["--set", f"app.receiver.read_late_ppm={ppm}", "--set", f"app.receiver.read_late_latency={extra:.1f}us",
-                "--set", f"app.receiver.read_late_jitter={mean:.1f}us"], \
+        return [f"{ppm}ppm * ({extra:.1f}us + exp({mean:.1f}us))"], \
                f"{ppm} ppm +{extra:.0f} us + exp {mean:.0f} us"
     # exponential: a tail of mean (t3 - t1 - base) / ln(pairs / late) (bench/lab_reader_latency.py)
     mean = max(v["t3_minus_t1_us_median"] - base, 0.0) / math.log(pairs / late)
-    return ["--set", f"app.receiver.read_jitter={mean:.1f}us"], f"exp {mean:.1f} us"
+    return [f"exp({mean:.1f}us)"], f"exp {mean:.1f} us"
 
 def run_readers(v):
     """One reader per lab run: that run's connection's late-read rate, the spread from the whole
@@ -226,11 +226,11 @@ def run_readers(v):
             if r["ack_pairs"] and r["late_reads"] else [] for r in v["per_connection"]]
 
 def cell_sets(L, case, prof):
-    """The simulator's keys for one lab cell (the reader and the link come on top)."""
-    # The example carries the lab's reader of one run (bench/lab_reader_examples.py): cleared, so
-    # that this run's reader keys below set it whole.
-    sets = ["--set", "app.receiver.read_wakeup=none",
-            "--set", f"app.transmitter.write_len={L}",
+    """The simulator's keys for one lab cell (the link comes on top) and the first terms of its
+    reader's wake-up (the reader's own terms follow: wakeup_set)."""
+    # The example carries the lab's reader of one run (bench/lab_reader_examples.py): replaced
+    # whole by this run's app.receiver.read_wakeup (wakeup_set).
+    sets = ["--set", f"app.transmitter.write_len={L}",
             "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
             "--set", f"receiver.profile={prof}"]
     if ack_at_read == "on":
@@ -238,9 +238,13 @@ def cell_sets(L, case, prof):
         pct = lat.get(str(L), {}).get("read_us_percentiles")
         if not pct:
             sys.exit(f"lab_vs_sim: ACK_AT_READ=on: the -l {L} capture has no ACK pairs to give the reader's latency")
-        return sets + ["--set", "receiver.ack.ack_at_read=true", "--set", "app.receiver.read_latency=0us",
-                       "--set", "app.receiver.read_quantiles=" + ",".join(f"{x:.1f}us" for x in pct)]
-    return sets + ["--set", "receiver.ack.ack_at_read=false", "--set", f"app.receiver.read_latency={base:g}us"]
+        return sets + ["--set", "receiver.ack.ack_at_read=true"], ["quantiles(" + ",".join(f"{x:.1f}us" for x in pct) + ")"]
+    return sets + ["--set", "receiver.ack.ack_at_read=false"], [f"{base:g}us"]
+
+def wakeup_set(cell_terms, reader_terms):
+    """One --set of the reader's whole wake-up: the cell's terms (the pair-ACK quantiles or the
+    base), then the reader's (an exp() tail or a rare late term), in the order they are drawn."""
+    return ["--set", "app.receiver.read_wakeup=" + (" + ".join(cell_terms + reader_terms) or "none")]
 
 pooled = None
 if mode_j in ("pooled", "same-run"):
@@ -258,8 +262,8 @@ if mode_j in ("pooled", "same-run"):
         pooled["late_read_after_1st_us_percentiles"] = [sum(n * d[i] for n, d in ds) / late for i in range(101)]
     print(f"# reader latency pooled over {len(lat)} captures: {late} late reads in {pooled['ack_pairs']} ACK pairs "
           f"-> {reader(pooled)[1]} (READER_JITTER={mode_j}, READER_MODEL={model})")
-reader_keys = ("receiver.ack.ack_at_read=true, app.receiver.read_quantiles = each size's pair-ACK delays (ACK_AT_READ=on)"
-               if ack_at_read == "on" else f"app.receiver.read_latency={base:g}us")
+reader_keys = ("receiver.ack.ack_at_read=true, app.receiver.read_wakeup = quantiles(each size's pair-ACK delays) (ACK_AT_READ=on)"
+               if ack_at_read == "on" else f"app.receiver.read_wakeup={base:g}us")
 print(f"# sim: {scen} --set {reader_keys} + the reader above (READER_JITTER={mode_j}, "
       f"READER_MODEL={model}, READER_RUNS={reader_runs}), --set app.transmitter.duration={secs}s, seeds 1..{sim_runs}; "
       f"lab: median of {runs} runs of {secs} s; sim: median of {sim_runs}")
@@ -288,12 +292,12 @@ for mode, prof in (("classic", "linux-pingpong"), ("default", "linux")):
         if per:
             label = "per run " + "/".join(str(round(1e6 * r["late_reads"] / r["ack_pairs"])) if r["ack_pairs"] else "0"
                                           for r in per) + " ppm" + label[label.index(" ppm") + 4:] if " ppm" in label else label
-        base_sets = cell_sets(L, case, prof)
+        base_sets, cell_terms = cell_sets(L, case, prof)
         # The lab's protocol: RUNS timed runs of SECS s (ttcp -t --time), each from its own
         # connection, medians over them; the runs differ in the simulator's seed.
         mbs, sts = [], []
         for seed in range(1, int(sim_runs) + 1):
-            sets = base_sets + link_for(L, seed) + readers[(seed - 1) % len(readers)]
+            sets = base_sets + link_for(L, seed) + wakeup_set(cell_terms, readers[(seed - 1) % len(readers)])
             out = subprocess.run([binp, "sim", scen, "--json", *sets, "--set", f"seed={seed}",
                                   "--set", f"app.transmitter.duration={secs}s",
                                   "--set", "app.transmitter.writes=100000000"],
@@ -338,10 +342,11 @@ for L in sorted(int(k) for k in lat):
     v = lat[str(L)]
     readers = run_readers(v) if v.get("per_connection") else [reader(v)[0]]
     lines = []
+    check_sets, cell_terms = cell_sets(L, "unpatched", "linux-pingpong")
     for seed in range(1, int(runs) + 1):
         pcap = f"{work}/reader-check.pcap"
-        subprocess.run([binp, "sim", scen, *cell_sets(L, "unpatched", "linux-pingpong"), *link_for(L, seed),
-                        *readers[(seed - 1) % len(readers)], "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
+        subprocess.run([binp, "sim", scen, *check_sets, *link_for(L, seed),
+                        *wakeup_set(cell_terms, readers[(seed - 1) % len(readers)]), "--set", f"seed={seed}", "--set", f"app.transmitter.duration={secs}s",
                         "--set", "app.transmitter.writes=100000000", "--pcap", pcap, "--pcap-at", "receiver"],
                        check=True, capture_output=True)
         out = subprocess.run(["tshark", "-r", pcap, "-T", "fields", "-e", "frame.time_epoch", "-e", "ip.src", "-e", "tcp.seq",

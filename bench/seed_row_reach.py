@@ -30,16 +30,18 @@ def us(v):
     return f"{v}us"
 
 
-# (missed row, parameter label, list of --set templates taking the value, candidate values)
+# (missed row, parameter label, list of --set templates taking the value, candidate values). The
+# seed rows' wake-ups are single constants (the defaults: 200 us, 15 us), so a constant value for
+# the whole delay key moves just that constant.
 SEARCHES = [
-    ("03-unpatched-ackonpush", "wakeup_latency (sender FD_WRITE -> send)",
-     ["app.transmitter.wakeup_latency={}"], [us(v) for v in range(200, 1201, 25)]),
+    ("03-unpatched-ackonpush", "wakeup (sender FD_WRITE -> send)",
+     ["app.transmitter.wakeup={}"], [us(v) for v in range(200, 1201, 25)]),
     ("03-unpatched-ackonpush", "stack_latency (both hosts)",
      ["sender.stack_latency={}", "receiver.stack_latency={}"], [us(v) for v in range(60, 401, 10)]),
     ("03-unpatched-ackonpush", "sender.per_segment_cost",
      ["sender.per_segment_cost={}"], [us(v) for v in [2.4] + list(range(5, 151, 5))]),
-    ("03-unpatched-ackonpush", "receiver read_latency (not calibrated: 15 us)",
-     ["app.receiver.read_latency={}"], [us(v) for v in range(15, 1016, 25)]),
+    ("03-unpatched-ackonpush", "receiver read_wakeup (not calibrated: 15 us)",
+     ["app.receiver.read_wakeup={}"], [us(v) for v in range(15, 1016, 25)]),
     ("09-scp-openbsd-to-cygwin-before", "scp CPU per byte (both ends, ps)",
      ["app.scp.sender_cpu_ps_per_byte={}", "app.scp.receiver_cpu_ps_per_byte={}"],
      [str(v) for v in range(20000, 160001, 10000)]),
