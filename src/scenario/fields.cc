@@ -359,10 +359,10 @@ void add_profile_fields(std::vector<Field>& f, const std::string& side, ProfileA
       duration(on(D([](TcpProfile& t) -> auto& { return t.rto_initial; }))));
   add(f, s + "rto_min", "minimum retransmission timeout",
       duration(on(D([](TcpProfile& t) -> auto& { return t.rto_min; }))));
-  add(f, s + "stack_latency", "frame arrival to the stack's reaction",
-      duration(on(D([](TcpProfile& t) -> auto& { return t.stack_latency; }))));
-  add(f, s + "per_segment_cost", "host time per frame sent, serial with the NIC",
-      duration(on(D([](TcpProfile& t) -> auto& { return t.per_segment_cost; }))));
+  add(f, s + "stack_latency", "frame arrival to the stack's reaction, drawn per frame, frames kept in order",
+      delay(on(Fn<sim::Delay>([](TcpProfile& t) -> auto& { return t.stack_latency; }))));
+  add(f, s + "per_segment_cost", "host time per frame sent, serial with the NIC, drawn per frame",
+      delay(on(Fn<sim::Delay>([](TcpProfile& t) -> auto& { return t.per_segment_cost; }))));
 }
 
 // An old name of one term of NEW_KEY (scenario files keep loading for one release; the loader
@@ -445,8 +445,8 @@ std::vector<Field> build_fields() {
       boolean([](C& c) -> auto& { return c.app.transmitter.allow_raise_sndbuf; }));
   add(f, t + "wakeup", "FD_WRITE to the retried send (the thread's wake-up)",
       delay([](C& c) -> auto& { return c.app.transmitter.wakeup; }));
-  add(f, t + "send_cost", "CPU time of one send call",
-      duration([](C& c) -> auto& { return c.app.transmitter.send_cost; }));
+  add(f, t + "send_cost", "CPU time of one send call, drawn per send",
+      delay([](C& c) -> auto& { return c.app.transmitter.send_cost; }));
   add(f, t + "close_when_done", "close (FIN) after the last write",
       boolean([](C& c) -> auto& { return c.app.transmitter.close_when_done; }));
   const std::string r = "app.receiver.";
@@ -454,8 +454,8 @@ std::vector<Field> build_fields() {
       size<std::int64_t>([](C& c) -> auto& { return c.app.receiver.read_len; }));
   add(f, r + "read_wakeup", "data arriving to the blocked reader running (the scheduler's wake-up)",
       delay([](C& c) -> auto& { return c.app.receiver.read_wakeup; }));
-  add(f, r + "read_cost", "CPU time of one read call",
-      duration([](C& c) -> auto& { return c.app.receiver.read_cost; }));
+  add(f, r + "read_cost", "CPU time of one read call, drawn per read",
+      delay([](C& c) -> auto& { return c.app.receiver.read_cost; }));
   const std::string s = "app.scp.";
   add(f, s + "enabled", "scp-like pipeline instead of plain ttcp",
       boolean([](C& c) -> auto& { return c.app.scp.enabled; }));
@@ -463,10 +463,10 @@ std::vector<Field> build_fields() {
       enumeration<sim::SelectTeardown>([](C& c) -> auto& { return c.app.scp.teardown; },
                                        &sim::parse_select_teardown, &sim::to_string,
                                        join(sim::select_teardown_names())));
-  add(f, s + "sleep_quantum", "thread_pipe's Sleep()",
-      duration([](C& c) -> auto& { return c.app.scp.sleep_quantum; }));
-  add(f, s + "event_wakeup", "SetEvent to thread exit",
-      duration([](C& c) -> auto& { return c.app.scp.event_wakeup; }));
+  add(f, s + "sleep_quantum", "how long each of thread_pipe's Sleep() calls lasts, drawn per sleep",
+      delay([](C& c) -> auto& { return c.app.scp.sleep_quantum; }));
+  add(f, s + "event_wakeup", "SetEvent to thread exit, drawn per teardown",
+      delay([](C& c) -> auto& { return c.app.scp.event_wakeup; }));
   add(f, s + "sender_cpu_ps_per_byte", "sender CPU picoseconds per byte",
       integer<std::int64_t>([](C& c) -> auto& { return c.app.scp.sender_cpu_ps_per_byte; }));
   add(f, s + "sender_output_buffer", "bytes the sender may encrypt ahead of the socket (ssh's output buffer; 0: serially)",

@@ -105,8 +105,8 @@ TcpProfile ns3() {
   p.cwnd = {10, 0};
   p.rto_initial = Nanos::s(1);
   p.rto_min = Nanos::s(1);
-  p.stack_latency = Nanos::zero();  // ns-3 processes a packet in zero simulated time
-  p.fin_overrides_nagle = false;    // ns-3 SendPendingData keeps Nagle before the FIN
+  p.stack_latency = sim::Delay{};  // ns-3 processes a packet in zero simulated time
+  p.fin_overrides_nagle = false;   // ns-3 SendPendingData keeps Nagle before the FIN
   return p;
 }
 

@@ -32,7 +32,7 @@ TcpProfile TcpProfile::winxp() {
   p.rto_min = Nanos::ms(300);                 // MinRto 300 ms [I]
   // §1 per-frame host cost (NdisMSendComplete per packet) [calibrated on the seed's "best raw
   // winsock" row only: 11.1 MiB/s (§6); VALIDATION.md §1]
-  p.per_segment_cost = Nanos::ns(2400);
+  p.per_segment_cost = Delay(Nanos::ns(2400));
   return p;
 }
 
@@ -95,7 +95,7 @@ core::Result<void> check_delay(std::string_view key, const Delay& d, Nanos max) 
   return {};
 }
 
-// The application's delays: at most 1000 s a term (a draw stays far inside int64 ns).
+// The application's and the hosts' delays: at most 1000 s a term (a draw stays far inside int64 ns).
 constexpr Nanos kMaxAppDelay = Nanos::s(1000);
 
 core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
@@ -130,8 +130,8 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
     return core::fail(pre + "cwnd.after_idle_segments: must be in [0, 1000]");
   if (p.rto_min <= Nanos::zero()) return core::fail(pre + "rto_min: must be > 0");
   if (p.rto_initial < p.rto_min) return core::fail(pre + "rto_initial: must be >= rto_min");
-  if (p.stack_latency < Nanos::zero()) return core::fail(pre + "stack_latency: must be >= 0");
-  if (p.per_segment_cost < Nanos::zero()) return core::fail(pre + "per_segment_cost: must be >= 0");
+  if (auto ok = check_delay(pre + "stack_latency", p.stack_latency, kMaxAppDelay); !ok) return ok;
+  if (auto ok = check_delay(pre + "per_segment_cost", p.per_segment_cost, kMaxAppDelay); !ok) return ok;
   return {};
 }
 
@@ -168,14 +168,19 @@ core::Result<void> validate(const ExperimentConfig& c) {
     return core::fail("app.transmitter.writes: writes * write_len overflows");
   if (t.chunk_mss_guess < 0) return core::fail("app.transmitter.chunk_mss_guess: must be >= 0");
   if (auto ok = check_delay("app.transmitter.wakeup", t.wakeup, kMaxAppDelay); !ok) return ok;
-  if (t.send_cost < Nanos::zero()) return core::fail("app.transmitter.send_cost: must be >= 0");
+  if (auto ok = check_delay("app.transmitter.send_cost", t.send_cost, kMaxAppDelay); !ok) return ok;
   const auto& r = c.app.receiver;
   if (r.read_len <= 0) return core::fail("app.receiver.read_len: must be > 0");
   if (auto ok = check_delay("app.receiver.read_wakeup", r.read_wakeup, kMaxAppDelay); !ok) return ok;
-  if (r.read_cost < Nanos::zero()) return core::fail("app.receiver.read_cost: must be >= 0");
+  if (auto ok = check_delay("app.receiver.read_cost", r.read_cost, kMaxAppDelay); !ok) return ok;
   const auto& s = c.app.scp;
-  if (s.sleep_quantum <= Nanos::zero()) return core::fail("app.scp.sleep_quantum: must be > 0");
-  if (s.event_wakeup < Nanos::zero()) return core::fail("app.scp.event_wakeup: must be >= 0");
+  if (auto ok = check_delay("app.scp.sleep_quantum", s.sleep_quantum, kMaxAppDelay); !ok) return ok;
+  if (s.sleep_quantum.fixed() ? *s.sleep_quantum.fixed() <= Nanos::zero()
+                              : s.sleep_quantum.least() < kMinRandomSleepQuantum)
+    return core::fail("app.scp.sleep_quantum: must be > 0; a random one's least draw >= " +
+                      core::format_duration_ns(kMinRandomSleepQuantum.count()) +
+                      " (its constant terms, quantiles' p0, a trace's least value)");
+  if (auto ok = check_delay("app.scp.event_wakeup", s.event_wakeup, kMaxAppDelay); !ok) return ok;
   // At most 1 ms per byte (ssh on 2006 hardware: 140 ns): the cost of a whole write or read
   // (<= 2^30 bytes) then stays far inside int64 picoseconds (found by fuzz_simulation).
   constexpr std::int64_t kMaxCpuPsPerByte = 1'000'000'000;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 
 namespace ackstall::sim {
 namespace {
@@ -257,6 +258,73 @@ const DelayTerm* Delay::find(DelayKind kind) const noexcept {
   for (const DelayTerm& t : terms_)
     if (t.kind == kind) return &t;
   return nullptr;
+}
+
+std::optional<Nanos> Delay::fixed() const noexcept {
+  Nanos total = Nanos::zero();
+  for (const DelayTerm& t : terms_) {
+    if (t.kind != DelayKind::constant) return std::nullopt;
+    total += t.value;
+  }
+  return total;
+}
+
+namespace {
+
+double mean_ns(const std::vector<DelayTerm>& terms) noexcept {
+  double total = 0;
+  for (const DelayTerm& t : terms) {
+    const auto v = static_cast<double>(t.value.count());
+    switch (t.kind) {
+      case DelayKind::constant:
+      case DelayKind::exponential: total += v; break;
+      case DelayKind::uniform: total += v / 2; break;
+      case DelayKind::quantiles:
+        // from_quantiles interpolates linearly between neighbours: each segment's mean is the
+        // midpoint of its ends, and the segments are equally likely.
+        if (t.points.size() >= 2) {
+          double s = 0;
+          for (std::size_t i = 1; i < t.points.size(); ++i)
+            s += (static_cast<double>(t.points[i - 1].count()) + static_cast<double>(t.points[i].count())) / 2;
+          total += s / static_cast<double>(t.points.size() - 1);
+        } else if (t.points.size() == 1) {
+          total += static_cast<double>(t.points.front().count());
+        }
+        break;
+      case DelayKind::trace:
+        if (!t.points.empty()) {
+          double s = 0;
+          for (const Nanos p : t.points) s += static_cast<double>(p.count());
+          total += s / static_cast<double>(t.points.size());
+        }
+        break;
+      case DelayKind::rare: total += static_cast<double>(t.ppm) / 1e6 * mean_ns(t.terms); break;
+    }
+  }
+  return total;
+}
+
+}  // namespace
+
+Nanos Delay::mean() const noexcept { return Nanos(static_cast<std::int64_t>(std::llround(mean_ns(terms_)))); }
+
+Nanos Delay::least() const noexcept {
+  Nanos total = Nanos::zero();
+  for (const DelayTerm& t : terms_) {
+    switch (t.kind) {
+      case DelayKind::constant: total += t.value; break;
+      case DelayKind::quantiles:
+        if (!t.points.empty()) total += t.points.front();
+        break;
+      case DelayKind::trace:
+        if (!t.points.empty()) total += *std::min_element(t.points.begin(), t.points.end());
+        break;
+      case DelayKind::uniform:
+      case DelayKind::exponential:
+      case DelayKind::rare: break;
+    }
+  }
+  return total;
 }
 
 Delay Delay::with(DelayTerm t) const {

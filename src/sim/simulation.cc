@@ -2,7 +2,7 @@
 //
 // Event kinds (the engine only sees integers):
 //   kTxDone(dir)   a frame's last bit left the sending NIC
-//   kArrive(dir)   a frame reaches the other host's TCP (propagation + its stack_latency)
+//   kArrive(dir)   a frame reaches the other host's TCP (propagation + its stack_latency, in order)
 //   kTimer(ep,k)   a TCP timer of endpoint ep (engine.h Timer: lazy moves, exact order)
 //   kAppTx / kAppRx  the transmitting / receiving application runs (app_ttcp.h, app_scp.h)
 //
@@ -96,6 +96,11 @@ class Simulation final : public SimulationView {
   EventQueue q_;
   Rng rng_;
   Rng link_rng_;  // the shaper's lateness: a stream of its own (the apps' draws stay as they were)
+  Rng host_rng_;  // the hosts' per-frame costs (stack_latency, per_segment_cost): a stream of their own
+  // Per side: the TcpProfile's per-frame delays, as drawn (a Delay keeps its trace position).
+  std::array<Delay, 2> stack_latency_, per_segment_cost_;
+  // Per direction: when the receiving stack handles the latest frame sent that way (FIFO).
+  std::array<Nanos, 2> handled_{Nanos::zero(), Nanos::zero()};
   std::array<LinkDirection, 2> links_;
   Nanos link_bank_;  // link.burst as line time (0: a wire); fixed for the run
   Nanos tick_phase_;
@@ -119,6 +124,9 @@ Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObser
       observer_(observer),
       rng_(cfg.seed),
       link_rng_(cfg.seed ^ 0x6c696e6b6a697474ULL),  // "linkjitt"
+      host_rng_(cfg.seed ^ 0x686f7374636f7374ULL),  // "hostcost"
+      stack_latency_{cfg.sender.stack_latency, cfg.receiver.stack_latency},
+      per_segment_cost_{cfg.sender.per_segment_cost, cfg.receiver.per_segment_cost},
       // The data flows from the sender: its direction carries link.data_lateness.
       links_{LinkDirection(cfg.link.queue_limit_packets, cfg.link.shaper_lateness, cfg.link.data_lateness),
              LinkDirection(cfg.link.queue_limit_packets, cfg.link.shaper_lateness)},
@@ -189,8 +197,9 @@ inline void Simulation::start_tx(int dir) {
   const Segment& s = links_[dir].on_air();
   const std::int64_t wire = wire_bytes(cfg_.link, s.ip_len());
   // The sending host's per-frame cost (TcpProfile::per_segment_cost: send-completion handling
-  // serial with the NIC) precedes the frame's serialisation.
-  const Nanos host = (dir == kSender ? cfg_.sender : cfg_.receiver).per_segment_cost;
+  // serial with the NIC) precedes the frame's serialisation; one draw per frame, the next frame
+  // starting only after this one has left (frames keep their order).
+  const Nanos host = per_segment_cost_[dir].draw(host_rng_);
   const Nanos t = tx_time(cfg_.link, wire);
   const Nanos start = q_.now() + host;
   const Nanos done = links_[dir].depart(start, t, link_bank_, cfg_.link.prop_delay, link_rng_);
@@ -211,8 +220,15 @@ inline void Simulation::enqueue(int dir, const Segment& s) {
 }
 
 inline void Simulation::on_tx_done(int dir) {
-  const TcpProfile& dst = dir == kSender ? cfg_.receiver : cfg_.sender;
-  const Nanos at = q_.now() + cfg_.link.prop_delay + dst.stack_latency + links_[dir].arrival_lag();
+  // The receiving host's stack_latency, drawn per frame. A stack handles a NIC's frames in ring
+  // order (Linux: the NAPI poll walks the RX ring in order, net/core/dev.c napi_poll; TcpProfile::
+  // stack_latency): a frame is handled no earlier than the one ahead of it, so a long draw holds
+  // back the frames behind it and never reorders them. With a constant latency the handling
+  // times already rise with the departures (the link is FIFO, arrival_lag() keeps its order).
+  const int dst = dir == kSender ? kReceiver : kSender;
+  const Nanos lat = stack_latency_[dst].draw(host_rng_);
+  const Nanos at = max(handled_[dir], q_.now() + cfg_.link.prop_delay + lat + links_[dir].arrival_lag());
+  handled_[dir] = at;
   q_.schedule(at, kArrive, static_cast<std::uint32_t>(dir));
   if (links_[dir].tx_done(at)) start_tx(dir);
 }
@@ -314,7 +330,7 @@ inline void Simulation::app_tx() {
       // The policy's TCP_NODELAY for the span of a split send (core/chunk_policy.h robust).
       eps_[kSender].set_nodelay(tx_.nodelay());
       const SendOutcome o = eps_[kSender].send(now, r.len, r.nonblocking, acts_);
-      const Nanos next = tx_.sent(now, o);
+      const Nanos next = tx_.sent(now, o, rng_);
       // TCP_NODELAY set while the write waits on a full quota: pushes what Nagle holds.
       if (tx_.nodelay() && !eps_[kSender].nodelay()) eps_[kSender].push_nodelay(now, acts_);
       if (!next.is_never()) q_.schedule(next, kAppTx);
@@ -328,7 +344,7 @@ inline void Simulation::app_rx() {
   const Nanos now = q_.now();
   TcpEndpoint& ep = eps_[kReceiver];
   // ready = data or EOF waiting; computed inside the visit so that ttcp, which ignores it, skips it.
-  const RxRequest r = std::visit([&](auto& app) { return app.run(now, ep.readable() > 0 || ep.eof()); }, rx_);
+  const RxRequest r = std::visit([&](auto& app) { return app.run(now, ep.readable() > 0 || ep.eof(), rng_); }, rx_);
   if (r.read == 0) {
     wake(r.wake, kAppRx);
     return;
@@ -336,7 +352,7 @@ inline void Simulation::app_rx() {
   const std::int64_t n = ep.read(now, r.read, acts_);
   delivered_ += n;
   if (n > 0 && delivered_ >= requested_ && last_read_ == Nanos::zero()) last_read_ = now;
-  const Nanos next = std::visit([&](auto& app) { return app.read_done(now, n); }, rx_);
+  const Nanos next = std::visit([&](auto& app) { return app.read_done(now, n, rng_); }, rx_);
   if (!next.is_never()) q_.schedule(next, kAppRx);
   apply(kReceiver);
 }

@@ -81,6 +81,40 @@ TEST(Fields, ErrorsNameKeyAndProblem) {
             q + ": expected a string of durations like \"220us,2ms\", got a integer");
 }
 
+// The host costs are delays (sim/delay.h) under their old names: a plain duration is the same
+// constant as before, a random one keeps its canonical text, and a bad one is one line naming
+// the key.
+TEST(Fields, HostCostsAreDelays) {
+  const char* keys[] = {"sender.stack_latency", "receiver.stack_latency", "sender.per_segment_cost",
+                        "receiver.per_segment_cost", "app.transmitter.send_cost", "app.receiver.read_cost",
+                        "app.scp.sleep_quantum", "app.scp.event_wakeup"};
+  for (const char* key : keys) {
+    sim::ExperimentConfig c;
+    EXPECT_EQ(find_field(key)->kind, FieldKind::delay) << key;
+    ASSERT_TRUE(set_field(c, key, Value{std::string("60us")})) << key;
+    EXPECT_EQ(*get_field(c, key), "60us") << key;
+    ASSERT_TRUE(set_field(c, key, Value{std::string("1.5ms")})) << key;
+    EXPECT_EQ(*get_field(c, key), "1500us") << key;
+    ASSERT_TRUE(set_field(c, key, Value{std::string("10us+exp(5us) + 10ppm*(1ms)")})) << key;
+    EXPECT_EQ(*get_field(c, key), "10us + exp(5us) + 10ppm * (1ms)") << key;
+    const auto bad = set_field(c, key, Value{std::string("exp(5 us)")});
+    ASSERT_FALSE(bad) << key;
+    EXPECT_EQ(bad.error().message().substr(0, std::string(key).size() + 2), std::string(key) + ": ");
+    EXPECT_EQ(bad.error().message().find('\n'), std::string::npos);
+    EXPECT_EQ(set_field(c, key, Value{std::int64_t{5}}).error().message(),
+              std::string(key) + ": expected a delay string like \"15us + exp(30us)\", got a integer");
+  }
+  sim::ExperimentConfig c;
+  ASSERT_TRUE(set_field(c, "sender.stack_latency", Value{std::string("60us")}));
+  EXPECT_EQ(c.sender.stack_latency, sim::Delay(Nanos::us(60)));
+  EXPECT_EQ(c.sender.stack_latency, sim::ExperimentConfig{}.sender.stack_latency);
+  ASSERT_TRUE(set_field(c, "app.transmitter.send_cost", Value{std::string("0")}));
+  EXPECT_TRUE(c.app.transmitter.send_cost.none());
+  EXPECT_EQ(*get_field(c, "app.transmitter.send_cost"), "none");
+  EXPECT_EQ(set_field(c, "receiver.stack_latency", Value{std::string("60us 5us")}).error().message(),
+            "receiver.stack_latency: \"60us 5us\" at column 6: expected \"+\" or the end");
+}
+
 // The old delay keys (one release): each sets its term of the new key, in the order the model
 // drew them, whatever order they come in; they are not listed, and read back as they were set.
 TEST(Fields, OldDelayKeysSetOneTermEach) {

@@ -253,5 +253,51 @@ TEST(Scenario, EveryExampleLoads) {
   EXPECT_GT(n, 0);
 }
 
+// A host cost takes a random delay in a scenario file: `send_cost = "exp(50us)"` gives a run of
+// its own, the same for the same seed, another for another seed.
+TEST(Scenario, RandomSendCostRunsDeterministicallyPerSeed) {
+  constexpr std::string_view kRandom = R"toml(
+# Short sends without Nagle into a large buffer: each send's CPU time paces the sender.
+[sender]
+nagle = "off"
+send_buffer.size = 65536
+[app.transmitter]
+writes = 300
+write_len = 64
+send_cost = "exp(50us)"
+)toml";
+  const auto run = [&](std::span<const std::string> sets) {
+    auto s = parse_scenario(kRandom, "t.toml", sets);
+    EXPECT_TRUE(s) << s.error();
+    return sim::run_experiment(s->config).value();
+  };
+  const sim::Summary a = run({}), b = run({});
+  ASSERT_TRUE(a.completed);
+  EXPECT_EQ(parse_scenario(kRandom, "t.toml")->config.app.transmitter.send_cost.to_string(), "exp(50us)");
+  EXPECT_EQ(a.duration, b.duration);
+  EXPECT_EQ(a.events, b.events);
+  const std::string seed2[] = {"seed=2"};
+  EXPECT_NE(run(seed2).duration, a.duration);
+  const std::string constant[] = {"app.transmitter.send_cost=\"50us\""};
+  EXPECT_NE(run(constant).duration, a.duration);
+}
+
+// A host cost out of its range, or a random scp sleep that could be shorter than the model's
+// floor: one line naming the key.
+TEST(Scenario, BadHostCostNamesTheKey) {
+  sim::ExperimentConfig c;
+  c.receiver.stack_latency = sim::Delay::parse("exp(2000s)").value();
+  EXPECT_EQ(sim::run_experiment(c).error().message(), "receiver.stack_latency: each term must be in [0, 1000s]");
+  c = {};
+  c.app.scp.sleep_quantum = sim::Delay::parse("exp(10ms)").value();
+  const std::string e = sim::run_experiment(c).error().message();
+  EXPECT_TRUE(e.starts_with("app.scp.sleep_quantum: ")) << e;
+  EXPECT_EQ(e.find('\n'), std::string::npos);
+  c.app.scp.sleep_quantum = sim::Delay::parse("5ms + exp(10ms)").value();
+  EXPECT_TRUE(sim::validate(c));
+  c.app.scp.sleep_quantum = sim::Delay{};
+  EXPECT_TRUE(sim::run_experiment(c).error().message().starts_with("app.scp.sleep_quantum: must be > 0"));
+}
+
 }  // namespace
 }  // namespace ackstall::scenario

@@ -36,6 +36,22 @@ TEST(ScenarioWriter, WritesWhatTheLoaderReadsBack) {
   EXPECT_EQ(*get_field(s->config, "link.rate"), "10mbit");
 }
 
+// A host cost written as its canonical delay text reads back to the same delay.
+TEST(ScenarioWriter, HostCostDelaysRoundTrip) {
+  sim::ExperimentConfig c;
+  ASSERT_TRUE(set_field(c, "receiver.stack_latency", std::string("30us+exp(100us) + 500ppm*(2ms)")));
+  ASSERT_TRUE(set_field(c, "app.receiver.read_cost", std::string("2us")));
+  ScenarioWriter w;
+  for (const char* key : {"receiver.stack_latency", "app.receiver.read_cost", "sender.per_segment_cost"})
+    ASSERT_TRUE(w.set(key, *get_field(c, key))) << key;
+  auto s = parse_scenario(w.toml(), "written");
+  ASSERT_TRUE(s) << s.error().message() << "\n" << w.toml();
+  EXPECT_EQ(s->config.receiver.stack_latency, c.receiver.stack_latency);
+  EXPECT_EQ(*get_field(s->config, "receiver.stack_latency"), "30us + exp(100us) + 500ppm * (2ms)");
+  EXPECT_EQ(s->config.app.receiver.read_cost, sim::Delay(sim::Nanos::us(2)));
+  EXPECT_EQ(s->config.sender.per_segment_cost, c.sender.per_segment_cost);  // none
+}
+
 TEST(ScenarioWriter, RefusesWhatTheLoaderWouldRefuse) {
   ScenarioWriter w;
   const auto unknown = w.set("receiver.rcvbuff", std::int64_t{1});

@@ -8,6 +8,10 @@
 namespace ackstall::sim {
 namespace {
 
+// The rng the send/read costs and the teardown draw from: the default (constant) costs never
+// touch it, so the wake-ups' draws below are as they were.
+Rng costs{0};
+
 ScpConfig scp(SelectTeardown t) {
   ScpConfig c;
   c.enabled = true;
@@ -16,18 +20,18 @@ ScpConfig scp(SelectTeardown t) {
 }
 
 TEST(SelectTeardown, SleepLoopWaitsForTheCurrentQuantum) {
-  const ScpConfig c = scp(SelectTeardown::sleep_loop);
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero()), Nanos::ms(10));  // data already there
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3)), Nanos::ms(10));
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10)), Nanos::ms(10));
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10) + Nanos::ns(1)), Nanos::ms(20));
-  EXPECT_EQ(select_teardown_end(c, Nanos::ms(5), Nanos::ms(6)), Nanos::ms(15));
+  ScpConfig c = scp(SelectTeardown::sleep_loop);
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero(), costs), Nanos::ms(10));  // data already there
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3), costs), Nanos::ms(10));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10), costs), Nanos::ms(10));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(10) + Nanos::ns(1), costs), Nanos::ms(20));
+  EXPECT_EQ(select_teardown_end(c, Nanos::ms(5), Nanos::ms(6), costs), Nanos::ms(15));
 }
 
 TEST(SelectTeardown, EventExitsAfterTheWakeup) {
-  const ScpConfig c = scp(SelectTeardown::event);
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero()), Nanos::us(20));
-  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3)), Nanos::ms(3) + Nanos::us(20));
+  ScpConfig c = scp(SelectTeardown::event);
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::zero(), costs), Nanos::us(20));
+  EXPECT_EQ(select_teardown_end(c, Nanos::zero(), Nanos::ms(3), costs), Nanos::ms(3) + Nanos::us(20));
 }
 
 TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
@@ -35,7 +39,7 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
   const TtcpReceiverConfig rc;  // read_len 8192, latency 15 us, cost 2 us
   ScpSink sink(rc, scp(SelectTeardown::sleep_loop));
   // Data already waiting: select() returns only when the pipe thread's 10 ms sleep ends.
-  RxRequest r = sink.run(Nanos::zero(), true);
+  RxRequest r = sink.run(Nanos::zero(), true, costs);
   EXPECT_EQ(r.read, 0);
   ASSERT_EQ(r.wake.stall_count, 1);
   EXPECT_EQ(r.wake.stalls[0].kind, StallKind::select_teardown);
@@ -44,11 +48,11 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
   EXPECT_EQ(r.wake.at, Nanos::ms(10));
   EXPECT_FALSE(sink.readable(Nanos::ms(1), rng).runs());  // a run is already pending
   // select() returned: read.
-  r = sink.run(Nanos::ms(10), true);
+  r = sink.run(Nanos::ms(10), true, costs);
   EXPECT_EQ(r.read, 8192);
-  EXPECT_EQ(sink.read_done(Nanos::ms(10), 8192), Nanos::ms(10) + Nanos::us(2));
+  EXPECT_EQ(sink.read_done(Nanos::ms(10), 8192, costs), Nanos::ms(10) + Nanos::us(2));
   // Nothing waiting: block in select() until readable.
-  r = sink.run(Nanos::ms(11), false);
+  r = sink.run(Nanos::ms(11), false, costs);
   EXPECT_EQ(r.read, 0);
   EXPECT_FALSE(r.wake.runs());
   EXPECT_EQ(r.wake.stall_count, 0);
@@ -57,7 +61,7 @@ TEST(ScpSink, SelectBeforeEveryReadSleepLoop) {
   EXPECT_EQ(w.stalls[0].begin, Nanos::ms(14));
   EXPECT_EQ(w.stalls[0].end, Nanos::ms(21));  // 11 ms + one 10 ms quantum
   EXPECT_EQ(w.at, Nanos::ms(21) + Nanos::us(15));
-  EXPECT_EQ(sink.run(w.at, true).read, 8192);  // selected already: straight to read()
+  EXPECT_EQ(sink.run(w.at, true, costs).read, 8192);  // selected already: straight to read()
   EXPECT_EQ(sink.read_calls(), 1u);
 }
 
@@ -65,12 +69,12 @@ TEST(ScpSink, EventTeardownAfterTheFix) {
   Rng rng(1);
   const TtcpReceiverConfig rc;
   ScpSink sink(rc, scp(SelectTeardown::event));
-  RxRequest r = sink.run(Nanos::zero(), true);
+  RxRequest r = sink.run(Nanos::zero(), true, costs);
   EXPECT_EQ(r.wake.at, Nanos::us(20));
   EXPECT_EQ(r.wake.stalls[0].end, Nanos::us(20));
-  r = sink.run(r.wake.at, true);
+  r = sink.run(r.wake.at, true, costs);
   EXPECT_EQ(r.read, 8192);
-  EXPECT_TRUE(sink.read_done(Nanos::us(20), 0).is_never());  // read() found nothing: blocks
+  EXPECT_TRUE(sink.read_done(Nanos::us(20), 0, costs).is_never());  // read() found nothing: blocks
   const AppWake w = sink.readable(Nanos::ms(5), rng);
   EXPECT_EQ(w.at, Nanos::ms(5) + Nanos::us(20) + Nanos::us(15));
 }
@@ -79,9 +83,9 @@ TEST(ScpSink, ReceiverCpuPerByte) {
   ScpConfig c = scp(SelectTeardown::event);
   c.receiver_cpu_ps_per_byte = 5000;  // 5 ns per byte
   ScpSink sink(TtcpReceiverConfig{}, c);
-  sink.run(Nanos::zero(), true);
-  sink.run(Nanos::us(20), true);
-  EXPECT_EQ(sink.read_done(Nanos::us(20), 1000), Nanos::us(20) + Nanos::us(2) + Nanos::us(5));
+  sink.run(Nanos::zero(), true, costs);
+  sink.run(Nanos::us(20), true, costs);
+  EXPECT_EQ(sink.read_done(Nanos::us(20), 1000, costs), Nanos::us(20) + Nanos::us(2) + Nanos::us(5));
 }
 
 TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
@@ -99,7 +103,7 @@ TEST(ScpSource, EncryptsEachWriteBeforeSendingIt) {
   r = src.run(r.at);
   ASSERT_EQ(r.kind, TxKind::send);
   EXPECT_EQ(r.len, 4096);
-  now = src.sent(Nanos::ns(4096), {.accepted = 4096, .would_block = false, .completed = true});
+  now = src.sent(Nanos::ns(4096), {.accepted = 4096, .would_block = false, .completed = true}, costs);
   EXPECT_EQ(src.run(now).kind, TxKind::sleep);  // the next block is encrypted first
 }
 
@@ -113,7 +117,7 @@ TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   t.writes = 4;
   t.write_len = 4096;
   t.wakeup = Delay();
-  t.send_cost = Nanos::zero();
+  t.send_cost = Delay(Nanos::zero());
   TtcpTransmitter src = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
   Rng rng(1);
   TxRequest r = src.run(src.connected(Nanos::zero()));
@@ -121,16 +125,16 @@ TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   EXPECT_EQ(r.at, Nanos::ns(4096));  // the first write is encrypted before anything is sent
   ASSERT_EQ(src.run(r.at).kind, TxKind::send);
   // The socket makes it wait 100 us (WSAEWOULDBLOCK, then FD_WRITE).
-  EXPECT_TRUE(src.sent(Nanos::ns(4096), {.accepted = 0, .would_block = true, .completed = false}).is_never());
+  EXPECT_TRUE(src.sent(Nanos::ns(4096), {.accepted = 0, .would_block = true, .completed = false}, costs).is_never());
   const Nanos w = Nanos::us(100);
   EXPECT_EQ(src.writable(w, rng).at, w);
   ASSERT_EQ(src.run(w).kind, TxKind::send);
-  Nanos now = src.sent(w, {.accepted = 4096, .would_block = false, .completed = true});
+  Nanos now = src.sent(w, {.accepted = 4096, .would_block = false, .completed = true}, costs);
   // Writes 2 and 3 were encrypted during the wait (ready at 8192 and 12288 ns): sent at once.
   for (int k = 2; k <= 3; ++k) {
     r = src.run(now);
     ASSERT_EQ(r.kind, TxKind::send) << "write " << k;
-    now = src.sent(now, {.accepted = 4096, .would_block = false, .completed = true});
+    now = src.sent(now, {.accepted = 4096, .would_block = false, .completed = true}, costs);
   }
   // Write 4 could start only when write 1 had left the buffer (at 100 us): ready 4096 ns later.
   r = src.run(now);
@@ -147,7 +151,7 @@ TEST(ScpSource, EncryptsAheadWhileTheSocketWaitsUpToItsOutputBuffer) {
   TtcpTransmitter serial = make_scp_source(t, {.sndbuf = 8192, .mss = 1460, .stream = true}, c);
   r = serial.run(serial.connected(Nanos::zero()));
   ASSERT_EQ(serial.run(r.at).kind, TxKind::send);
-  now = serial.sent(w, {.accepted = 4096, .would_block = false, .completed = true});
+  now = serial.sent(w, {.accepted = 4096, .would_block = false, .completed = true}, costs);
   r = serial.run(now);
   ASSERT_EQ(r.kind, TxKind::sleep);
   EXPECT_EQ(r.at, w + Nanos::ns(4096));

@@ -9,6 +9,10 @@
 namespace ackstall::sim {
 namespace {
 
+// The rng the send/read costs and the teardown draw from: the default (constant) costs never
+// touch it, so the wake-ups' draws below are as they were.
+Rng costs{0};
+
 constexpr core::SocketParams kXp{.sndbuf = 8192, .mss = 1460, .stream = true};
 
 Delay delay(std::string_view text) { return *Delay::parse(text); }
@@ -32,12 +36,12 @@ TEST(TtcpTransmitter, WritesThenClosesOneSendPerWrite) {
   ASSERT_EQ(r.kind, TxKind::send);
   EXPECT_EQ(r.len, 8192);
   EXPECT_TRUE(r.nonblocking);  // Cygwin: every socket nonblocking (§1)
-  const Nanos t1 = tx.sent(t0, accepted(8192));
+  const Nanos t1 = tx.sent(t0, accepted(8192), costs);
   EXPECT_EQ(t1, t0 + Nanos::us(2));  // send_cost
   r = tx.run(t1);
   ASSERT_EQ(r.kind, TxKind::send);
   EXPECT_EQ(tx.writes_started(), 2);
-  const Nanos t2 = tx.sent(t1, accepted(8192));
+  const Nanos t2 = tx.sent(t1, accepted(8192), costs);
   EXPECT_EQ(tx.run(t2).kind, TxKind::close);  // close_when_done: FIN after the last write
   EXPECT_TRUE(tx.done());
   EXPECT_EQ(tx.run(t2).kind, TxKind::none);
@@ -51,7 +55,7 @@ TEST(TtcpTransmitter, NoCloseWhenNotAsked) {
   TtcpTransmitter tx(c, kXp);
   tx.connected(Nanos::zero());
   ASSERT_EQ(tx.run(Nanos::zero()).kind, TxKind::send);
-  const Nanos t = tx.sent(Nanos::zero(), accepted(100));
+  const Nanos t = tx.sent(Nanos::zero(), accepted(100), costs);
   EXPECT_EQ(tx.run(t).kind, TxKind::none);
   EXPECT_TRUE(tx.done());
 }
@@ -60,7 +64,7 @@ TEST(TtcpTransmitter, WouldBlockWaitsForWritableThenRetriesTheSamePiece) {
   TtcpTransmitter tx(writes(1, 8192), kXp);
   tx.connected(Nanos::zero());
   ASSERT_EQ(tx.run(Nanos::zero()).len, 8192);
-  EXPECT_TRUE(tx.sent(Nanos::us(1), would_block()).is_never());  // WSAEWOULDBLOCK
+  EXPECT_TRUE(tx.sent(Nanos::us(1), would_block(), costs).is_never());  // WSAEWOULDBLOCK
   EXPECT_TRUE(tx.waiting());
   EXPECT_EQ(tx.run(Nanos::us(5)).kind, TxKind::none);  // a stray run while waiting does nothing
   Rng rng(1);
@@ -97,7 +101,7 @@ TEST(TtcpTransmitter, WakeupJitterComesFromTheRunsRng) {
   TtcpTransmitter tx(c, kXp);
   tx.connected(Nanos::zero());
   tx.run(Nanos::zero());
-  tx.sent(Nanos::zero(), would_block());
+  tx.sent(Nanos::zero(), would_block(), costs);
   Rng rng(3), same(3);
   const AppWake w = tx.writable(Nanos::ms(1), rng);
   EXPECT_EQ(w.at, Nanos::ms(1) + Nanos::us(200) + same.uniform(Nanos::us(50)));
@@ -111,7 +115,7 @@ TEST(TtcpTransmitter, BlockingSendWaitsForAWithheldCompletion) {
   const TxRequest r = tx.run(Nanos::zero());
   EXPECT_FALSE(r.nonblocking);
   // KB214397 rule 3: copied, but the completion is withheld (§1).
-  EXPECT_TRUE(tx.sent(Nanos::zero(), {.accepted = 8192, .would_block = false, .completed = false}).is_never());
+  EXPECT_TRUE(tx.sent(Nanos::zero(), {.accepted = 8192, .would_block = false, .completed = false}, costs).is_never());
   EXPECT_TRUE(tx.waiting());
   Rng rng(1);
   const AppWake w = tx.writable(Nanos::ms(3), rng);
@@ -131,7 +135,7 @@ TEST(TtcpTransmitter, ChunkPolicyCutsEachWriteIntoSends) {
   std::vector<std::size_t> sends;
   for (TxRequest r = tx.run(t); r.kind == TxKind::send; r = tx.run(t)) {
     sends.push_back(static_cast<std::size_t>(r.len));
-    t = tx.sent(t, accepted(r.len));
+    t = tx.sent(t, accepted(r.len), costs);
   }
   std::vector<std::size_t> want = plan;
   want.insert(want.end(), plan.begin(), plan.end());
@@ -166,7 +170,7 @@ TEST(TtcpTransmitter, PartialAcceptSendsTheRestOfThePiece) {
   TtcpTransmitter tx(writes(1, 8192), kXp);
   tx.connected(Nanos::zero());
   tx.run(Nanos::zero());
-  const Nanos t = tx.sent(Nanos::zero(), accepted(5000));  // bsd sosend: partial accept
+  const Nanos t = tx.sent(Nanos::zero(), accepted(5000), costs);  // bsd sosend: partial accept
   const TxRequest r = tx.run(t);
   ASSERT_EQ(r.kind, TxKind::send);
   EXPECT_EQ(r.len, 3192);
@@ -176,22 +180,22 @@ TEST(TtcpReceiver, BlockingReadLoop) {
   TtcpReceiverConfig c;  // read_len 8192, read_wakeup 15 us, read_cost 2 us
   TtcpReceiver rx(c);
   Rng rng(1);
-  EXPECT_EQ(rx.run(Nanos::zero(), false).read, 8192);  // ttcp -r reads without select()
-  EXPECT_TRUE(rx.read_done(Nanos::zero(), 0).is_never());  // nothing there: blocked in read()
+  EXPECT_EQ(rx.run(Nanos::zero(), false, costs).read, 8192);  // ttcp -r reads without select()
+  EXPECT_TRUE(rx.read_done(Nanos::zero(), 0, costs).is_never());  // nothing there: blocked in read()
   const AppWake w = rx.readable(Nanos::ms(1), rng);
   EXPECT_EQ(w.at, Nanos::ms(1) + Nanos::us(15));
   EXPECT_EQ(w.stall_count, 0);
   EXPECT_FALSE(rx.readable(Nanos::ms(1), rng).runs());  // already woken
-  EXPECT_EQ(rx.run(w.at, true).read, 8192);
-  EXPECT_EQ(rx.read_done(w.at, 1448), w.at + Nanos::us(2));
+  EXPECT_EQ(rx.run(w.at, true, costs).read, 8192);
+  EXPECT_EQ(rx.read_done(w.at, 1448, costs), w.at + Nanos::us(2));
   EXPECT_FALSE(rx.readable(w.at, rng).runs());  // the next read is already scheduled
   EXPECT_EQ(rx.read_calls(), 2u);
 }
 
 TEST(TtcpReceiver, PerByteCpu) {
   TtcpReceiver rx(TtcpReceiverConfig{}, 2000);  // 2 ns per byte
-  rx.run(Nanos::zero(), true);
-  EXPECT_EQ(rx.read_done(Nanos::zero(), 1000), Nanos::us(2) + Nanos::us(2));
+  rx.run(Nanos::zero(), true, costs);
+  EXPECT_EQ(rx.read_done(Nanos::zero(), 1000, costs), Nanos::us(2) + Nanos::us(2));
 }
 
 TEST(TtcpReceiver, ReadJitterIsAnExponentialDrawFromTheRunsRng) {

@@ -129,5 +129,27 @@ TEST(Delay, WithReplacesOrRemovesATerm) {
   EXPECT_EQ(d.with({.kind = DelayKind::uniform, .value = Nanos::us(5)}).to_string(), "15us + uniform(5us) + exp(30us)");
 }
 
+// fixed(): a constant delay's one value (what every draw returns); mean(): the expected draw, for
+// analytical uses; least(): the smallest draw.
+TEST(Delay, FixedMeanAndLeast) {
+  const auto d = [](const char* t) { return Delay::parse(t).value(); };
+  EXPECT_EQ(d("none").fixed(), Nanos::zero());
+  EXPECT_EQ(d("60us").fixed(), Nanos::us(60));
+  EXPECT_EQ(d("60us + 2us").fixed(), Nanos::us(62));
+  EXPECT_FALSE(d("60us + exp(1us)").fixed());
+  EXPECT_FALSE(d("trace(1us)").fixed());
+  EXPECT_EQ(d("10us + uniform(8us) + exp(3us)").mean(), Nanos::us(17));
+  EXPECT_EQ(d("quantiles(0us, 10us, 40us)").mean(), Nanos::us(15));  // (5 + 25) / 2
+  EXPECT_EQ(d("trace(1us, 2us, 6us)").mean(), Nanos::us(3));
+  EXPECT_EQ(d("1000ppm * (1ms + exp(1ms))").mean(), Nanos::us(2));
+  EXPECT_EQ(d("5us + quantiles(2us, 9us) + trace(4us, 3us) + exp(1s) + 5ppm * 1s").least(), Nanos::us(10));
+  // The mean of many draws comes near mean().
+  Delay q = d("quantiles(0us, 10us, 40us) + uniform(8us)");
+  Rng rng(5);
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) sum += static_cast<double>(q.draw(rng).count());
+  EXPECT_NEAR(sum / 100000, static_cast<double>(q.mean().count()), 200.0);
+}
+
 }  // namespace
 }  // namespace ackstall::sim

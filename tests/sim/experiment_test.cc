@@ -33,12 +33,12 @@ ExperimentConfig ns3_config(std::int64_t sndbuf) {
     p->round_rcvbuf_to_mss = false;
     p->cwnd = {10, 0};
     p->rto_initial = p->rto_min = Nanos::s(1);
-    p->stack_latency = Nanos::zero();
+    p->stack_latency = Delay(Nanos::zero());
   }
   c.app.transmitter.wakeup = Delay();
-  c.app.transmitter.send_cost = Nanos::zero();
+  c.app.transmitter.send_cost = Delay(Nanos::zero());
   c.app.receiver.read_wakeup = Delay();
-  c.app.receiver.read_cost = Nanos::zero();
+  c.app.receiver.read_cost = Delay(Nanos::zero());
   return c;
 }
 
@@ -203,12 +203,12 @@ ExperimentConfig lab(std::int64_t len) {
   c.sender.nagle = NagleKind::minshall;
   c.sender.send_buffer = {SendBufferKind::afd, 8192, false};
   c.sender.cwnd = {10, 0};
-  c.sender.stack_latency = Nanos::us(2);
+  c.sender.stack_latency = Delay(Nanos::us(2));
   c.receiver = TcpProfile::openbsd39();
   c.receiver.ack.kind = AckPolicyKind::linux_pingpong;
   c.receiver.receive_window = ReceiveWindowKind::linux;
   c.receiver.rcvbuf = 131072;
-  c.receiver.stack_latency = Nanos::us(2);
+  c.receiver.stack_latency = Delay(Nanos::us(2));
   c.app.transmitter.write_len = len;
   c.app.transmitter.writes = 200;
   c.app.transmitter.wakeup = Delay(Nanos::us(20));
@@ -459,7 +459,7 @@ TEST(Invariants, SlowReaderZeroWindowRecoversWithoutRto) {
   ExperimentConfig c = ns3_config(65536);
   c.app.transmitter.writes = 20;
   c.app.receiver.read_len = 1000;
-  c.app.receiver.read_cost = Nanos::ms(2);
+  c.app.receiver.read_cost = Delay(Nanos::ms(2));
   const Summary s = run_experiment(c).value();
   EXPECT_TRUE(s.completed);
   EXPECT_EQ(s.rto_fires, 0u);

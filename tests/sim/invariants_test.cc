@@ -175,7 +175,7 @@ TEST(Invariants, SlowReaderClosesTheWindowPersistProbes) {
   c.sender.nagle = NagleKind::off;
   c.receiver.rcvbuf = 4096;
   c.app.receiver.read_len = 100;
-  c.app.receiver.read_cost = Nanos::ms(2);  // the window closes and reopens slowly
+  c.app.receiver.read_cost = Delay(Nanos::ms(2));  // the window closes and reopens slowly
   c.app.transmitter.writes = 4;
   for (const ReceiveWindowKind rw : {ReceiveWindowKind::bsd, ReceiveWindowKind::linux, ReceiveWindowKind::ns3}) {
     c.receiver.receive_window = rw;

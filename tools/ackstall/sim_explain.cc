@@ -123,8 +123,14 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
       return fmt::format("the sender wakes {} after FD_WRITE and the link idles meanwhile ({})",
                          tx.wakeup.to_string(), when);
     case StallKind::select_teardown:
+      // A random quantum is named by its mean (sim::Delay::mean), with its text.
       return fmt::format("scp's select() pipe thread ends only at its next {} poll (Sleep, not an event) ({})",
-                         core::format_duration_ns(cfg.app.scp.sleep_quantum.count()), when);
+                         cfg.app.scp.sleep_quantum.fixed()
+                             ? cfg.app.scp.sleep_quantum.to_string()
+                             : fmt::format("{} (mean of {})",
+                                           core::format_duration_ns(cfg.app.scp.sleep_quantum.mean().count()),
+                                           cfg.app.scp.sleep_quantum.to_string()),
+                         when);
   }
   return {};
 }

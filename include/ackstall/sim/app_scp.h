@@ -22,8 +22,10 @@
 namespace ackstall::sim {
 
 // When select(), called at `select_start`, returns for a socket that became readable at `ready`
-// (>= select_start): the teardown described above.
-Nanos select_teardown_end(const ScpConfig& scp, Nanos select_start, Nanos ready) noexcept;
+// (>= select_start): the teardown described above. event: ready + a draw of event_wakeup;
+// sleep_loop: the end of the sleep under way at `ready` (at least the first), each sleep a draw
+// of sleep_quantum (a constant: the next multiple of it after select_start, no draw).
+Nanos select_teardown_end(ScpConfig& scp, Nanos select_start, Nanos ready, Rng& rng) noexcept;
 
 // The scp source: ttcp -t with the per-byte encryption cost.
 TtcpTransmitter make_scp_source(const TtcpTransmitterConfig& cfg, const core::SocketParams& chunk_params,
@@ -36,8 +38,8 @@ class ScpSink {
 
   // `ready`: data or EOF is waiting in the socket. read == 0: blocked in select() (wake.at never)
   // or select() returns at wake.at (after a select-teardown stall).
-  RxRequest run(Nanos now, bool ready) noexcept;
-  Nanos read_done(Nanos now, std::int64_t n) noexcept;  // never = blocked in read()
+  RxRequest run(Nanos now, bool ready, Rng& rng) noexcept;
+  Nanos read_done(Nanos now, std::int64_t n, Rng& rng) noexcept;  // never = blocked in read()
   AppWake readable(Nanos now, Rng& rng) noexcept;                 // the socket became readable
 
   bool scheduled() const noexcept { return scheduled_; }

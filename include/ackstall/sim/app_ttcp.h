@@ -7,7 +7,7 @@
 //   AFD withholds (KB214397 rule 3, docs/STACKS.md §1) waits for the completion. Either wait
 //   ends in writable(): a quota-wait stall, then the thread's wake-up (a draw of `wakeup` from
 //   the run's RNG, a wakeup stall), then the next send. Each completed send costs
-//   send_cost of CPU. After the last write: close() (FIN) when close_when_done.
+//   a draw of send_cost of CPU. After the last write: close() (FIN) when close_when_done.
 //   The scp source (app_scp.h) is this loop with `cpu_ps_per_byte` of encryption before each
 //   write; plain ttcp has 0. With `cpu_ahead_bytes` > 0 the encryption runs ahead of the socket
 //   (ssh's output buffer): write k's encryption starts when the previous one's ends and write
@@ -19,16 +19,17 @@
 // TtcpReceiver — `ttcp -r`: blocking reads of up to read_len bytes (soreceive returns what is
 //   there, lowat 1): a read that returns 0 blocks the reader until readable(), which wakes it
 //   after a draw of `read_wakeup` (the scheduler's wake-up latency: sk_data_ready -> the blocked
-//   reader runs); each read that returned data costs read_cost of CPU, then reads again.
+//   reader runs); each read that returned data costs a draw of read_cost of CPU, then reads again.
+//   The costs are drawn from the rng the simulation passes (the run's RNG, as the wake-ups).
 //
 // Protocol (the simulation's side):
 //   transmitter: connected(now) -> run at the returned time; run(now) -> TxRequest:
-//     send{len, nonblocking}: perform the send, then sent(now, outcome) -> when to run next;
+//     send{len, nonblocking}: perform the send, then sent(now, outcome, rng) -> when to run next;
 //     close: close the socket; sleep{at}: run again at `at`; none: nothing (waiting or done).
 //     writable(now, rng) when the endpoint signals writable -> AppWake.
-//   receiver (TtcpReceiver here, ScpSink in app_scp.h: the same interface): run(now, ready) with
-//     ready = data or EOF waiting in the socket -> RxRequest: read{len}: read, then
-//     read_done(now, n) -> when to run next (never: blocked in read); else its AppWake.
+//   receiver (TtcpReceiver here, ScpSink in app_scp.h: the same interface): run(now, ready, rng)
+//     with ready = data or EOF waiting in the socket -> RxRequest: read{len}: read, then
+//     read_done(now, n, rng) -> when to run next (never: blocked in read); else its AppWake.
 //     readable(now) when the endpoint signals readable -> AppWake.
 #pragma once
 
@@ -74,7 +75,8 @@ class TtcpTransmitter {
   // What the chunk policy believes about the socket now (after a raise, with the peer's window).
   const core::SocketParams& chunk_params() const noexcept { return chunker_.params(); }
   TxRequest run(Nanos now);
-  Nanos sent(Nanos now, const SendOutcome& o) noexcept {  // never = wait for writable()
+  // never = wait for writable(); a completed send costs a draw of send_cost from `rng`.
+  Nanos sent(Nanos now, const SendOutcome& o, Rng& rng) noexcept {
     ++send_calls_;
     if (o.would_block) {  // WSAEWOULDBLOCK: wait for FD_WRITE, then retry the same piece
       ++would_block_;
@@ -92,7 +94,7 @@ class TtcpTransmitter {
       wait_since_ = now;
       return Nanos::never();
     }
-    return now + cfg_.send_cost;
+    return now + cfg_.send_cost.draw(rng);
   }
   // FD_WRITE / the withheld completion: a quota-wait stall, then the thread's wake-up.
   AppWake writable(Nanos now, Rng& rng) noexcept {
@@ -138,15 +140,16 @@ class TtcpReceiver {
   explicit TtcpReceiver(const TtcpReceiverConfig& cfg, std::int64_t cpu_ps_per_byte = 0) noexcept
       : cfg_(cfg), cpu_ps_per_byte_(cpu_ps_per_byte) {}
 
-  RxRequest run(Nanos /*now*/, bool /*ready*/) noexcept {
+  RxRequest run(Nanos /*now*/, bool /*ready*/, Rng& /*rng*/) noexcept {
     scheduled_ = false;
     return {.read = cfg_.read_len};
   }
-  Nanos read_done(Nanos now, std::int64_t n) noexcept {  // never = blocked in read()
+  // never = blocked in read(); a read that returned data costs a draw of read_cost from `rng`.
+  Nanos read_done(Nanos now, std::int64_t n, Rng& rng) noexcept {
     ++read_calls_;
     if (n == 0) return Nanos::never();  // soreceive: lowat 1
     scheduled_ = true;
-    return now + cfg_.read_cost + Nanos(cpu_ps_per_byte_ * n / 1000);
+    return now + cfg_.read_cost.draw(rng) + Nanos(cpu_ps_per_byte_ * n / 1000);
   }
   AppWake readable(Nanos now, Rng& rng) noexcept {
     AppWake w;

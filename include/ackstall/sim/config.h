@@ -13,7 +13,9 @@
 //
 // Compatibility: a field is added with a default that keeps old results, and enum values are
 // only appended. A field may be replaced (the eleven delay fields became four Delay values,
-// delay.h); the scenario keys keep the old names for one release as aliases that warn
+// delay.h; the host costs — stack_latency, per_segment_cost, send_cost, read_cost, the scp
+// teardown's sleep_quantum and event_wakeup — became Delays under their own names, a plain
+// duration being a constant Delay with the same runs); the scenario keys keep the old names for one release as aliases that warn
 // (scenario/fields.h), so files keep loading and give the same runs.
 #pragma once
 
@@ -204,15 +206,24 @@ struct TcpProfile {
   Nanos rto_initial = Nanos::s(3);      // RFC 1122/2988 initial RTO
   Nanos rto_min = Nanos::ms(300);       // Windows MinRto [I]; OpenBSD TCPTV_MIN = 1 s
   // Time from a frame's last bit arriving to the stack's reaction (NIC interrupt moderation +
-  // tcp_input + tcp_output). It sets the RTT on a crossover cable. [calibrated, with the
-  // transmitter's wakeup_latency, on the seed's "patched, ttcp defaults" row (§6: 9.3 MiB/s)]
-  Nanos stack_latency = Nanos::us(60);
+  // tcp_input + tcp_output): a Delay (delay.h), drawn per frame this host receives from the
+  // hosts' own random stream (a constant draws nothing). It sets the RTT on a crossover cable.
+  // Frames are handled in the order they arrived, whatever the draws: a frame is handled no
+  // earlier than the one ahead of it, max(previous handling, arrival + draw). A stack takes a
+  // NIC's frames in ring order (Linux: the NAPI poll walks the RX ring in order, net/core/dev.c
+  // napi_poll -> the driver's poll; BSD/NDIS: the receive interrupt's handler walks the ring
+  // likewise), so a late draw holds back the frames behind it rather than reordering them.
+  // [calibrated, with the transmitter's wakeup, on the seed's "patched, ttcp defaults" row
+  // (§6: 9.3 MiB/s)]
+  Delay stack_latency{Nanos::us(60)};
   // Host time per frame sent, serial with the NIC: the driver posts the next frame only after the
   // previous one's send completion has been handled (NDIS NdisMSendComplete / the miniport's
   // transmit-complete DPC, one per packet without interrupt moderation; docs/STACKS.md §1). Each
-  // frame from this host occupies the link for this long before its serialisation. 0 = none.
+  // frame from this host occupies the link for this long before its serialisation (frames stay
+  // in order: one draw per frame, each after the previous frame has left). A Delay (delay.h),
+  // drawn from the hosts' own random stream; none = no cost.
   // [winxp: calibrated on the seed's "best raw winsock" row (§6: 11.1 MiB/s) only]
-  Nanos per_segment_cost = Nanos::zero();
+  Delay per_segment_cost{};
 
   // Windows XP SP2 as in the seed (§1): no timestamps asked, accepted; classic Nagle; AFD 8192;
   // initial cwnd 2; restart after idle; 200 ms delayed ACK with TcpAckFrequency 2.
@@ -246,7 +257,9 @@ struct TtcpTransmitterConfig {
   // delay.h). The seed blames this wake-up for the patched-defaults row's 9.3 vs 11.1 MiB/s
   // [calibrated on that row, §6, together with TcpProfile::stack_latency].
   Delay wakeup{Nanos::us(200)};
-  Nanos send_cost = Nanos::us(2);              // CPU time of one send call (copy + syscall)
+  // CPU time of one completed send call (copy + syscall): a Delay (delay.h), drawn per send from
+  // the run's RNG, in the application's order with `wakeup` (a constant draws nothing).
+  Delay send_cost{Nanos::us(2)};
   bool close_when_done = true;                 // close() after the last write: FIN
 };
 
@@ -260,7 +273,9 @@ struct TtcpReceiverConfig {
   // ACKed at the read, AckPolicyConfig::ack_at_read) and rare late ones, a rare-event term
   // ("N ppm * (...)") whose own spread is long-tailed, which no shifted exponential keeps.
   Delay read_wakeup{Nanos::us(15)};
-  Nanos read_cost = Nanos::us(2);      // CPU time of one read call
+  // CPU time of one read call that returned data: a Delay (delay.h), drawn per read from the
+  // run's RNG, in the application's order with `read_wakeup` (a constant draws nothing).
+  Delay read_cost{Nanos::us(2)};
 };
 
 // scp-like pipeline: the sending application pays `sender_cpu_ps_per_byte` before each write
@@ -275,11 +290,19 @@ struct TtcpReceiverConfig {
 // (and Cygwin since 2020, §2) after `event_wakeup`.
 enum class SelectTeardown : std::uint8_t { sleep_loop, event };
 
+// A random sleep_quantum's least draw: the teardown walks the sleeps one draw at a time, so this
+// bounds its work to (wait / 100 us) draws. A bound of the model's cost, not of Windows.
+inline constexpr Nanos kMinRandomSleepQuantum = Nanos::us(100);
+
 struct ScpConfig {
   bool enabled = false;
   SelectTeardown teardown = SelectTeardown::sleep_loop;
-  Nanos sleep_quantum = Nanos::ms(10);     // thread_pipe's Sleep(10)
-  Nanos event_wakeup = Nanos::us(20);      // SetEvent -> thread exit
+  // How long each of thread_pipe's Sleep(10) calls lasts: a Delay (delay.h), one draw per sleep
+  // from the run's RNG (a constant draws nothing: the teardown is then the next multiple of it).
+  // A random one must never draw below kMinRandomSleepQuantum.
+  Delay sleep_quantum{Nanos::ms(10)};
+  // SetEvent -> thread exit: a Delay (delay.h), drawn per teardown from the run's RNG.
+  Delay event_wakeup{Nanos::us(20)};
   std::int64_t sender_cpu_ps_per_byte = 0;    // picoseconds of CPU per byte written
   std::int64_t sender_output_buffer = 131072;  // bytes encrypted ahead of the socket (0: serially)
   std::int64_t receiver_cpu_ps_per_byte = 0;  // picoseconds of CPU per byte read

@@ -30,6 +30,7 @@
 #include "ackstall/sim/time.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -74,6 +75,17 @@ class Delay {
   std::span<const DelayTerm> terms() const noexcept { return terms_; }
   // The first top-level term of KIND, or nullptr.
   const DelayTerm* find(DelayKind kind) const noexcept;
+  // The value every draw returns when the delay has only constant terms (none: 0), else nullopt.
+  // A constant delay draws no random number (above), so this is what draw() returns.
+  std::optional<Nanos> fixed() const noexcept;
+  // The expected draw, rounded to the nanosecond: constants, d/2 for uniform(d), d for exp(d),
+  // the mean of the piecewise-linear inverse CDF for quantiles (the trapezoids' average), a
+  // trace's average, ppm/1e6 of the inner mean. For analytical uses that need one number (an
+  // RTT, an explanation); the model itself draws.
+  Nanos mean() const noexcept;
+  // The least value a draw can take: constants, quantiles' p0, a trace's least value (uniform,
+  // exp and a rare event can add 0).
+  Nanos least() const noexcept;
   // This delay with T in place of its first term of T's kind, or T inserted before the first
   // term of a later kind (DelayKind order); a term that adds nothing (see above) removes it,
   // except a rare term, which keeps its inner terms for a later ppm. The scenario's old keys
