@@ -11,6 +11,7 @@
 #   default 25; LINK_JITTER=none (default) or measured: the shaper's lateness, see 2.;
 #   LINK_JITTER=trace: the same lateness replayed in its order, see 2.;
 #   ACK_AT_READ=on (default) or off: pairs ACKed at the read, the reader's own latency, see 2.;
+#   EXAMPLES=write rewrites the lab examples' reader files from this run, see 5.;
 #   TABLE_JSON=FILE also writes the table with every lab run's and every simulated seed's figures,
 #   for bench/lab_series.py, which pools several kept runs)
 #
@@ -57,9 +58,10 @@
 #    on the receiver's side (`sim --pcap-at receiver`) and analysed by lab_reader_latency.py as
 #    the lab's capture is: late reads, timer ACKs, delays and offsets side by side (always with
 #    each run's own late-read rate, whatever READER_JITTER and READER_RUNS say).
-# 5. The lab examples carry the measured reader of one run (examples/lab/*.toml,
-#    app.receiver.read_wakeup): `bench/lab_vs_sim.sh ... | tee OUT; bench/lab_reader_examples.py OUT`
-#    rewrites them from this run's per-size "reader latency" lines (the cells here clear it first).
+# 5. The lab examples include the measured reader of one run (examples/lab/include/reader-l*.toml,
+#    app.receiver.read_wakeup; the cells here set their own): EXAMPLES=write rewrites those files
+#    from this run's per-size "reader latency" lines (bench/lab_reader_examples.py), as does
+#    `bench/lab_reader_examples.py OUT` on a saved output.
 # The lab is removed on exit, also on failure or Ctrl-C (`ackstall lab down`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -369,3 +371,12 @@ for L in sorted(int(k) for k in lat):
               + (f"{d['shifted_writes']['timer']} / {d['shifted_writes']['restored']}" if "shifted_writes" in d else "-") + " | "
               + (", ".join(f"{k}: {c}" for k, c in pats) or "-") + " |")
 PY
+
+# 5. EXAMPLES=write: this run's reader lines become the lab examples' reader files
+#    (examples/lab/include/reader-l*.toml, bench/lab_reader_examples.py; LENGTHS must hold 8192
+#    and 16384). The lab figures LabPrediction.Example* compares them with
+#    (tests/sim_validation/seed_table_test.cc) are this run's table: update them with it.
+if [[ ${EXAMPLES:-} == write ]]; then
+  python3 "$here/bench/lab_reader_examples.py" "$work/header.txt"
+  echo "# examples written: update LabPrediction.Example*'s lab figures from the table above" >&2
+fi
