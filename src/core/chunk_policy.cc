@@ -239,22 +239,30 @@ std::size_t ChunkPolicy::next_chunk(std::size_t remaining, std::size_t send_len)
 std::int64_t ChunkPolicy::recommended_sndbuf(std::size_t send_len) const noexcept {
   const std::int64_t cur = params_.sndbuf;
   if (effective_ != PolicyKind::robust || !params_.allow_raise_sndbuf || !params_.stream) return cur;
-  // Only sends that meet KB823764's trigger (a send >= SO_SNDBUF) need it.
-  if (static_cast<std::int64_t>(send_len) < cur) return cur;
+  const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
+  // Only sends that meet KB823764's trigger (a send >= SO_SNDBUF) need it, with one exception:
+  // under Minshall's Nagle (Linux tcp_minshall_check) a quota between one and two MSS holds one
+  // short segment and the sends behind it, and a stream of sends below the quota stalls on the
+  // receiver's delayed ACK; TCP_NODELAY would end that only by splitting such a stream into more,
+  // shorter segments (nodelay_when_blocked's Blocked::classic_or_half). A quota of whole segments
+  // lets Nagle coalesce them into full ones instead (docs/STACKS.md §8).
+  const bool below_quota = static_cast<std::int64_t>(send_len) < cur;
+  const bool small_sends_under_minshall = below_quota && params_.minshall_nagle && cur > m && cur < 2 * m;
+  if (below_quota && !small_sends_under_minshall) return cur;
   // KB823764 (§1) lists a larger SO_SNDBUF as a workaround. robust needs S >= 2 MSS (the seed's
   // condition for whole-MSS chunks below the quota, §0) and about 16 segments of quota so that a
   // late wake-up still finds chunks queued (§8), capped at 64 KiB (Windows 10's default, §1)
   // where the cap still reaches 2 MSS.
-  const std::int64_t m = std::max<std::int64_t>(1, params_.mss);
   std::int64_t want = std::min(kRobustRaisedSndbuf, 16 * m);
   if (cap_binds(m)) {
     // Jumbo MSS (> 4 KiB): the cap keeps the raise below 16 segments; 4M reaches the seed's
     // two-piece rule (§0). Raise where no whole MSS fits below the quota (S <= M). For
     // M < S < 2M only where the peer's window holds the raised quota: against a smaller window
-    // the larger quota only queues behind it (§8). Unknown window (0): no raise.
+    // the larger quota only queues behind it (§8). Unknown window (0): no raise. Small sends
+    // under Minshall's Nagle (above) queue behind the window as whole segments either way.
     want = std::min(kRobustRaisedSndbuf, 4 * m);
     if (cur > m && cur < 2 * m && 2 * m <= kRobustRaisedSndbuf)
-      return params_.peer_window >= want ? std::max(cur, want) : cur;
+      return params_.peer_window >= want || small_sends_under_minshall ? std::max(cur, want) : cur;
     if (cur > m && (2 * m <= kRobustRaisedSndbuf || cur >= 2 * m)) return cur;
     // MSS > 32 KiB (Linux loopback's 65483): no raise within the cap reaches 2 MSS, so the cap
     // gives way for S < 2M and the quota becomes 4 MSS, as at jumbo MSS (§8).

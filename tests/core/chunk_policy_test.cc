@@ -331,6 +331,33 @@ TEST(ChunkPolicy, AutoFollowsTheQuota) {
   EXPECT_EQ(ChunkPolicy(PolicyKind::seed, linux_params).plan(8192), (Plan{5840, 2352}));
 }
 
+// Under Minshall's Nagle a quota between one and two MSS stalls a stream of sends below it; the
+// raise then also covers those sends (docs/STACKS.md §8). Under RFC 896's Nagle, or outside that
+// quota, a send below the quota still gets no raise.
+TEST(ChunkPolicy, RobustRaisesForSmallSendsUnderMinshallNagleWhenTheQuotaIsUnderTwoMss) {
+  SocketParams p{2048, 1460, true};
+  p.allow_raise_sndbuf = true;
+  p.minshall_nagle = true;
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8), 16 * 1460);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(4096), 16 * 1460);  // >= S: as before
+  p.minshall_nagle = false;
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8), 2048);
+  p.minshall_nagle = true;
+  p.sndbuf = 4096;  // 2M <= S: no stall for small sends to end
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8), 4096);
+  p.sndbuf = 1024;  // S <= M: robust sends whole with TCP_NODELAY when blocked
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8), 1024);
+  p.allow_raise_sndbuf = false;
+  p.sndbuf = 2048;
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8), 2048);  // only where allowed
+  // Jumbo MSS, M < S < 2M: whatever the peer's window (small sends queue behind it as whole
+  // segments); a send >= S still needs the window to hold the raise.
+  SocketParams j{12288, 8960, true, true, true};
+  j.minshall_nagle = true;
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, j).recommended_sndbuf(96), 4 * 8960);
+  EXPECT_EQ(ChunkPolicy(PolicyKind::robust, j).recommended_sndbuf(12288), 12288);
+}
+
 TEST(ChunkPolicy, RobustRecommendsRaisedSndbufOnlyWhenAllowed) {
   SocketParams p{8192, 1460, true};
   EXPECT_EQ(ChunkPolicy(PolicyKind::robust, p).recommended_sndbuf(8192), 8192);
