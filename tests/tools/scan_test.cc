@@ -203,6 +203,28 @@ TEST(Scan, EmittedScenarioRunsInTheSimulator) {
   EXPECT_EQ(r.code, 0) << r.err << r.out;
 }
 
+// The emitted one-way delay is the capture's path, not the hosts: the handshake's round trip
+// holds both hosts' stack latency, which the simulator adds itself (sim::TcpProfile).
+TEST(Scan, EmittedPathDelayLeavesTheHostsOut) {
+  const TempDir dir;
+  const auto pcap = dir / "run.pcap", toml = dir / "emitted.toml";
+  auto r = run_ackstall({"sim", std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/02-unpatched.toml", "--set",
+                         "app.transmitter.writes=20", "--set", "link.prop_delay=500us", "--pcap", pcap.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run_ackstall({"scan", pcap.string(), "--emit-scenario", toml.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(toml);
+  std::string line, prop;
+  while (std::getline(in, line))
+    if (line.starts_with("prop_delay = ")) prop = line;
+  ASSERT_FALSE(prop.empty());
+  // prop_delay = 'NNNns' (a quoted duration): within the serialisation of the handshake's frames
+  const std::string value = prop.substr(prop.find_first_of("'\"") + 1);
+  ASSERT_NE(value.find("ns"), std::string::npos) << prop;
+  const double ns = std::stod(value);
+  EXPECT_NEAR(ns, 500e3, 20e3) << prop;
+}
+
 TEST(Scan, UsageErrorsExitTwo) {
   expect_one_line_error(run_ackstall({"scan"}), kExitUsage, "file");
   expect_one_line_error(run_ackstall({"scan", "x.pcap", "--threshold-ms", "-1"}), kExitUsage,

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "ackstall/pcap/diagnosis.h"
+#include "ackstall/scenario/profiles.h"
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 #include "scan_report.h"
@@ -170,10 +171,20 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
     const double bps = frame * 8 * 1e9 / static_cast<double>(d.back_to_back_ns);
     rate = fmt::format("{}kbit", std::max<std::int64_t>(64, std::llround(bps / 1e3)));
   }
-  // One-way delay: half the handshake's RTT (as the capture saw it), at least the default.
-  const std::int64_t prop_ns = d.handshake_rtt_ns ? std::max<std::int64_t>(*d.handshake_rtt_ns / 2, 25) : 25;
   const std::string profile =
       receiver_profile(d, stalls_as_a_rule, static_cast<double>(f->delayed) / static_cast<double>(writes));
+  // One-way delay: half the handshake's round trip (SYN to the ACK of the SYN/ACK, which holds
+  // both hosts' reaction to a frame, half_flow.cc) less the stack latencies the simulator adds
+  // itself at each host (sim::TcpProfile::stack_latency of the two profiles written below), at
+  // least the default.
+  const auto stack_ns = [](std::string_view name) -> std::int64_t {
+    const scenario::NamedProfile* p = scenario::find_profile(name);
+    return p != nullptr ? p->make().stack_latency.mean().count() : 0;
+  };
+  constexpr std::string_view kSender = "winxp";  // the sender the scenario models (AFD, §1)
+  const std::int64_t hosts_ns = stack_ns(kSender) + stack_ns(profile);
+  const std::int64_t prop_ns =
+      d.handshake_rtt_ns ? std::max<std::int64_t>((*d.handshake_rtt_ns - hosts_ns) / 2, 25) : 25;
   // Written through the key table (scenario/writer.h): a renamed key fails here, in the tests.
   scenario::ScenarioWriter w;
   w.comment("Emitted by `ackstall scan --emit-scenario` from the capture's own figures:");
@@ -189,7 +200,7 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
       {"scenario.calibration", std::string("prediction")},
       {"link.rate", rate},
       {"link.prop_delay", fmt::format("{}ns", prop_ns)},
-      {"sender.profile", std::string("winxp")},
+      {"sender.profile", std::string(kSender)},
       {"sender.mss", i64(mss)},
       {"sender.ask_timestamps", d.timestamps},
       // A byte-freed buffer holds what is in flight and the next write waiting behind it.
