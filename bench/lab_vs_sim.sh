@@ -230,8 +230,9 @@ def run_readers(v):
 def cell_sets(L, case, prof):
     """The simulator's keys for one lab cell (the link comes on top) and the first terms of its
     reader's wake-up (the reader's own terms follow: wakeup_set)."""
-    # The example carries the lab's reader of one run (bench/lab_reader_examples.py): replaced
-    # whole by this run's app.receiver.read_wakeup (wakeup_set).
+    # The example includes the lab's reader of one run (examples/lab/include/reader-l8192.toml,
+    # bench/lab_reader_examples.py): replaced whole by this run's app.receiver.read_wakeup
+    # (wakeup_set).
     sets = ["--set", f"app.transmitter.write_len={L}",
             "--set", f"app.transmitter.chunking={ {'chunked': 'seed', 'robust': 'robust'}.get(case, 'none') }",
             "--set", f"receiver.profile={prof}"]

@@ -17,5 +17,10 @@ inline auto parse_fuzz_scenario(const std::uint8_t* data, std::size_t size) {
     const auto nl = text.find('\n');
     sets.emplace_back(text.substr(5, nl == std::string_view::npos ? text.npos : nl - 5));
   }
-  return ackstall::scenario::parse_scenario(text, "fuzz.toml", sets);
+  // Every include reads the input itself, so that an included file's parsing and checks are fuzzed
+  // too (it holds keys only: an input with [scenario] include = ... is refused as an include).
+  const ackstall::scenario::IncludeReader self = [text](const std::string&) -> ackstall::core::Result<std::string> {
+    return std::string(text);
+  };
+  return ackstall::scenario::parse_scenario(text, "fuzz.toml", sets, self);
 }

@@ -101,6 +101,8 @@ std::optional<std::string> take_includes(toml::table& doc, std::vector<std::stri
   } else {
     return "scenario.include" + where(node->source()) + ": expected a path or an array of paths";
   }
+  for (const std::string& p : paths)
+    if (p.empty()) return "scenario.include" + where(node->source()) + ": an empty path";
   meta->erase("include");
   if (meta->empty()) doc.erase("scenario");
   return std::nullopt;
@@ -192,6 +194,7 @@ std::optional<std::string> apply_profile_key(Scenario& s, const Assignment& a, c
 
 std::optional<std::string> apply_metadata(Scenario& s, const Assignment& a) {
   const std::string field = a.key.substr(std::string_view("scenario.").size());
+  if (field == "include") return a.key + ": only a scenario file includes others (not an override)";
   if (field == "seed_mib_s") {
     if (const auto* d = std::get_if<double>(&a.value)) s.seed_mib_s = *d;
     else if (const auto* i = std::get_if<std::int64_t>(&a.value)) s.seed_mib_s = static_cast<double>(*i);
@@ -242,6 +245,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
   Scenario out;
   out.sweep_axes = std::move(sweep_axes);
   std::map<std::string, std::set<std::string>> old_names;  // new key -> the old names used for it
+  std::map<std::string, std::string> old_names_in;         // new key -> "include PATH: " or ""
   // 1. presets and profiles, file then overrides; 2. other keys, file then overrides.
   // An override's error names it "override KEY: ..." and no flag: the flag is the caller's
   // (ackstall sim's --set, tools/ackstall/cmd_sim.cc).
@@ -260,17 +264,25 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
       } else if (auto set = set_field(out.config, a.key, a.value); !set) {
         err = set.error().message();
       } else {
-        if (const FieldInfo* f = find_field(a.key); f != nullptr && !f->replaced_by.empty())
+        if (const FieldInfo* f = find_field(a.key); f != nullptr && !f->replaced_by.empty()) {
           old_names[f->replaced_by].insert(a.key);
+          old_names_in[f->replaced_by] = prefix_of(a);
+        }
         out.origin[a.key] = a.source;
         if (list == &cli) out.overrides.push_back(a.key);
       }
       if (err) return fail(list == &cli ? "override " + *err : prefix_of(a) + *err);
     }
   }
-  if (auto ok = sim::validate(out.config); !ok) return fail(ok.error().message());
+  if (auto ok = sim::validate(out.config); !ok) {
+    // "KEY: problem": named by the included file when that file set KEY
+    const std::string& msg = ok.error().message();
+    const auto it = out.origin.find(std::string_view(msg).substr(0, msg.find(':')));
+    const bool included = it != out.origin.end() && it->second.starts_with("include ");
+    return fail(included ? it->second + ": " + msg : msg);
+  }
   for (const auto& [key, old] : old_names)
-    out.warnings.push_back(src + ": " + old_key_warning(key, old, get_field(out.config, key).value_or("?")));
+    out.warnings.push_back(src + ": " + old_names_in[key] + old_key_warning(key, old, get_field(out.config, key).value_or("?")));
   return out;
 }
 
@@ -288,26 +300,35 @@ std::vector<ResolvedKey> resolve_keys(const Scenario& s) {
   return out;
 }
 
-core::Result<Scenario> load_scenario_file(const std::string& path,
-                                          std::span<const std::string> sets) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::fail(one_line(path + ": cannot open scenario file"));
+namespace {
+
+// A file's text, or why not: "cannot open", "a directory" (which std::ifstream opens on Linux and
+// reads as empty), "read error".
+core::Result<std::string> read_text(const std::filesystem::path& p, std::string_view what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec)) return core::fail(p.string() + ": a directory, not " + std::string(what));
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return core::fail(p.string() + ": cannot open " + std::string(what));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) return core::fail(one_line(path + ": read error"));
-  return parse_scenario(text.str(), path, sets, includes_beside(path));
+  if (in.bad()) return core::fail(p.string() + ": read error");
+  return text.str();
+}
+
+}  // namespace
+
+core::Result<Scenario> load_scenario_file(const std::string& path,
+                                          std::span<const std::string> sets) {
+  auto text = read_text(path, "scenario file");
+  if (!text) return core::fail(one_line(text.error().message()));
+  return parse_scenario(*text, path, sets, includes_beside(path));
 }
 
 IncludeReader includes_beside(const std::string& scenario_path) {
   const std::filesystem::path dir = std::filesystem::path(scenario_path).parent_path();
   return [dir](const std::string& path) -> core::Result<std::string> {
     const std::filesystem::path p = std::filesystem::path(path).is_absolute() ? std::filesystem::path(path) : dir / path;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return core::fail("cannot open " + p.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return core::fail("read error in " + p.string());
-    return text.str();
+    return read_text(p, "an included file");
   };
 }
 

@@ -218,6 +218,23 @@ TEST(Scenario, IncludeErrorsAreOneLineNamingTheIncludedFile) {
   EXPECT_NE(err("[scenario]\ninclude = \"syntax.toml\"\n").find("t.toml: include syntax.toml: TOML syntax error (line 1)"), std::string::npos);
   EXPECT_NE(err("[scenario]\ninclude = 3\n").find("scenario.include (line 2): expected a path or an array of paths"), std::string::npos);
   EXPECT_NE(err("[scenario]\ninclude = [\"a\", 3]\n").find("scenario.include (line 2): expected a path"), std::string::npos);
+  EXPECT_NE(err("[scenario]\ninclude = \"\"\n").find("scenario.include (line 2): an empty path"), std::string::npos);
+  // A value the run refuses as a whole (sim::validate) is named by the file that set it.
+  const auto bounds = files({{"neg.toml", "[app.transmitter]\nwrites = -3\n"}});
+  auto neg = parse_scenario("[scenario]\ninclude = \"neg.toml\"\n", "t.toml", {}, bounds);
+  ASSERT_FALSE(neg);
+  EXPECT_TRUE(neg.error().message().starts_with("t.toml: include neg.toml: app.transmitter.writes:")) << neg.error();
+  // So is an old key's warning.
+  const auto old = files({{"old.toml", "[app.receiver]\nread_latency = \"30us\"\n"}});
+  auto warned = parse_scenario("[scenario]\ninclude = \"old.toml\"\n", "t.toml", {}, old);
+  ASSERT_TRUE(warned) << warned.error();
+  ASSERT_EQ(warned->warnings.size(), 1u);
+  EXPECT_TRUE(warned->warnings[0].starts_with("t.toml: include old.toml: app.receiver.read_latency: an old name; write app.receiver.read_wakeup")) << warned->warnings[0];
+  // An override cannot include: only a file does.
+  auto set = parse_scenario("", "t.toml", std::vector<std::string>{"scenario.include=x.toml"});
+  ASSERT_FALSE(set);
+  EXPECT_NE(set.error().message().find("override scenario.include: only a scenario file includes others"), std::string::npos)
+      << set.error();
   // Text that is not a file has no directory to resolve a path against.
   auto text = parse_scenario("[scenario]\ninclude = \"bad.toml\"\n", "t.toml");
   ASSERT_FALSE(text);
@@ -238,6 +255,17 @@ TEST(Scenario, MissingFile) {
   auto s = load_scenario_file("/nonexistent/x.toml");
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().message(), "/nonexistent/x.toml: cannot open scenario file");
+}
+
+// A directory opens as an empty stream on Linux: it is named, not run as an empty scenario.
+TEST(Scenario, ADirectoryIsNotAScenarioNorAnInclude) {
+  const std::string examples = std::string(ACKSTALL_SOURCE_DIR) + "/examples";
+  auto s = load_scenario_file(examples);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message(), examples + ": a directory, not scenario file");
+  auto inc = includes_beside(examples + "/lab/pingpong-l8192.toml")("include");
+  ASSERT_FALSE(inc);
+  EXPECT_EQ(inc.error().message(), examples + "/lab/include: a directory, not an included file");
 }
 
 TEST(Scenario, EveryExampleLoads) {

@@ -70,8 +70,8 @@ TEST(Simulation, StackLatencyDrawsKeepFramesInArrivalOrder) {
 }
 
 // A random stack_latency or per_segment_cost: drawn from the hosts' own stream, so the same seed
-// gives the same run and another seed another; the frames to the receiver leave and arrive in
-// order.
+// gives the same run and another seed another; the frames to the receiver leave the sender in
+// order (their handling order under random draws: StackLatencyDrawsKeepFramesInArrivalOrder).
 TEST(Simulation, RandomHostCostsAreDeterministicPerSeed) {
   ExperimentConfig c = short_run();
   c.receiver.stack_latency = parse("30us + exp(100us)");
@@ -86,7 +86,7 @@ TEST(Simulation, RandomHostCostsAreDeterministicPerSeed) {
   ASSERT_EQ(a.frames.size(), b.frames.size());
   for (std::size_t k = 1; k < a.frames.size(); ++k) {
     EXPECT_LE(a.frames[k - 1].time, a.frames[k].time);
-    EXPECT_LE(a.frames[k - 1].arrival, a.frames[k].arrival);
+    EXPECT_EQ(a.frames[k].time, b.frames[k].time);
   }
   c.seed = 2;
   EXPECT_NE(simulate(c, nullptr, nullptr).duration, first.duration);
@@ -106,6 +106,18 @@ TEST(Simulation, ConstantHostCostsDrawNothing) {
   EXPECT_EQ(a.duration, b.duration);
   EXPECT_EQ(a.events, b.events);
   EXPECT_EQ(c.receiver.stack_latency, ExperimentConfig{}.receiver.stack_latency);
+  // Beside a random stack_latency (the hosts' stream), a constant per_segment_cost gives the run a
+  // one-value trace gives, and a trace draws nothing: had the constant drawn, the receiver's
+  // draws would have shifted.
+  ExperimentConfig constant = short_run(), traced = short_run();
+  constant.receiver.stack_latency = traced.receiver.stack_latency = parse("exp(100us)");
+  constant.sender.per_segment_cost = parse("2400ns");
+  traced.sender.per_segment_cost = parse("trace(2400ns)");
+  ToReceiver x, y;
+  const Summary cs = simulate(constant, &x, nullptr), ts = simulate(traced, &y, nullptr);
+  EXPECT_EQ(cs.duration, ts.duration);
+  ASSERT_EQ(x.frames.size(), y.frames.size());
+  for (std::size_t k = 0; k < x.frames.size(); ++k) EXPECT_EQ(x.frames[k].time, y.frames[k].time) << k;
 }
 
 }  // namespace

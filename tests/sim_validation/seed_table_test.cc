@@ -175,8 +175,9 @@ void expect_agrees(const std::string& rel, const LabFigure& sim, const LabFigure
   EXPECT_NEAR(sim.mb_s, lab.mb_s, 0.15 * lab.mb_s) << rel << " against " << which;
 }
 
-// The lab's figures (docs/VALIDATION.md §4), per example: the 14:46 series whose reader the
-// examples include (include/reader-l*.toml), and the eight series pooled (median of all runs).
+// The lab's figures (docs/VALIDATION.md §4, "The lab examples as they stand"), per example: the
+// series whose reader the examples include (include/reader-l*.toml, written from
+// bench/data/lab_vs_sim-*-reader.txt), and the lab's series pooled (median of all runs).
 void expect_predicts_lab(const std::string& rel, LabFigure series, LabFigure pooled) {
   const LabFigure sim = predict(rel);
   expect_agrees(rel, sim, series, "the series its reader was measured in");

@@ -1,9 +1,9 @@
-#include <algorithm>
 #include "sim_report.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <array>
 
 #include "ackstall/core/units.h"

@@ -188,9 +188,10 @@ class ChunkPolicy {
 
   // SO_SNDBUF the policy recommends for sends of `send_len` bytes: params().sndbuf unless the
   // policy is robust, params().allow_raise_sndbuf and send_len >= sndbuf, or under Minshall's
-  // Nagle any send with M < sndbuf < 2M (then at least
-  // min(64 KiB, 16 MSS); for M > 4 KiB only S <= M, to min(64 KiB, 4 MSS); none where that is below
-  // 2 MSS: KB823764's workaround, §1, §8). Never lowers it.
+  // Nagle any send with M < sndbuf < 2M (then at least min(64 KiB, 16 MSS); for M > 4 KiB: S <= M,
+  // and M < S < 2M where the peer's window holds the raise or for a send below S under Minshall's
+  // Nagle, to min(64 KiB, 4 MSS); none where that is below 2 MSS: KB823764's workaround, §1, §8).
+  // Never lowers it.
   std::int64_t recommended_sndbuf(std::size_t send_len) const noexcept;
 
  private:
