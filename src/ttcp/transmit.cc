@@ -59,6 +59,9 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   // Over the emulated quota sends are charged whole, as on Windows: what `auto` reads.
   net::SenderOptions options = net::sender_options({cfg.chunk, cfg.sndbuf_rule});
   options.per_send_quota = afd != nullptr || net::kKernelChargesPerSend;
+  // The emulated quota is the SO_SNDBUF Winsock would have had: known, as if set (cygwin-patch
+  // reads it, core::SocketParams::sndbuf_set); -b sets it below.
+  options.sndbuf_set = afd != nullptr;
   net::ChunkedSender sender(*ops, sock->native(), options);
   if (cfg.nodelay) {
     if (auto r = sender.set_option(net::SocketOption::tcp_nodelay, 1); !r) return tl::unexpected(r.error());

@@ -47,7 +47,30 @@ TEST_F(SenderTest, BlockingSendsChunkAfterChunkAsTheSeedPlans) {
   ASSERT_TRUE(policy);
   core::SocketParams want{8192, 1448, true, kKernelChargesPerSend};
   want.minshall_nagle = kMinshallNagle;  // the platform's Nagle (path_probe.h)
+  want.sndbuf_set = false;                // the application has not set SO_SNDBUF
   EXPECT_EQ(policy->params(), want);
+}
+
+// cygwin-patch sends a message shorter than SO_SNDBUF whole only where the application set
+// SO_SNDBUF (contrib/cygwin/cygwin_piece.h): said in SenderOptions, or by setting it through the
+// sender, as Cygwin's setsockopt marks it.
+TEST_F(SenderTest, CygwinPatchSendsAShortMessageWholeOnlyWhereSoSndbufWasSet) {
+  std::vector<std::byte> half = pattern(4096);
+  const core::ByteSlice msg{half.data(), half.size()};
+  ChunkedSender unset(ops, 3, {core::PolicyKind::cygwin_patch, 0});
+  ASSERT_TRUE(unset.send({&msg, 1}));
+  EXPECT_GT(ops.calls.size(), 1u);  // cut: Windows' dynamic buffering may hold less than 8192
+  ops.calls.clear();
+  SenderOptions told{core::PolicyKind::cygwin_patch, 0};
+  told.sndbuf_set = true;
+  ChunkedSender set(ops, 3, told);
+  ASSERT_TRUE(set.send({&msg, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{4096}));
+  ops.calls.clear();
+  ASSERT_TRUE(unset.set_option(SocketOption::send_buffer, 8192));
+  ASSERT_TRUE(unset.send({&msg, 1}));
+  EXPECT_EQ(accepted_sizes(ops), (std::vector<std::size_t>{4096}));
+  EXPECT_TRUE(unset.policy()->params().sndbuf_set);
 }
 
 TEST_F(SenderTest, ExplicitMssOverridesTheProbe) {

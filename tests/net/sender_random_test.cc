@@ -199,8 +199,11 @@ void million_operations() {
     const auto kind = core::kPolicyKinds[rng.below(std::size(core::kPolicyKinds))];
     os.nodelay = 0;
     ChunkedSender sender(os, 7, {kind, 0});
+    bool sndbuf_set = false;  // SO_SNDBUF counts as set once the application sets it (cygwin-patch)
     auto track = [&] {
-      os.expected = core::ChunkPolicy(kind, {os.sndbuf_reported / 2, os.mss, true, kKernelChargesPerSend, false});
+      core::SocketParams p{os.sndbuf_reported / 2, os.mss, true, kKernelChargesPerSend, false};
+      p.sndbuf_set = sndbuf_set;
+      os.expected = core::ChunkPolicy(kind, p);
     };
     track();
     std::uint64_t app_pos = 0;  // bytes the sender reported accepted on this connection
@@ -210,6 +213,7 @@ void million_operations() {
         auto r = sender.set_option(SocketOption::send_buffer,
                                    static_cast<int>(64 + rng.below(6000)));
         ASSERT_TRUE(r);
+        sndbuf_set = true;
         track();
       }
       // One request: length, then a random layout with zero-length slices.
