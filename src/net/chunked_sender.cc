@@ -14,15 +14,14 @@ ChunkedSender::ChunkedSender(SocketOps& ops, NativeSocket s, SenderOptions optio
       socket_(s),
       options_(options),
       policy_(options.policy, {}),
-      batch_(std::make_unique<std::array<core::ByteSlice, kMaxSlicesPerCall>>()),
-      sndbuf_set_(options.sndbuf_set) {}
+      batch_(std::make_unique<std::array<core::ByteSlice, kMaxSlicesPerCall>>()) {}
 
 Result<void> ChunkedSender::set_option(SocketOption opt, int value) {
   auto r = calls_.set_option(socket_, opt, value);
   // seed, cygwin_setsockopt: if (SO_SNDBUF==optname && SOL_SOCKET==level) fh->update_sndbuf ();
   // Marked stale even on failure: the kernel may have applied part of it; re-reading is cheap.
   if (opt == SocketOption::send_buffer || opt == SocketOption::tcp_maxseg) stale_ = true;
-  if (opt == SocketOption::send_buffer && r) sndbuf_set_ = true;
+  if (opt == SocketOption::send_buffer && r) options_.sndbuf_set = true;
   return r;
 }
 
@@ -61,7 +60,7 @@ Result<void> ChunkedSender::refresh() {
   params.per_send_quota = options_.per_send_quota;
   params.minshall_nagle = kMinshallNagle;
   params.allow_raise_sndbuf = options_.allow_raise_sndbuf;
-  params.sndbuf_set = sndbuf_set_;
+  params.sndbuf_set = options_.sndbuf_set;
   // Only robust's raise reads the peer's window (core::SocketParams::peer_window): asked only
   // where the application allows the raise; a socket that cannot tell leaves it unknown.
   if (options_.allow_raise_sndbuf) {

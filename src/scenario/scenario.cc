@@ -244,8 +244,12 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
 
   Scenario out;
   out.sweep_axes = std::move(sweep_axes);
-  std::map<std::string, std::set<std::string>> old_names;  // new key -> the old names used for it
-  std::map<std::string, std::string> old_names_in;         // new key -> "include PATH: " or ""
+  // new key -> the old names used for it, and "include PATH: " where an included file used them
+  struct OldNames {
+    std::set<std::string> names;
+    std::string in;
+  };
+  std::map<std::string, OldNames> old_names;
   // 1. presets and profiles, file then overrides; 2. other keys, file then overrides.
   // An override's error names it "override KEY: ..." and no flag: the flag is the caller's
   // (ackstall sim's --set, tools/ackstall/cmd_sim.cc).
@@ -265,8 +269,9 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
         err = set.error().message();
       } else {
         if (const FieldInfo* f = find_field(a.key); f != nullptr && !f->replaced_by.empty()) {
-          old_names[f->replaced_by].insert(a.key);
-          old_names_in[f->replaced_by] = prefix_of(a);
+          OldNames& used = old_names[f->replaced_by];
+          used.names.insert(a.key);
+          used.in = prefix_of(a);
         }
         out.origin[a.key] = a.source;
         if (list == &cli) out.overrides.push_back(a.key);
@@ -282,7 +287,7 @@ core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_vi
     return fail(included ? it->second + ": " + msg : msg);
   }
   for (const auto& [key, old] : old_names)
-    out.warnings.push_back(src + ": " + old_names_in[key] + old_key_warning(key, old, get_field(out.config, key).value_or("?")));
+    out.warnings.push_back(src + ": " + old.in + old_key_warning(key, old.names, get_field(out.config, key).value_or("?")));
   return out;
 }
 
@@ -317,10 +322,16 @@ core::Result<std::string> read_text(const std::filesystem::path& p, std::string_
 
 }  // namespace
 
-core::Result<Scenario> load_scenario_file(const std::string& path,
-                                          std::span<const std::string> sets) {
+core::Result<std::string> read_scenario_text(const std::string& path) {
   auto text = read_text(path, "scenario file");
   if (!text) return core::fail(one_line(text.error().message()));
+  return text;
+}
+
+core::Result<Scenario> load_scenario_file(const std::string& path,
+                                          std::span<const std::string> sets) {
+  auto text = read_scenario_text(path);
+  if (!text) return tl::unexpected(std::move(text.error()));
   return parse_scenario(*text, path, sets, includes_beside(path));
 }
 

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -109,15 +108,6 @@ core::Result<scenario::Scenario> load(const std::string& source, const std::vect
   return sc;
 }
 
-core::Result<std::string> read_text(const std::string& source) {
-  if (source == kDefaultsSource) return std::string();
-  std::ifstream in(source, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) return core::fail(source + ": cannot read scenario file");
-  return text.str();
-}
-
 int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& threshold, Io io) {
   if (sources(o).size() != 1) return fail(io, "sim: --sweep takes exactly one scenario (or --defaults)", kExitUsage);
   if (!o.pcap_path.empty() || !o.plot_window.empty())
@@ -151,7 +141,8 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
     if (!shard) return fail(io, shard.error(), kExitUsage, "--shard ");
     run.shard = *shard;
   }
-  auto text = read_text(run.source);
+  auto text = run.source == kDefaultsSource ? core::Result<std::string>(std::string())
+                                            : scenario::read_scenario_text(run.source);
   if (!text) return fail(io, text.error(), kExitUsage);
   run.toml = std::move(*text);
   run.sets = o.sets;

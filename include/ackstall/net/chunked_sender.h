@@ -76,9 +76,9 @@ struct SenderOptions {
   std::optional<bool> follow_isb = std::nullopt;
   std::chrono::milliseconds isb_interval{1000};
   // The application set SO_SNDBUF on this socket before handing it over (core::SocketParams::
-  // sndbuf_set; read by cygwin-patch only). Otherwise SO_SNDBUF counts as set from the first
-  // set_option(send_buffer) on, as Cygwin's setsockopt marks it (contrib/cygwin/cygwin_piece.h:
-  // unset, Windows' dynamic send buffering sizes AFD's quota).
+  // sndbuf_set; read by cygwin-patch only). ChunkedSender::set_option(send_buffer) sets it, as
+  // Cygwin's setsockopt marks it (contrib/cygwin/cygwin_piece.h: unset, Windows' dynamic send
+  // buffering sizes AFD's quota).
   bool sndbuf_set = false;
 };
 
@@ -124,7 +124,6 @@ class ChunkedSender {
   bool nodelay_set_ = false;         // in a split send that wants TCP_NODELAY
   bool nodelay_restore_ = false;     // ... and we set it (the application had not)
   std::unique_ptr<std::array<core::ByteSlice, kMaxSlicesPerCall>> batch_;
-  bool sndbuf_set_ = false;  // SenderOptions::sndbuf_set, or a set_option(send_buffer) since
   std::optional<Clock::time_point> isb_queried_;
   std::optional<Finding<std::int64_t>> isb_;
   std::optional<std::int64_t> isb_applied_;

@@ -82,6 +82,9 @@ IncludeReader includes_beside(const std::string& scenario_path);
 core::Result<Scenario> parse_scenario(std::string_view toml_text, std::string_view source_name,
                                       std::span<const std::string> sets = {},
                                       const IncludeReader& include = {});
+// A scenario file's text (what load_scenario_file parses), or a one-line error naming PATH: it
+// cannot be opened, is a directory, or could not be read.
+core::Result<std::string> read_scenario_text(const std::string& path);
 core::Result<Scenario> load_scenario_file(const std::string& path,
                                           std::span<const std::string> sets = {});
 
