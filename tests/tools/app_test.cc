@@ -194,6 +194,23 @@ TEST(Cli, MistypedFlagOrSubcommandGetsTheClosestName) {
                      "'--frobnicate' (try plan --help)");
 }
 
+// What new users met (issue: "reports people share", frictions): each error names its command
+// and, for a closed set of words, the closest one.
+TEST(Cli, FrictionsANewUserMet) {
+  // A missing argument names the command it belongs to.
+  expect_usage_error(run_ackstall({"probe"}), "probe: target is required (try probe --help)");
+  // A one-letter flag is no typo of another ("-x" is not "did you mean -h?").
+  const auto x = run_ackstall({"probe", "127.0.0.1", "-x", "5941"});
+  EXPECT_EQ(x.code, kExitUsage);
+  EXPECT_EQ(x.err.find("did you mean"), std::string::npos) << x.err;
+  // probe takes the port as ttcp does (-p) or as HOST:PORT, not two different ones.
+  expect_usage_error(run_ackstall({"probe", "127.0.0.1:80", "-p", "5941"}), "names port 80, -p says 5941");
+  // Closed sets of words suggest the closest one, as flags and scenario keys do.
+  expect_usage_error(run_ackstall({"ttcp", "-t", "-s", "--chunk", "robus", "127.0.0.1"}), "(did you mean robust?)");
+  expect_usage_error(run_ackstall({"plan", "--mss", "1460", "--sndbuf", "8k", "--len", "1", "--policy", "sed"}),
+                     "'sed' is not one of");
+}
+
 TEST(Cli, HostOnlyCommandsSayWhyTheyAreMissing) {
 #if defined(ACKSTALL_HAVE_SIM)
   EXPECT_EQ(run_ackstall({"sim", "--help"}).code, 0);

@@ -12,7 +12,9 @@ namespace {
 
 // " (did you mean --flag?)" for an unknown option ARG of CMD (CLI11 2.1 suggests nothing).
 std::string suggest_option(const CLI::App& cmd, const std::string& arg) {
-  if (!arg.starts_with('-')) return {};
+  // A one-letter flag is one edit from every other one-letter flag: no suggestion ("-p" is not
+  // a typo of "-h").
+  if (!arg.starts_with('-') || arg.size() <= 2) return {};
   std::vector<std::string> names;
   for (const CLI::Option* opt : cmd.get_options()) {
     for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
@@ -26,6 +28,15 @@ const CLI::App* with_extras(const CLI::App& app) {
   for (const CLI::App* sub : app.get_subcommands()) {
     if (const CLI::App* deeper = with_extras(*sub)) return deeper;
     if (!sub->remaining().empty()) return sub;
+  }
+  return nullptr;
+}
+
+// The deepest subcommand on the command line (`lab up`), or null.
+const CLI::App* deepest_parsed(const CLI::App& app) {
+  for (const CLI::App* sub : app.get_subcommands()) {
+    const CLI::App* deeper = deepest_parsed(*sub);
+    return deeper ? deeper : sub;
   }
   return nullptr;
 }
@@ -89,6 +100,11 @@ int run(std::span<const char* const> argv, Io io) {
       return fail(io, name + ": unknown option or argument '" + extra.front() + "'" +
                           (hint.empty() ? " (try " + name + " --help)" : hint),
                   kExitUsage);
+    }
+    // Other errors ("target is required", a bad value) name the command they belong to.
+    if (const CLI::App* sub = deepest_parsed(app)) {
+      const std::string name = command_name(*sub);
+      return fail(io, name + ": " + e.what() + " (try " + name + " --help)", kExitUsage);
     }
     return fail(io, e.what(), kExitUsage);
   }

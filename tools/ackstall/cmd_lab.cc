@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "choice_option.h"
 #include "ackstall/core/units.h"
 #include "app.h"
 #include "lab/process.h"
@@ -60,11 +61,11 @@ struct UpOptions {
 void add_up_options(CLI::App& cmd, UpOptions& o) {
   cmd.add_option("--rate", o.rate, "tc rate of the data direction (default 100mbit: 100BASE-T)");
   cmd.add_option("--timestamps", o.timestamps, "TCP timestamps: on (default, MSS 1448) or off")
-      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
+      ->check(one_of(std::vector<std::string>{"on", "off"}));
   cmd.add_option("--ack-mode", o.ack_mode,
                  "receiver ACK mode for lab run: default, classic (TCP_QUICKACK=0 after every "
                  "read) or quickack")
-      ->check(CLI::IsMember(ack_mode_names()));
+      ->check(one_of(ack_mode_names()));
   cmd.add_option("--queue-bytes", o.queue_bytes,
                  "shaper queue limit in bytes (a tiny queue forces drops; default: 20 ms of queue)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
@@ -77,7 +78,7 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
                  "segment and the middle host, ackstall-m, forwards an ACK every 2nd segment "
                  "(TcpAckFrequency 2), else 200 ms after the first unACKed one (TcpDelAckTicks 2); "
                  "brings up ackstall-m even without --rtt)")
-      ->check(CLI::IsMember(std::vector<std::string>{"kernel", "windows"}));
+      ->check(one_of(std::vector<std::string>{"kernel", "windows"}));
   cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 
@@ -352,12 +353,12 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       "run", "one ttcp transfer ackstall-a -> ackstall-b: lab run [--ack-mode M] -- -l 15928 -n 500 "
              "--emulate-afd (Ctrl-C or SIGTERM removes the lab, exit 130/143)");
   c_run->add_option("--ack-mode", run->ack_mode, "receiver ACK mode (default: the one given to lab up)")
-      ->check(CLI::IsMember(ack_mode_names()));
+      ->check(one_of(ack_mode_names()));
   const auto realtime_help =
       "on (default): the transfer threads run SCHED_FIFO, so the emulated quota's completions "
       "and the receiver's reads are not delayed by other work on the machine; off: ordinary threads";
   c_run->add_option("--realtime", run->realtime, realtime_help)
-      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
+      ->check(one_of(std::vector<std::string>{"on", "off"}));
   c_run->add_flag("--ipv6", run->ipv6, "over the lab's IPv6 addresses (fd77::1 -> fd77::2)");
   c_run->add_option("ttcp", run->ttcp, "ttcp transmitter flags, after --");
   c_run->callback([run, &selected] { selected = [run](Io io) { return run_run(*run, io); }; });
@@ -373,14 +374,14 @@ void add_lab_command(CLI::App& parent, Action& selected) {
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{16} << 20));
   c_mx->add_option("--cases", mx->cases, "cases: unpatched, chunked (seed), robust, nodelay (default unpatched,chunked,nodelay)")
       ->delimiter(',')
-      ->check(CLI::IsMember(std::vector<std::string>{"unpatched", "chunked", "robust", "nodelay"}));
+      ->check(one_of(std::vector<std::string>{"unpatched", "chunked", "robust", "nodelay"}));
   c_mx->add_option("--runs", mx->runs, "runs per cell, the median is reported (default 3)")
       ->check(CLI::Range(1, 101));
   c_mx->add_option("--time", mx->seconds, "seconds per run (default 1)")->check(CLI::Range(0.05, 600.0));
   c_mx->add_option("--quota", mx->quota, "emulated Winsock quota (default 8192)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 30));
   c_mx->add_option("--realtime", mx->realtime, realtime_help)
-      ->check(CLI::IsMember(std::vector<std::string>{"on", "off"}));
+      ->check(one_of(std::vector<std::string>{"on", "off"}));
   c_mx->add_option("--json", mx->json_path, "also write the matrix as JSON to FILE");
   c_mx->add_option("--csv", mx->csv_path, "also write the matrix as CSV to FILE");
   c_mx->add_option("--capture-dir", mx->capture_dir,

@@ -9,6 +9,7 @@
 #include <ostream>
 #include <string>
 
+#include "choice_option.h"
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/link_framing.h"
 #include "ackstall/core/plural.h"
@@ -130,7 +131,7 @@ void add_plan_command(CLI::App& parent, Action& selected) {
                     for (const auto& n : net::net_policy_names()) s += (s.empty() ? "" : ", ") + n;
                     return s;
                   }() + " (default seed)")
-      ->check(CLI::IsMember(net::net_policy_names()));
+      ->check(one_of(net::net_policy_names()));
   add_sndbuf_rule_options(*cmd, opt->sndbuf_rule,
                           "robust may raise it above a send it cannot split without a stall, KB823764; "
                           "plan under the raised value");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "choice_option.h"
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/net/chunked_sender.h"
 #include "ackstall/net/endpoint.h"
@@ -31,6 +32,7 @@ namespace {
 
 struct ProbeOptions {
   std::string target;
+  std::optional<std::uint16_t> port;  // -p, as ttcp takes it
   std::uint64_t len = 65536;
   std::string policy = "seed";  // net::parse_net_policy: none, seed, cygwin, isb
   std::optional<int> sndbuf;
@@ -67,7 +69,15 @@ void print_finding(std::ostream& out, std::string_view name, const std::string& 
 }
 
 int run_probe(const ProbeOptions& opt, Io io) {
-  const net::Endpoint target = *parse_target(opt.target);  // validated at parse time
+  net::Endpoint target = *parse_target(opt.target);  // validated at parse time
+  if (opt.port) {
+    // -p PORT beside a HOST:PORT that names another port: which one was meant is unknowable.
+    if (net::parse_endpoint(opt.target) && target.port != *opt.port) {
+      return fail(io, fmt::format("probe: {} names port {}, -p says {}: give one", opt.target, target.port, *opt.port),
+                  kExitUsage);
+    }
+    target.port = *opt.port;
+  }
   const std::string where = net::to_string(target);
   auto sock = net::connect_tcp(target, std::chrono::milliseconds(opt.timeout_ms));
   if (!sock) return fail(io, "probe " + where + ": " + sock.error().message());
@@ -179,12 +189,14 @@ void add_probe_command(CLI::App& parent, Action& selected) {
   cmd->add_option("target", opt->target, "where to connect: HOST[:PORT] or [IPv6][:PORT] (port 5001, ttcp's, by default)")
       ->required()
       ->check(endpoint);
+  cmd->add_option("-p,--port", opt->port, "the port, as ttcp's -p (the same as HOST:PORT; default 5001)")
+      ->check(CLI::Range(1, 65535));
   add_size_option(*cmd, "--len", opt->len, "bytes in the application's send to plan (default 65536)", 0,
                   std::uint64_t{1} << 30);
   cmd->add_option("--policy", opt->policy,
                   "chunking policy: seed (default), cygwin, none, or isb (seed under SO_SNDBUF = "
                   "Windows' ideal send backlog)")
-      ->check(CLI::IsMember(net::net_policy_names()));
+      ->check(one_of(net::net_policy_names()));
   add_size_option(*cmd, "--sndbuf", opt->sndbuf, "set SO_SNDBUF on the connection first", 1, kMaxSocketBuffer);
   cmd->add_option("--timeout-ms", opt->timeout_ms, "connect timeout (default 5000)")
       ->check(CLI::Range(1, 600000));

@@ -15,12 +15,14 @@
 #include <deque>
 #include <future>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "choice_option.h"
 #include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
@@ -28,6 +30,8 @@
 #include "interrupt.h"
 #include "gnuplot.h"
 #include "scan_annotate.h"
+#include "scan_compare.h"
+#include "scan_html.h"
 #include "scan_plot.h"
 #include "scan_report.h"
 #include "scan_scenario.h"
@@ -46,16 +50,55 @@ struct ScanCli {
   std::string reader = "own";  // --reader
   bool json = false;
   std::size_t max_stalls = 20;
+  std::size_t top = 20;  // --top
+  bool all = false;      // --all
   std::string emit_scenario;
   std::string plot_path;    // --plot
   std::string plot_window;  // --plot-window
   std::string annotate;     // --annotate
   bool merge = false;       // --merge
+  bool compare = false;     // --compare
+  std::string report;       // --report
   unsigned jobs = 1;        // -j
 };
 
+// --compare BEFORE AFTER: both scanned, their services matched (pcap/compare.h). Exit 1 when
+// nothing matched (nothing to compare is not success, as a capture with no TCP flow).
+int run_compare(const ScanCli& o, Io io) {
+  if (o.files.size() != 2 || !o.iface.empty()) {
+    return fail(io, "scan --compare: give two capture files, BEFORE and AFTER", kExitUsage);
+  }
+  if (o.merge || !o.plot_path.empty() || !o.annotate.empty() || !o.emit_scenario.empty()) {
+    return fail(io, "scan --compare: --merge, --plot, --annotate and --emit-scenario read one capture", kExitUsage);
+  }
+  pcap::ScanRequest req;
+  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  req.options.keep_stalls = 0;  // the comparison lists no stall
+  for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
+  req.bpf = o.bpf;
+  std::vector<pcap::FileScan> sides;
+  for (const std::string& f : o.files) {
+    auto s = pcap::scan_capture(f, req);
+    if (!s) return fail(io, s.error(), s.error().code != 0 ? kExitFailure : kExitUsage);
+    if (s->error) return fail(io, *s->error, kExitUsage);
+    sides.push_back(std::move(*s));
+  }
+  const pcap::Comparison c = pcap::compare(sides[0].flows, sides[1].flows);
+  if (o.json) {
+    print_comparison_json(sides[0], sides[1], c, io.out);
+  } else {
+    print_comparison_text(sides[0], sides[1], c, io.out);
+  }
+  return c.matched.empty() ? kExitFailure : kExitOk;
+}
+
 int run_scan(const ScanCli& o, Io io) {
-  if (o.files.empty() == o.iface.empty()) {
+  if (o.compare) return run_compare(o, io);
+  if (o.files.empty() && o.iface.empty()) {
+    return fail(io, "scan: no capture given: name capture files ('-' for stdin), or -i INTERFACE for a live capture",
+                kExitUsage);
+  }
+  if (!o.files.empty() && !o.iface.empty()) {
     return fail(io, "scan: give capture files or -i INTERFACE (a live capture), not both", kExitUsage);
   }
   if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
@@ -68,6 +111,9 @@ int run_scan(const ScanCli& o, Io io) {
       return fail(io, "scan: --plot draws one capture file (read twice: not stdin, not -i)", kExitUsage);
     }
     if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
+  }
+  if (!o.report.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
+    return fail(io, "scan: --report describes one capture file (read twice: not stdin, not -i)", kExitUsage);
   }
   if (!o.annotate.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
     return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i)", kExitUsage);
@@ -89,11 +135,11 @@ int run_scan(const ScanCli& o, Io io) {
     req.options.keep_stalls = 65536;
     req.options.spill_stalls = true;
   }
-  req.options.cause_timeline = !o.plot_path.empty();  // the plot's bands
+  req.options.cause_timeline = !o.plot_path.empty() || !o.report.empty();  // the graphs' bands
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
   req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
-  const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls};
+  const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
   int code = kExitOk;
   std::string first_error;
   const pcap::FileScan* emitted_from = nullptr;
@@ -240,6 +286,11 @@ int run_scan(const ScanCli& o, Io io) {
                  pcap::format_socket_addr(d->receiver), o.plot_path);
     }
   }
+  if (!o.report.empty() && emitted_from != nullptr) {
+    auto n = write_html_report(o.files[0], o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
+    if (!n) return fail(io, n.error(), kExitFailure, "--report: ");
+    if (!o.json) fmt::print(io.out, "\nreport written to {} ({} bytes; one file, opens offline)\n", o.report, *n);
+  }
   if (!o.annotate.empty() && emitted_from != nullptr) {
     auto n = annotate_capture(o.files[0], *emitted_from, o.annotate);
     if (!n) return fail(io, n.error(), kExitFailure, "--annotate: ");
@@ -287,8 +338,19 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--reader", opt->reader,
                   "who reads capture files: own (default: the project's zero-copy reader) or libpcap (its "
                   "savefile reader, slower; for comparison)")
-      ->check(CLI::IsMember({"own", "libpcap"}));
+      ->check(one_of({"own", "libpcap"}));
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
+  cmd->add_option("--report", opt->report,
+                  "write one self-contained HTML page (triage table, each problem connection's time-sequence graph "
+                  "with cause bands, evidence and fixes) to FILE");
+  cmd->add_flag("--compare", opt->compare,
+                "two captures, BEFORE and AFTER a change: match their connections by endpoints and service port, "
+                "and show per cause the time before and after, goodput, and whether the problem is gone");
+  cmd->add_option("--top", opt->top,
+                  "a capture of several connections: rows of the triage table, and at most as many full reports "
+                  "of those with a problem (default 20)")
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  cmd->add_flag("--all", opt->all, "every connection in the triage table and every connection's full report");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
   cmd->add_option("--plot", opt->plot_path,
                   "draw the time-sequence graph of the busiest direction (data, cumulative ACK; below it where "

@@ -17,6 +17,7 @@
 #include <iterator>
 #include <vector>
 
+#include "choice_option.h"
 #include "ackstall/scenario/fields.h"
 #include "ackstall/scenario/profiles.h"
 #include "ackstall/scenario/scenario.h"
@@ -291,7 +292,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--pcap-at", o->pcap_at,
                   "where the pcap is taken: wire (a tap, every frame at its first bit), sender or receiver "
                   "(that host's capture: its own frames leaving, the peer's at their last bit in)")
-      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kCapturePointNames), std::end(kCapturePointNames))))
+      ->check(one_of(std::vector<std::string>(std::begin(kCapturePointNames), std::end(kCapturePointNames))))
       ->needs(pcap_opt);
   cmd->add_option("--snaplen", o->snaplen, "bytes kept per frame in the pcap")
       ->check(CLI::Range(54u, 262144u));

@@ -11,15 +11,14 @@
 
 namespace ackstall::tools {
 
-core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
-                                const pcap::DirectionReport& d, const std::string& path,
-                                const PlotWindow& window) {
+core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string& file, const std::string& bpf,
+                                                              const pcap::FileScan& scan,
+                                                              const std::vector<const pcap::DirectionReport*>& directions) {
   auto source = pcap::CaptureSource::open(file, bpf);
-  if (!source) return core::fail("--plot: " + source.error().message());
-  TimeSequence ts;
+  if (!source) return core::fail(source.error().message());
+  std::vector<TimeSequence> out(directions.size());
+  std::vector<std::optional<std::uint32_t>> base(directions.size());  // each sender's first data byte
   const auto seconds = [&scan](std::int64_t ns) { return static_cast<double>(ns - scan.first_ns) / 1e9; };
-  std::optional<std::uint32_t> base;  // the sender's first data byte (its SYN's seq + 1)
-  const auto rel = [&base](std::uint32_t seq) { return static_cast<double>(static_cast<std::uint32_t>(seq - *base)); };
   for (;;) {
     auto rec = source->next();
     if (!rec || !*rec) break;  // the scan has reported any error already
@@ -27,24 +26,40 @@ core::Result<void> plot_capture(const std::string& file, const std::string& bpf,
     auto frame = pcap::decode_frame(source->link(), r.data, r.orig_len, r.time_ns);
     if (!frame) continue;
     const pcap::TcpPacket& p = frame->packet;
-    const bool from_sender = frame->src == d.sender && frame->dst == d.receiver;
-    const bool to_sender = frame->src == d.receiver && frame->dst == d.sender;
-    if (from_sender) {
-      if (!base) base = p.seq + (p.has(pcap::tcp_flag::syn) ? 1u : 0u);
-      if (p.payload_len > 0) ts.data.push_back({seconds(r.time_ns), rel(p.seq) + p.payload_len});
-    } else if (to_sender && base && p.has(pcap::tcp_flag::ack) && !p.has(pcap::tcp_flag::syn)) {
-      ts.acks.push_back({seconds(r.time_ns), rel(p.ack)});
-      // The window field is scaled by the receiver's shift from its SYN (RFC 7323 §2.2).
-      const double offered = static_cast<double>(std::uint64_t{p.window} << d.receiver_wscale.value_or(0));
-      ts.window.push_back({seconds(r.time_ns), rel(p.ack) + offered});
+    for (std::size_t i = 0; i < directions.size(); ++i) {
+      const pcap::DirectionReport& d = *directions[i];
+      TimeSequence& ts = out[i];
+      const auto rel = [&b = base[i]](std::uint32_t seq) { return static_cast<double>(static_cast<std::uint32_t>(seq - *b)); };
+      const bool from_sender = frame->src == d.sender && frame->dst == d.receiver;
+      const bool to_sender = frame->src == d.receiver && frame->dst == d.sender;
+      if (from_sender) {
+        if (!base[i]) base[i] = p.seq + (p.has(pcap::tcp_flag::syn) ? 1u : 0u);
+        if (p.payload_len > 0) ts.data.push_back({seconds(r.time_ns), rel(p.seq) + p.payload_len});
+      } else if (to_sender && base[i] && p.has(pcap::tcp_flag::ack) && !p.has(pcap::tcp_flag::syn)) {
+        ts.acks.push_back({seconds(r.time_ns), rel(p.ack)});
+        // The window field is scaled by the receiver's shift from its SYN (RFC 7323 §2.2).
+        const double offered = static_cast<double>(std::uint64_t{p.window} << d.receiver_wscale.value_or(0));
+        ts.window.push_back({seconds(r.time_ns), rel(p.ack) + offered});
+      }
     }
   }
   // Under the graph, where the time went: one lane per cause (core/limit_cause.h), each span of
   // the timeline in its cause's lane.
-  for (const auto& sp : d.timeline) {
-    ts.stalls.push_back({seconds(sp.start_ns), seconds(sp.end_ns), static_cast<std::size_t>(sp.cause)});
+  for (std::size_t i = 0; i < directions.size(); ++i) {
+    for (const auto& sp : directions[i]->timeline) {
+      out[i].stalls.push_back({seconds(sp.start_ns), seconds(sp.end_ns), static_cast<std::size_t>(sp.cause)});
+    }
+    for (core::LimitCause c : core::kLimitCauses) out[i].lanes.emplace_back(core::to_string(c));
   }
-  for (core::LimitCause c : core::kLimitCauses) ts.lanes.emplace_back(core::to_string(c));
+  return out;
+}
+
+core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
+                                const pcap::DirectionReport& d, const std::string& path,
+                                const PlotWindow& window) {
+  auto collected = collect_time_sequences(file, bpf, scan, {&d});
+  if (!collected) return core::fail("--plot: " + collected.error().message());
+  const TimeSequence& ts = collected->front();
   // The header: goodput, and the dominant cause with its share of the time (pcap/diagnosis.h).
   const pcap::Diagnosis g = pcap::diagnose(d);
   std::string verdict;

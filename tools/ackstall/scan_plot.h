@@ -9,12 +9,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ackstall/core/error.h"
 #include "ackstall/pcap/scan_file.h"
 #include "time_sequence_plot.h"
 
 namespace ackstall::tools {
+
+// The time-sequence data of each of `directions` (data segments, the other side's cumulative
+// ACKs and offered window, the cause spans of its timeline as `stalls` in one lane per cause),
+// read in one pass over the file.
+core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string& file, const std::string& bpf,
+                                                              const pcap::FileScan& scan,
+                                                              const std::vector<const pcap::DirectionReport*>& directions);
 
 core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
                                 const pcap::DirectionReport& direction, const std::string& path,

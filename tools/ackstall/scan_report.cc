@@ -5,6 +5,8 @@
 #include <fmt/ostream.h>
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 #include <ctime>
 #include <iterator>
 #include <cstdint>
@@ -14,7 +16,10 @@
 
 #include "ackstall/core/limit_cause.h"
 #include "ackstall/core/plural.h"
+#include "ackstall/core/goodput_text.h"
+#include "ackstall/core/scaled_decimal.h"
 #include "ackstall/pcap/diagnosis.h"
+#include "ackstall/pcap/triage.h"
 
 namespace ackstall::tools {
 namespace {
@@ -61,16 +66,61 @@ std::string stalls_marker(const pcap::DirectionReport& d) {
   return fmt::format("\u0001stalls:{}", static_cast<const void*>(&d));
 }
 
+// Writes one stall's line into a fixed buffer and appends it once: a compiled format string per
+// stall spent four fifths of its time in the shortest round trip of its three doubles, and an
+// append per field in fmt's buffer growth checks (callgrind: 2,500 then 2,300 instructions a
+// stall; docs/BENCHMARKS.md "scan vs tshark").
+class StallLine {
+ public:
+  void lit(std::string_view text) {
+    std::memcpy(p_, text.data(), text.size());
+    p_ += text.size();
+  }
+  void uint(std::uint64_t v) { p_ = std::to_chars(p_, end(), v).ptr; }
+  // A duration in ns as seconds (scale 9) or milliseconds (scale 6): the text fmt's "{}" gives
+  // the double, exact where that is the same text (core/scaled_decimal.h), else the double's.
+  void scaled(std::int64_t ns, int scale) {
+    if (const std::size_t n = core::write_scaled_decimal(ns, scale, p_); n > 0) {
+      p_ += n;
+    } else {
+      p_ = fmt::format_to_n(p_, static_cast<std::size_t>(end() - p_), FMT_COMPILE("{}"),
+                            scale == 9 ? seconds(ns) : millis(ns)).out;
+    }
+  }
+  std::string_view text() const { return {line_, static_cast<std::size_t>(p_ - line_)}; }
+
+ private:
+  char* end() { return line_ + sizeof line_; }
+  // The field names (~140), six numbers of at most 20 digits, three of at most 24, a kind name.
+  char line_[512];
+  char* p_ = line_;
+};
+
 // One stall as a JSON object (the fields of pcap::Stall; times from the capture's start), appended
-// to `buf`. The format is compiled (FMT_COMPILE): parsing it at run time per stall was a tenth of
-// a --json scan of 91,000 stalls (perf; docs/BENCHMARKS.md, "scan vs tshark").
+// to `buf`.
 void append_stall(fmt::memory_buffer& buf, const pcap::Stall& s, std::int64_t t0) {
-  fmt::format_to(std::back_inserter(buf),
-                 FMT_COMPILE("{{\"time_s\": {}, \"duration_ms\": {}, \"ack_delay_ms\": {}, \"seq\": {}, "
-                             "\"outstanding\": {}, \"segments\": {}, \"segment_frame\": {}, \"release_frame\": {}, "
-                             "\"kind\": \"{}\"}}"),
-                 seconds(s.start_ns - t0), millis(s.duration_ns()), millis(s.ack_delay_ns), s.seq, s.outstanding,
-                 s.segments, s.segment_frame, s.release_frame, pcap::to_string(s.kind));
+  StallLine l;
+  l.lit("{\"time_s\": ");
+  l.scaled(s.start_ns - t0, 9);
+  l.lit(", \"duration_ms\": ");
+  l.scaled(s.duration_ns(), 6);
+  l.lit(", \"ack_delay_ms\": ");
+  l.scaled(s.ack_delay_ns, 6);
+  l.lit(", \"seq\": ");
+  l.uint(s.seq);
+  l.lit(", \"outstanding\": ");
+  l.uint(s.outstanding);
+  l.lit(", \"segments\": ");
+  l.uint(s.segments);
+  l.lit(", \"segment_frame\": ");
+  l.uint(s.segment_frame);
+  l.lit(", \"release_frame\": ");
+  l.uint(s.release_frame);
+  l.lit(", \"kind\": \"");
+  l.lit(pcap::to_string(s.kind));
+  l.lit("\"}");
+  const std::string_view t = l.text();
+  buf.append(t.data(), t.data() + t.size());
 }
 
 // A direction's stall list as a JSON array — those in memory, then those spilled to disk — streamed
@@ -221,6 +271,58 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
   for (const auto& w : g.would_not_help) fmt::print(out, "    would not help: {}\n", w);
 }
 
+std::string connection_name(const pcap::TriageRow& r) { return direction_name(r.judged()); }
+
+// The triage table: one row a judged connection, worst first (pcap/triage.h).
+void print_triage(const pcap::Triage& t, std::size_t shown, std::ostream& out) {
+  fmt::print(out, "\ntriage: {} judged, {} with a problem", core::plural(t.rows.size(), "connection"), t.problems());
+  if (t.tiny > 0) fmt::print(out, "; {} under {} data segments: not judged", t.tiny, pcap::kTriageMinSegments);
+  if (t.no_data > 0) fmt::print(out, "; {} without data", t.no_data);
+  fmt::print(out, "\n");
+  if (t.rows.empty()) return;
+  std::size_t width = 10;
+  for (std::size_t i = 0; i < shown; ++i) width = std::max(width, connection_name(t.rows[i]).size());
+  fmt::print(out, "  {:>4}  {:<{}}  {:>12}  {:>9}  {:>11}  {:<16} {:<16} {}\n", "#", "connection (data direction)", width,
+             "bytes", "duration", "goodput", "limited by", "problem", "time lost");
+  for (std::size_t i = 0; i < shown; ++i) {
+    const pcap::TriageRow& r = t.rows[i];
+    const pcap::Diagnosis& g = r.diagnosis;
+    const std::string lost =
+        r.problem() ? fmt::format("{:.3f} s ({:.0f} %)", seconds(r.lost_ns),
+                                  r.duration_ns > 0 ? 100.0 * static_cast<double>(r.lost_ns) / static_cast<double>(r.duration_ns) : 0.0)
+                    : "-";
+    fmt::print(out, "  {:>4}  {:<{}}  {:>12}  {:>7.3f} s  {:>11}  {:<16} {:<16} {}\n", i + 1, connection_name(r), width,
+               r.bytes, seconds(r.duration_ns), core::format_goodput(r.goodput_bytes_per_s),
+               g.dominant ? core::to_string(*g.dominant) : "-", g.problem ? core::to_string(*g.problem) : "healthy", lost);
+  }
+  if (shown < t.rows.size()) fmt::print(out, "  ... {} more (--top N, --all)\n", t.rows.size() - shown);
+}
+
+nlohmann::json triage_json(const pcap::Triage& t) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const pcap::TriageRow& r : t.rows) {
+    const pcap::Diagnosis& g = r.diagnosis;
+    const auto cause = [](const std::optional<core::LimitCause>& c) {
+      return c ? nlohmann::json(std::string(core::to_string(*c))) : nlohmann::json();
+    };
+    rows.push_back({{"sender", pcap::format_socket_addr(r.judged().sender)},
+                    {"receiver", pcap::format_socket_addr(r.judged().receiver)},
+                    {"bytes", r.bytes},
+                    {"data_segments", r.data_segments},
+                    {"duration_s", seconds(r.duration_ns)},
+                    {"goodput_bytes_per_s", r.goodput_bytes_per_s},
+                    {"dominant", cause(g.dominant)},
+                    {"problem", cause(g.problem)},
+                    {"lost_s", seconds(r.lost_ns)}});
+  }
+  return {{"judged", t.rows.size()},
+          {"problems", t.problems()},
+          {"not_judged_min_segments", pcap::kTriageMinSegments},
+          {"not_judged", t.tiny},
+          {"without_data", t.no_data},
+          {"connections", rows}};
+}
+
 }  // namespace
 
 std::string skipped_summary(const pcap::FileScan& scan) {
@@ -252,7 +354,8 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
           {"syn_options_cut", scan.syn_options_cut},
           {"capture_drops", scan.capture_drops ? nlohmann::json(*scan.capture_drops) : nlohmann::json()},
-          {"flows", flows}};
+          {"flows", flows},
+          {"triage", triage_json(pcap::triage(scan.flows))}};
   if (scan.stats) {
     j["capture_stats"] = {{"received", scan.stats->received},
                           {"dropped", scan.stats->dropped},
@@ -292,18 +395,40 @@ void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*
 }
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out) {
-  fmt::print(out, "{}: {} records, {} TCP segments{}, {}; stall threshold {} ms\n", scan.name,
-             scan.records, scan.tcp_packets, o.flow_filtered ? " in matching flows" : "",
-             core::plural(scan.flows.size(), "flow"), o.threshold_ms);
+  std::size_t directions = 0;
+  for (const auto& f : scan.flows) directions += f.directions.size();
+  // A connection is both directions of a TCP flow; its "flow A -> B" blocks below are the
+  // directions that carried data.
+  fmt::print(out, "{}: {} records, {} TCP segments{}, {}{}; stall threshold {} ms\n", scan.name, scan.records,
+             scan.tcp_packets, o.flow_filtered ? " in matching flows" : "", core::plural(scan.flows.size(), "connection"),
+             directions == scan.flows.size() ? "" : fmt::format(" ({} with data)", core::plural(directions, "direction")),
+             o.threshold_ms);
   std::uint64_t skipped = 0;
   for (const auto& [reason, n] : scan.skipped) skipped += n;
   if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, skipped_summary(scan));
-  for (const pcap::FlowReport& f : scan.flows) {
+  const auto print_flow = [&](const pcap::FlowReport& f) {
     if (f.directions.empty()) {
       fmt::print(out, "\nflow {} <-> {}: {} packets, no data\n", pcap::format_socket_addr(f.key.a),
                  pcap::format_socket_addr(f.key.b), f.packets);
     }
     for (const pcap::DirectionReport& d : f.directions) print_direction(o, scan, d, out);
+  };
+  if (scan.flows.size() <= 1) {
+    for (const pcap::FlowReport& f : scan.flows) print_flow(f);
+  } else {
+    const pcap::Triage t = pcap::triage(scan.flows);
+    const std::size_t shown = o.all ? t.rows.size() : std::min(o.top, t.rows.size());
+    print_triage(t, shown, out);
+    std::size_t reported = 0;
+    for (std::size_t i = 0; i < shown; ++i) {
+      if (!o.all && !t.rows[i].problem()) continue;
+      if (reported++ == 0) {
+        fmt::print(out, "\n{}:\n", o.all ? "every connection's report" : "the reports of the connections with a problem "
+                                                                         "(--all for every connection)");
+      }
+      print_flow(*t.rows[i].flow);
+    }
+    if (reported == 0) fmt::print(out, "\nno connection has a problem (--all for every connection's report)\n");
   }
   if (scan.stats) {
     fmt::print(out, "\ncapture on {}: {} packets passed the filter, {} dropped by libpcap/the kernel, {} by the "

@@ -17,6 +17,11 @@ struct ScanPrint {
   double threshold_ms = static_cast<double>(core::kDefaultStallThreshold.count()) / 1e6;
   bool flow_filtered = false;
   std::size_t max_stalls = 20;
+  // A capture of several connections opens with the triage table (pcap/triage.h): at most `top`
+  // rows, then the full reports of those rows' connections that have a problem; `all`: every
+  // row and every connection's report.
+  std::size_t top = 20;
+  bool all = false;
 };
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out);

@@ -1,6 +1,8 @@
 // --sndbuf-rule and its older spellings (sndbuf_rule_option.h).
 #include "sndbuf_rule_option.h"
 
+#include "choice_option.h"
+
 #include <optional>
 
 namespace ackstall::tools {
@@ -9,7 +11,7 @@ void add_sndbuf_rule_options(CLI::App& cmd, SndbufRuleFlags& flags, const std::s
   cmd.add_option("--sndbuf-rule", flags.rule,
                  "what the sender does with SO_SNDBUF beside the cut: keep (default), raise (" + raise_help +
                      ") or ideal-backlog (it follows Windows' ideal send backlog; elsewhere keep)")
-      ->check(CLI::IsMember(core::sndbuf_rule_names()));
+      ->check(one_of(core::sndbuf_rule_names()));
   cmd.add_flag("--raise-sndbuf", flags.raise, "the same as --sndbuf-rule raise (old spelling)");
 }
 

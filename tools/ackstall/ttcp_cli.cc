@@ -1,6 +1,8 @@
 // ackstall ttcp's flags (ttcp_cli.h).
 #include "ttcp_cli.h"
 
+#include "choice_option.h"
+
 #include <vector>
 
 #include "ackstall/net/endpoint.h"
@@ -37,7 +39,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
                  "(docs/STACKS.md §8), auto (a "
                  "plain send where the kernel charges no per-send quota, robust on Winsock or with "
                  "--emulate-afd), or isb (seed with --sndbuf-rule ideal-backlog)")
-      ->check(CLI::IsMember(net::net_policy_names()));
+      ->check(one_of(net::net_policy_names()));
   add_sndbuf_rule_options(cmd, sndbuf_rule,
                           "-t, robust/auto may raise it above a send it cannot split without a stall, "
                           "KB823764's second workaround; the quota under --emulate-afd");
@@ -54,7 +56,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
   cmd.add_flag("--json", cfg.json, "print JSON (fields after iperf3 -J)");
   cmd.add_option("--ack-mode", ack_mode,
                  "-r: default, classic (TCP_QUICKACK=0 after every read) or quickack")
-      ->check(CLI::IsMember(ack_mode_names()));
+      ->check(one_of(ack_mode_names()));
   add_stall_threshold_option(
       cmd, [this](std::int64_t ns) { cfg.stall_ms = static_cast<double>(ns) / 1e6; },
       "a send or read (or an emulated quota's completion wait) longer than this is a stall", "--stall-ms",
