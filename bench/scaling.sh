@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# How cost grows with work (issue 41): wall time and peak memory (/usr/bin/time's %M) per step,
-# one process per step, and the exponent b of time ~ work^b and memory ~ work^b fitted by least
-# squares on the log-log points, for
+# How cost grows with work (issue 41): wall time, CPU time (user + system) and peak memory
+# (/usr/bin/time's %U %S %M) per step, one process per step (steps under 0.5 s: medians of 3), and
+# the exponent b of time ~ work^b and memory ~ work^b fitted by least squares on the log-log
+# points. On a shared machine the wall includes waiting for a core; the CPU time does not, so
+# the figure draws the CPU time. Series:
 #   sim          `ackstall sim examples/ns3/ns3-sndbuf-65536.toml` (8192-byte writes, SndBuf 65536,
 #                100 Mbit/s: 11.47 MiB/s simulated), simulated bytes 10^6 .. 10^10 (writes = bytes /
 #                8192), by default (the causes line: the run read by the capture scanner) and
@@ -22,7 +24,7 @@
 #   --quick      stop one decade lower in every series (sim 10^9, packets 10^6, flows 10^4,
 #                cells 10^3): about a minute instead of several;
 #   --plot PNG   draw the curves with gnuplot (default docs/img/scaling.png; --plot - for none);
-#   --data FILE  keep the measured points (series, work, seconds, KiB), tab-separated.
+#   --data FILE  keep the measured points (series, work, wall s, CPU s, peak KiB), tab-separated.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ackstall=$src/build/release/tools/ackstall/ackstall
@@ -53,13 +55,15 @@ echo "scaling: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)$([ $quick =
 # step SERIES WORK COMMAND...: time the command, keep and print the point; a step under half a
 # second is run three times (medians), where a shared machine's noise is largest
 step() {
-  local series=$1 work=$2 s kib
+  local series=$1 work=$2 s kib cpu
   shift 2
   measure "$@" > "$tmp/runs"
   if awk '{ exit !($1 < 0.5) }' "$tmp/runs"; then measure "$@" >> "$tmp/runs"; measure "$@" >> "$tmp/runs"; fi
   s=$(awk '{ print $1 }' "$tmp/runs" | median) kib=$(awk '{ print $2 }' "$tmp/runs" | median)
-  printf '%s\t%s\t%s\t%s\n' "$series" "$work" "$s" "$kib" >> "$points"
-  printf '  %-22s %14s %10.3f s %10s KiB   (%ds)\n' "$series" "$work" "$s" "$kib" $(( $(date +%s) - started ))
+  cpu=$(awk '{ print $3 }' "$tmp/runs" | median)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$work" "$s" "$cpu" "$kib" >> "$points"
+  printf '  %-22s %14s %9.3f s wall %8.2f s CPU %10s KiB   (%ds)\n' "$series" "$work" "$s" "$cpu" "$kib" \
+    $(( $(date +%s) - started ))
 }
 
 echo "== sim: simulated bytes (examples/ns3/ns3-sndbuf-65536.toml, 8192-byte writes)"
@@ -102,15 +106,17 @@ for e in $(seq 1 "$(top 4)"); do
     --sweep "stall_threshold=1ms..$(( 10 ** e ))ms:1ms" --csv "$tmp/sweep.csv"
 done
 
-# Exponents: least squares of log(y) on log(x), over all steps and over the top three.
+# Exponents: least squares of log(y) on log(x), over all steps and over the top three. CPU time
+# (10 ms steps) is fitted over the top three only, where the steps are long enough to resolve.
 echo
-echo "== fitted exponents (time ~ work^b, memory ~ work^b; least squares on log-log)"
-printf '%-24s %10s %10s %10s %10s %16s\n' series time_all time_top3 mem_all mem_top3 "mem per unit"
+echo "== fitted exponents b of y ~ work^b (least squares on log-log; all steps / the top three)"
+printf '%-24s %9s %9s %9s %9s %9s %16s\n' series wall_all wall_top3 cpu_top3 mem_all mem_top3 "mem per unit"
 awk -F'\t' '
-  { n[$1]++; x[$1, n[$1]] = $2; t[$1, n[$1]] = $3; m[$1, n[$1]] = $4; if (!($1 in seen)) { seen[$1]; order[++k] = $1 } }
-  function slope(s, arr, from,   i, sx, sy, sxx, sxy, c, lx, ly) {
+  { n[$1]++; x[$1, n[$1]] = $2; y["w", $1, n[$1]] = $3; y["c", $1, n[$1]] = $4; y["m", $1, n[$1]] = $5
+    if (!($1 in seen)) { seen[$1]; order[++k] = $1 } }
+  function slope(s, v, from,   i, sx, sy, sxx, sxy, c, lx, ly) {
     for (i = from; i <= n[s]; i++) {
-      lx = log(x[s, i]); ly = log(arr == "t" ? (t[s, i] > 0 ? t[s, i] : 1e-6) : m[s, i])
+      lx = log(x[s, i]); ly = log(y[v, s, i] > 0.005 ? y[v, s, i] : 0.005)
       sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly; c++
     }
     return c < 2 ? "-" : sprintf("%.2f", (c * sxy - sx * sy) / (c * sxx - sx * sx))
@@ -119,27 +125,27 @@ awk -F'\t' '
     for (j = 1; j <= k; j++) {
       s = order[j]; top3 = n[s] > 3 ? n[s] - 2 : 1
       # Memory growth per unit of work between the first and the last step, in bytes.
-      per = (m[s, n[s]] - m[s, 1]) * 1024 / (x[s, n[s]] - x[s, 1])
-      printf "%-24s %10s %10s %10s %10s %14.3g B\n", s, slope(s, "t", 1), slope(s, "t", top3),
-        slope(s, "m", 1), slope(s, "m", top3), per
+      per = (y["m", s, n[s]] - y["m", s, 1]) * 1024 / (x[s, n[s]] - x[s, 1])
+      printf "%-24s %9s %9s %9s %9s %9s %14.3g B\n", s, slope(s, "w", 1), slope(s, "w", top3),
+        slope(s, "c", top3), slope(s, "m", 1), slope(s, "m", top3), per
     }
   }' "$points"
 echo "(total $(( $(date +%s) - started )) s, load now $(cut -d' ' -f1-3 /proc/loadavg))"
-[ -n "$data" ] && { printf 'series\twork\tseconds\tpeak_kib\n'; cat "$points"; } > "$data"
+[ -n "$data" ] && { printf 'series\twork\twall_s\tcpu_s\tpeak_kib\n'; cat "$points"; } > "$data"
 
 if [ "$plot" != - ]; then
   command -v gnuplot > /dev/null || { echo "scaling: no plot (gnuplot not installed)"; exit 0; }
   for s in $(cut -f1 "$points" | uniq); do awk -F'\t' -v s="$s" '$1 == s' "$points" > "$tmp/$s.dat"; done
-  panel() {  # TITLE XLABEL SERIES...: time (solid, left axis) and memory (dashed, right axis)
+  panel() {  # TITLE XLABEL SERIES...: CPU time (solid, left axis) and memory (dashed, right axis)
     local title=$1 xlabel=$2 plots=() i=1 x t
     shift 2
     for s in "$@"; do
-      plots+=("'$tmp/$s.dat' using 2:3 axes x1y1 with linespoints lc $i lw 2 pt 7 title '$s time' noenhanced")
-      plots+=("'$tmp/$s.dat' using 2:(\$4/1024) axes x1y2 with linespoints lc $i lw 1 dt 2 pt 6 title '$s MiB' noenhanced")
+      plots+=("'$tmp/$s.dat' using 2:(\$4 > 0 ? \$4 : 0.005) axes x1y1 with linespoints lc $i lw 2 pt 7 title '$s CPU s' noenhanced")
+      plots+=("'$tmp/$s.dat' using 2:(\$5/1024) axes x1y2 with linespoints lc $i lw 1 dt 2 pt 6 title '$s MiB' noenhanced")
       i=$((i + 1))
     done
     # A slope-1 line through the first series' top step: linear time runs parallel to it.
-    read -r x t < <(tail -n 1 "$tmp/$1.dat" | cut -f2,3)
+    read -r x t < <(tail -n 1 "$tmp/$1.dat" | cut -f2,4)
     plots+=("($t * x / $x) axes x1y1 with lines lc 'gray50' dt 3 title 'linear (slope 1)'")
     echo "set title '$title'; set xlabel '$xlabel'"
     echo "plot $(IFS=,; echo "${plots[*]}")"
@@ -147,9 +153,9 @@ if [ "$plot" != - ]; then
   {
     echo "set terminal pngcairo size 1200,900 font 'sans,9'"
     echo "set output '$plot'"
-    echo "set multiplot layout 2,2 title 'ackstall: wall time (solid, left, s) and peak memory (dashed, right, MiB) vs work, log-log'"
+    echo "set multiplot layout 2,2 title 'ackstall: CPU time, user + system (solid, left, s) and peak memory (dashed, right, MiB) vs work, log-log'"
     echo "set logscale xy; set logscale y2; set ytics nomirror; set y2tics; set format x '10^{%L}'"
-    echo "set ylabel 'wall s'; set y2label 'peak MiB'; set key top left font 'sans,8'; set grid"
+    echo "set ylabel 'CPU s'; set y2label 'peak MiB'; set key top left font 'sans,8'; set grid"
     panel "sim: simulated bytes" "simulated bytes" sim_default sim_no_causes
     panel "scan: packets of one flow" "packets" scan_packets_text scan_packets_json
     panel "scan: flows" "flows" scan_flows_concurrent scan_flows_sequential
