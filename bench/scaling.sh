@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How cost grows with work (issue 41): wall time, CPU time (user + system) and peak memory
-# (/usr/bin/time's %U %S %M) per step, one process per step (steps under 0.5 s: medians of 3), and
+# (bash's times, /usr/bin/time's %M) per step, one process per step (steps under 0.5 s: medians of 3), and
 # the exponent b of time ~ work^b and memory ~ work^b fitted by least squares on the log-log
 # points. On a shared machine the wall includes waiting for a core; the CPU time does not, so
 # the figure draws the CPU time. Series:
@@ -62,7 +62,7 @@ step() {
   s=$(awk '{ print $1 }' "$tmp/runs" | median) kib=$(awk '{ print $2 }' "$tmp/runs" | median)
   cpu=$(awk '{ print $3 }' "$tmp/runs" | median)
   printf '%s\t%s\t%s\t%s\t%s\n' "$series" "$work" "$s" "$cpu" "$kib" >> "$points"
-  printf '  %-22s %14s %9.3f s wall %8.2f s CPU %10s KiB   (%ds)\n' "$series" "$work" "$s" "$cpu" "$kib" \
+  printf '  %-22s %14s %9.3f s wall %8.3f s CPU %10s KiB   (%ds)\n' "$series" "$work" "$s" "$cpu" "$kib" \
     $(( $(date +%s) - started ))
 }
 
@@ -106,17 +106,16 @@ for e in $(seq 1 "$(top 4)"); do
     --sweep "stall_threshold=1ms..$(( 10 ** e ))ms:1ms" --csv "$tmp/sweep.csv"
 done
 
-# Exponents: least squares of log(y) on log(x), over all steps and over the top three. CPU time
-# (10 ms steps) is fitted over the top three only, where the steps are long enough to resolve.
+# Exponents: least squares of log(y) on log(x), over all steps and over the top three.
 echo
 echo "== fitted exponents b of y ~ work^b (least squares on log-log; all steps / the top three)"
-printf '%-24s %9s %9s %9s %9s %9s %16s\n' series wall_all wall_top3 cpu_top3 mem_all mem_top3 "mem per unit"
+printf '%-24s %9s %9s %9s %9s %9s %9s %16s\n' series wall_all wall_top3 cpu_all cpu_top3 mem_all mem_top3 "mem per unit"
 awk -F'\t' '
   { n[$1]++; x[$1, n[$1]] = $2; y["w", $1, n[$1]] = $3; y["c", $1, n[$1]] = $4; y["m", $1, n[$1]] = $5
     if (!($1 in seen)) { seen[$1]; order[++k] = $1 } }
   function slope(s, v, from,   i, sx, sy, sxx, sxy, c, lx, ly) {
     for (i = from; i <= n[s]; i++) {
-      lx = log(x[s, i]); ly = log(y[v, s, i] > 0.005 ? y[v, s, i] : 0.005)
+      lx = log(x[s, i]); ly = log(y[v, s, i] > 0.001 ? y[v, s, i] : 0.001)
       sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly; c++
     }
     return c < 2 ? "-" : sprintf("%.2f", (c * sxy - sx * sy) / (c * sxx - sx * sx))
@@ -126,8 +125,8 @@ awk -F'\t' '
       s = order[j]; top3 = n[s] > 3 ? n[s] - 2 : 1
       # Memory growth per unit of work between the first and the last step, in bytes.
       per = (y["m", s, n[s]] - y["m", s, 1]) * 1024 / (x[s, n[s]] - x[s, 1])
-      printf "%-24s %9s %9s %9s %9s %9s %14.3g B\n", s, slope(s, "w", 1), slope(s, "w", top3),
-        slope(s, "c", top3), slope(s, "m", 1), slope(s, "m", top3), per
+      printf "%-24s %9s %9s %9s %9s %9s %9s %14.3g B\n", s, slope(s, "w", 1), slope(s, "w", top3),
+        slope(s, "c", 1), slope(s, "c", top3), slope(s, "m", 1), slope(s, "m", top3), per
     }
   }' "$points"
 echo "(total $(( $(date +%s) - started )) s, load now $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -140,7 +139,7 @@ if [ "$plot" != - ]; then
     local title=$1 xlabel=$2 plots=() i=1 x t
     shift 2
     for s in "$@"; do
-      plots+=("'$tmp/$s.dat' using 2:(\$4 > 0 ? \$4 : 0.005) axes x1y1 with linespoints lc $i lw 2 pt 7 title '$s CPU s' noenhanced")
+      plots+=("'$tmp/$s.dat' using 2:(\$4 > 0 ? \$4 : 0.001) axes x1y1 with linespoints lc $i lw 2 pt 7 title '$s CPU s' noenhanced")
       plots+=("'$tmp/$s.dat' using 2:(\$5/1024) axes x1y2 with linespoints lc $i lw 1 dt 2 pt 6 title '$s MiB' noenhanced")
       i=$((i + 1))
     done
