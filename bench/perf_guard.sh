@@ -19,6 +19,8 @@
 # Usage: bench/perf_guard.sh [--record] [--runs N] [--secs S] [--baseline FILE] [path/to/ackstall]
 #   --record    write the figures measured now as the new baseline (with date, commit and load)
 #   --runs N    runs per measure (default 3; the median is kept)
+#   --secs S    seconds per ttcp/iperf3 run (default 3)
+#   PERF_GUARD_NOTE="..." with --record: a comment kept in the baseline (how it was recorded)
 # Exit: 0, or 1 when a measure dropped more than 15 % (perf_compare.sh), 2 on bad usage.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -81,8 +83,8 @@ if [ -f /usr/include/ns3.37/ns3/core-module.h ] || [ -f /usr/include/ns3/core-mo
   wall_of() { for i in $(seq "$runs"); do sed -n 's/^  "wall_s": \([0-9.e+-]*\),*$/\1/p' "$tmp/$1.$i"; done | median; }
   sim=$(wall_of sim) nc=$(wall_of nc)
   [ -n "$ns3" ] && [ -n "$sim" ] && [ -n "$nc" ] || { echo "perf_guard: could not read the walls of ns-3 or sim" >&2; exit 2; }
-  figure sim_vs_ns3 "$(ratio "$ns3" "$sim")" "ns-3 ${ns3} s / sim ${sim} s"
-  figure sim_vs_ns3_no_causes "$(ratio "$ns3" "$nc")" "ns-3 ${ns3} s / sim --no-causes ${nc} s"
+  figure sim_vs_ns3 "$(ratio "$ns3" "$sim")" "ns-3 $(printf %.3f "$ns3") s / sim $(printf %.4f "$sim") s"
+  figure sim_vs_ns3_no_causes "$(ratio "$ns3" "$nc")" "ns-3 $(printf %.3f "$ns3") s / sim --no-causes $(printf %.4f "$nc") s"
 else
   echo "sim_vs_ns3: skipped (ns-3 not installed: apt-get install ns3 libns3-dev)"
 fi
@@ -103,7 +105,7 @@ if command -v tshark > /dev/null && command -v editcap > /dev/null; then
     t=$(awk '{ print $1 }' "$tmp/tshark" | median)
     for output in text json; do
       s=$(awk '{ print $1 }' "$tmp/$output" | median)
-      figure "scan_${output}_$fmt" "$(ratio "$t" "$s")" "tshark ${t} s / scan $([ $output = json ] && echo '--json ')${s} s"
+      figure "scan_${output}_$fmt" "$(ratio "$t" "$s")" "tshark $(printf %.3f "$t") s / scan $([ $output = json ] && echo '--json ')$(printf %.4f "$s") s"
     done
   done
 else
@@ -134,6 +136,10 @@ else
   echo "ttcp_vs_iperf3: skipped (iperf3/jq not installed)"
 fi
 echo "(measured in $(( $(date +%s) - started )) s, load now $(cut -d' ' -f1-3 /proc/loadavg))"
+# The peers slow down more than ackstall when the cores are shared (tshark ~7x slower at load 10 on 2
+# cores, scan ~5x: docs/BENCHMARKS.md), so a ratio taken under load is not comparable.
+awk -v l="$load_before" -v n="$(nproc)" 'BEGIN { split(l, a, " "); if (a[1] > n / 2)
+  printf "NOTE: load average %s on %d cores: the ratios move with the load; trust a WARNING (or --record) only on a quiet machine\n", a[1], n }'
 echo
 
 if [ "$record" = 1 ]; then
@@ -141,7 +147,7 @@ if [ "$record" = 1 ]; then
     echo "# bench/perf_guard.sh's baseline: MEASURE RATIO (times the peer, higher is better)."
     echo "# Recorded $(date -u '+%Y-%m-%d %H:%M UTC') at commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown),"
     echo "# median of $runs runs, $(nproc) cores, load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)."
-    [ -n "${PERF_GUARD_NOTE:-}" ] && echo "# $PERF_GUARD_NOTE"
+    [ -z "${PERF_GUARD_NOTE:-}" ] || echo "$PERF_GUARD_NOTE" | fold -s -w 98 | sed 's/^/# /; s/ *$//'
     cat "$current"
   } > "$baseline"
   echo "recorded as the new baseline: $baseline"
