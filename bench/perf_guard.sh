@@ -136,8 +136,9 @@ else
   echo "ttcp_vs_iperf3: skipped (iperf3/jq not installed)"
 fi
 echo "(measured in $(( $(date +%s) - started )) s, load now $(cut -d' ' -f1-3 /proc/loadavg))"
-# The peers slow down more than ackstall when the cores are shared (tshark ~7x slower at load 10 on 2
-# cores, scan ~5x: docs/BENCHMARKS.md), so a ratio taken under load is not comparable.
+# The peers slow down more than ackstall when the cores are shared (at load 10 on 2 cores tshark
+# took ~7x its quiet time, scan ~6x: docs/BENCHMARKS.md), so a ratio taken under load is not
+# comparable with one taken quiet.
 awk -v l="$load_before" -v n="$(nproc)" 'BEGIN { split(l, a, " "); if (a[1] > n / 2)
   printf "NOTE: load average %s on %d cores: the ratios move with the load; trust a WARNING (or --record) only on a quiet machine\n", a[1], n }'
 echo
