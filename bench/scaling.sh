@@ -24,23 +24,25 @@
 #   --quick      stop one decade lower in every series (sim 10^9, packets 10^6, flows 10^4,
 #                cells 10^3): about a minute instead of several;
 #   --plot PNG   draw the curves with gnuplot (default docs/img/scaling.png; --plot - for none);
-#   --data FILE  keep the measured points (series, work, wall s, CPU s, peak KiB), tab-separated.
+#   --data FILE  keep the measured points (series, work, wall s, CPU s, peak KiB), tab-separated;
+#   --from FILE  measure nothing: print the exponents and draw the plot of a --data file.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ackstall=$src/build/release/tools/ackstall/ackstall
-quick=0 plot=$src/docs/img/scaling.png data=
+quick=0 plot=$src/docs/img/scaling.png data='' from=''
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --plot) [ $# -ge 2 ] || { echo "scaling: --plot needs a file (or -)" >&2; exit 2; }; plot=$2; shift ;;
     --data) [ $# -ge 2 ] || { echo "scaling: --data needs a file" >&2; exit 2; }; data=$2; shift ;;
+    --from) [ $# -ge 2 ] && [ -r "$2" ] || { echo "scaling: --from needs a readable --data file" >&2; exit 2; }; from=$2; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "scaling: unknown option $1" >&2; exit 2 ;;
     *) ackstall=$1 ;;
   esac
   shift
 done
-[ -x "$ackstall" ] || { echo "scaling: no ackstall binary at $ackstall (build first)" >&2; exit 2; }
+[ -n "$from" ] || [ -x "$ackstall" ] || { echo "scaling: no ackstall binary at $ackstall (build first)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "scaling: needs /usr/bin/time (Debian package time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,50 +68,58 @@ step() {
     $(( $(date +%s) - started ))
 }
 
-echo "== sim: simulated bytes (examples/ns3/ns3-sndbuf-65536.toml, 8192-byte writes)"
-ns3=$src/examples/ns3/ns3-sndbuf-65536.toml
-for e in $(seq 6 "$(top 10)"); do
-  writes=$(( 10 ** e / 8192 ))
-  for mode in default no_causes; do
-    flags=(); [ $mode = no_causes ] && flags=(--no-causes)
-    step "sim_$mode" $(( writes * 8192 )) "$ackstall" sim "$ns3" "${flags[@]}" \
-      --set app.transmitter.writes=$writes --set time_limit=100000s
+if [ -n "$from" ]; then
+  tail -n +2 "$from" > "$points"
+  echo "points of $from"
+else
+  echo "== sim: simulated bytes (examples/ns3/ns3-sndbuf-65536.toml, 8192-byte writes)"
+  ns3=$src/examples/ns3/ns3-sndbuf-65536.toml
+  for e in $(seq 6 "$(top 10)"); do
+    writes=$(( 10 ** e / 8192 ))
+    for mode in default no_causes; do
+      flags=(); [ $mode = no_causes ] && flags=(--no-causes)
+      step "sim_$mode" $(( writes * 8192 )) "$ackstall" sim "$ns3" "${flags[@]}" \
+        --set app.transmitter.writes=$writes --set time_limit=100000s
+    done
   done
-done
 
-echo "== scan: packets of one flow (the seed's unpatched transfer, a stall every write)"
-seed=$src/examples/seed/02-unpatched.toml
-for e in $(seq 4 "$(top 7)"); do
-  # ~10 packets a write (910,004 packets for 91,000 writes); each write waits 200 ms.
-  "$ackstall" sim "$seed" --no-causes --set app.transmitter.writes=$(( 10 ** e / 10 )) \
-    --set time_limit=1000000s --pcap "$tmp/one.pcap" > /dev/null
-  packets=$("$ackstall" scan "$tmp/one.pcap" | sed -n '1s/.* \([0-9]*\) records, .*/\1/p')
-  step scan_packets_text "$packets" "$ackstall" scan "$tmp/one.pcap"
-  step scan_packets_json "$packets" "$ackstall" scan "$tmp/one.pcap" --json
-done
-rm -f "$tmp/one.pcap"
-
-echo "== scan: flows (copies of one 2-write transfer; bench/many_flows_pcap.py)"
-"$ackstall" sim "$seed" --no-causes --set app.transmitter.writes=2 --pcap "$tmp/template.pcap" > /dev/null
-for e in $(seq 0 "$(top 5)"); do
-  for layout in concurrent sequential; do
-    python3 "$src/bench/many_flows_pcap.py" "$tmp/template.pcap" "$tmp/flows.pcap" $(( 10 ** e )) \
-      --layout $layout > /dev/null
-    step "scan_flows_$layout" $(( 10 ** e )) "$ackstall" scan "$tmp/flows.pcap"
+  echo "== scan: packets of one flow (the seed's unpatched transfer, a stall every write)"
+  seed=$src/examples/seed/02-unpatched.toml
+  for e in $(seq 4 "$(top 7)"); do
+    # ~10 packets a write (910,004 packets for 91,000 writes); each write waits 200 ms.
+    "$ackstall" sim "$seed" --no-causes --set app.transmitter.writes=$(( 10 ** e / 10 )) \
+      --set time_limit=1000000s --pcap "$tmp/one.pcap" > /dev/null
+    packets=$("$ackstall" scan "$tmp/one.pcap" | sed -n '1s/.* \([0-9]*\) records, .*/\1/p')
+    step scan_packets_text "$packets" "$ackstall" scan "$tmp/one.pcap"
+    step scan_packets_json "$packets" "$ackstall" scan "$tmp/one.pcap" --json
   done
-done
-rm -f "$tmp/flows.pcap"
+  rm -f "$tmp/one.pcap"
 
-echo "== sweep: cells (100-write runs of the seed's unpatched transfer, -j1)"
-for e in $(seq 1 "$(top 4)"); do
-  step sweep "$(( 10 ** e ))" "$ackstall" sim "$seed" --set app.transmitter.writes=100 -j 1 \
-    --sweep "stall_threshold=1ms..$(( 10 ** e ))ms:1ms" --csv "$tmp/sweep.csv"
-done
+  echo "== scan: flows (copies of one 2-write transfer; bench/many_flows_pcap.py)"
+  "$ackstall" sim "$seed" --no-causes --set app.transmitter.writes=2 --pcap "$tmp/template.pcap" > /dev/null
+  for e in $(seq 0 "$(top 5)"); do
+    for layout in concurrent sequential; do
+      python3 "$src/bench/many_flows_pcap.py" "$tmp/template.pcap" "$tmp/flows.pcap" $(( 10 ** e )) \
+        --layout $layout > /dev/null
+      step "scan_flows_$layout" $(( 10 ** e )) "$ackstall" scan "$tmp/flows.pcap"
+    done
+  done
+  rm -f "$tmp/flows.pcap"
 
-# Exponents: least squares of log(y) on log(x), over all steps and over the top three.
+  echo "== sweep: cells (100-write runs of the seed's unpatched transfer, -j1)"
+  for e in $(seq 1 "$(top 4)"); do
+    step sweep "$(( 10 ** e ))" "$ackstall" sim "$seed" --set app.transmitter.writes=100 -j 1 \
+      --sweep "stall_threshold=1ms..$(( 10 ** e ))ms:1ms" --csv "$tmp/sweep.csv"
+  done
+
+fi
+
+# Exponents: least squares of log(y) on log(x), over all steps, the top three and the top two
+# (the last decade, where a process's fixed cost weighs least).
 echo
-echo "== fitted exponents b of y ~ work^b (least squares on log-log; all steps / the top three)"
-printf '%-24s %9s %9s %9s %9s %9s %9s %16s\n' series wall_all wall_top3 cpu_all cpu_top3 mem_all mem_top3 "mem per unit"
+echo "== fitted exponents b of y ~ work^b (least squares on log-log: all steps, the top three, the last decade)"
+printf '%-22s %8s %8s %8s %8s %8s %8s %8s %8s %14s\n' series wall_all wall_top3 cpu_all cpu_top3 cpu_last \
+  mem_all mem_top3 mem_last "mem per unit"
 awk -F'\t' '
   { n[$1]++; x[$1, n[$1]] = $2; y["w", $1, n[$1]] = $3; y["c", $1, n[$1]] = $4; y["m", $1, n[$1]] = $5
     if (!($1 in seen)) { seen[$1]; order[++k] = $1 } }
@@ -122,11 +132,12 @@ awk -F'\t' '
   }
   END {
     for (j = 1; j <= k; j++) {
-      s = order[j]; top3 = n[s] > 3 ? n[s] - 2 : 1
+      s = order[j]; top3 = n[s] > 3 ? n[s] - 2 : 1; last = n[s] > 2 ? n[s] - 1 : 1
       # Memory growth per unit of work between the first and the last step, in bytes.
       per = (y["m", s, n[s]] - y["m", s, 1]) * 1024 / (x[s, n[s]] - x[s, 1])
-      printf "%-24s %9s %9s %9s %9s %9s %9s %14.3g B\n", s, slope(s, "w", 1), slope(s, "w", top3),
-        slope(s, "c", 1), slope(s, "c", top3), slope(s, "m", 1), slope(s, "m", top3), per
+      printf "%-22s %8s %8s %8s %8s %8s %8s %8s %8s %12.3g B\n", s, slope(s, "w", 1), slope(s, "w", top3),
+        slope(s, "c", 1), slope(s, "c", top3), slope(s, "c", last), slope(s, "m", 1), slope(s, "m", top3),
+        slope(s, "m", last), per
     }
   }' "$points"
 echo "(total $(( $(date +%s) - started )) s, load now $(cut -d' ' -f1-3 /proc/loadavg))"
