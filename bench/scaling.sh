@@ -165,7 +165,7 @@ if [ "$plot" != - ]; then
     echo "set output '$plot'"
     echo "set multiplot layout 2,2 title 'ackstall: CPU time, user + system (solid, left, s) and peak memory (dashed, right, MiB) vs work, log-log'"
     echo "set logscale xy; set logscale y2; set ytics nomirror; set y2tics; set format x '10^{%L}'"
-    echo "set ylabel 'CPU s'; set y2label 'peak MiB'; set format y '%g'; set format y2 '%g'; set key top left font 'sans,8'; set grid"
+    echo "set ylabel 'CPU s'; set y2label 'peak MiB'; set format y '%g'; set format y2 '%g'; set yrange [0.001:*]; set key top left font 'sans,8'; set grid"
     panel "sim: simulated bytes" "simulated bytes" sim_default sim_no_causes
     panel "scan: packets of one flow" "packets" scan_packets_text scan_packets_json
     panel "scan: flows" "flows" scan_flows_concurrent scan_flows_sequential
