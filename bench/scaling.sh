@@ -26,6 +26,7 @@
 #   --plot PNG   draw the curves with gnuplot (default docs/img/scaling.png; --plot - for none);
 #   --data FILE  keep the measured points (series, work, wall s, CPU s, peak KiB), tab-separated;
 #   --from FILE  measure nothing: print the exponents and draw the plot of a --data file.
+# Needs /usr/bin/time (Debian: time), python3 (the many-flow captures), gnuplot for the plot.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 ackstall=$src/build/release/tools/ackstall/ackstall
