@@ -87,7 +87,7 @@ std::vector<TcpPacket> request_response(int n, std::int64_t think) {
 }
 
 TEST(LimitCause, AReplyOneRoundTripLaterIsNotADelayedAck) {
-  const DirectionReport d = client_direction(request_response(5, 0));
+  const DirectionReport d = client_direction(request_response(12, 0));
   expect_sound(d);
   EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 0u);
   EXPECT_EQ(d.stall_count, 0u) << "a wait of one round trip is the path";

@@ -5,7 +5,10 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -72,6 +75,36 @@ inline std::vector<TcpPacket> read_capture(const std::filesystem::path& path) {
     if (f) out.push_back(f->packet);
   }
   return out;
+}
+
+// A copy of the nanosecond pcap at `path` (as write_capture makes it, host byte order) with every
+// record twice, the copy `offset_ns` later and its bytes unchanged (same IP ID and TCP timestamp):
+// what a mirrored port or a capture on two interfaces records.
+inline std::filesystem::path duplicate_every_record(const std::filesystem::path& path, const std::string& name,
+                                                    std::uint32_t offset_ns) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> out(bytes.begin(), bytes.begin() + 24);
+  for (std::size_t off = 24; off + 16 <= bytes.size();) {
+    std::uint32_t hdr[4];
+    std::memcpy(hdr, bytes.data() + off, 16);
+    const std::size_t len = 16 + hdr[2];
+    out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(off),
+               bytes.begin() + static_cast<std::ptrdiff_t>(off + len));
+    hdr[1] += offset_ns;  // the copy: the same frame a little later
+    if (hdr[1] >= 1'000'000'000u) {
+      hdr[1] -= 1'000'000'000u;
+      ++hdr[0];
+    }
+    const auto* h = reinterpret_cast<const char*>(hdr);
+    out.insert(out.end(), h, h + 16);
+    out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(off + 16),
+               bytes.begin() + static_cast<std::ptrdiff_t>(off + len));
+    off += len;
+  }
+  const auto dst = temp_path(name);
+  std::ofstream(dst, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
+  return dst;
 }
 
 }  // namespace ackstall::pcap::testing
