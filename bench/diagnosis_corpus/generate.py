@@ -11,7 +11,6 @@ too little to judge (3-10 segments; one direction only, no ACK). Sources:
   sim   `ackstall sim --defaults --set ... --pcap F --pcap-at wire|sender|receiver`:
         delayed_ack   a per-send quota (Winsock's AFD SO_SNDBUF) x a delayed-ACK receiver (BSD,
                       FreeBSD, Linux pingpong, Windows timers), writes of an odd number of segments
-        delayed_ack   Nagle x delayed ACK: writes shorter than the MSS, back to back
         network       bulk with buffers far above the path's bandwidth-delay product (line rate)
         send_buffer   bulk over a 10-40 ms path from a byte-freed send buffer of 4-12 KiB
         receiver_window  bulk over a 10-40 ms path to a 4-12 KiB receive buffer
@@ -19,7 +18,8 @@ too little to judge (3-10 segments; one direction only, no ACK). Sources:
   lab   `ackstall lab` (root; real Linux kernels), captured with dumpcap at the sender's or the
         receiver's veth:
         sender_app    writes of 500-4000 bytes fed from a pipe every 20-80 ms
-        sender_app    a polling client (request/response every 30-100 ms, TCP_NODELAY)
+        sender_app    a polling client (a 400-byte request, a 100-byte reply, then a pause of 30-100 ms;
+                      TCP_NODELAY): the poller's direction
         delayed_ack   request/response whose requests go in two pieces (Nagle x delayed ACK)
         receiver_window  a receiver whose reader stops for 1-2 s (zero window)
 Then an artefact (artefacts.py) on part of them: dup, snap96, midstart, cut, oneway, drops; and
@@ -53,14 +53,6 @@ def sim_case(rng, kind):
                   "app.transmitter.write_len": rng.choice([8192, 10000, 15928, 12000]),
                   "app.transmitter.writes": rng.randint(20, 60),
                   "link.prop_delay": rng.choice(["25ns", "50us", "200us", "1ms"]),
-                  "link.rate": rate})
-        return "delayed_ack", s
-    if kind == "nagle_delack":
-        s.update({"sender.profile": "winxp", "sender.send_buffer.size": "64k",
-                  "receiver.profile": rng.choice(["openbsd-3.9", "freebsd-6", "windows"]),
-                  "app.transmitter.write_len": rng.randint(200, 1000),
-                  "app.transmitter.writes": rng.randint(20, 60),
-                  "link.prop_delay": rng.choice(["25ns", "50us", "200us"]),
                   "link.rate": rate})
         return "delayed_ack", s
     if kind == "line":
@@ -97,7 +89,7 @@ def sim_case(rng, kind):
     raise ValueError(kind)
 
 
-SIM_KINDS = ["quota_delack", "nagle_delack", "line", "send_buffer", "receiver_window", "loss"]
+SIM_KINDS = ["quota_delack", "line", "send_buffer", "receiver_window", "loss"]
 LAB_KINDS = ["app_paced", "app_polling", "nagle_reqresp", "zero_window"]
 
 
@@ -125,9 +117,9 @@ def lab_case(rng, kind):
         n, gap = rng.randint(15, 30), rng.choice([0.03, 0.05, 0.1])
         tx = (f"python3 -c \"import socket,time,struct\ns=socket.create_connection(('10.77.0.2',5001))\n"
               f"s.setsockopt(socket.IPPROTO_TCP,socket.TCP_NODELAY,1)\n"
-              f"for i in range({n}):\n s.sendall(struct.pack('!I',200)+b'q'*196)\n b=b''\n"
-              f" while len(b)<300: b+=s.recv(300-len(b))\n time.sleep({gap})\ns.close()\"")
-        return "sender_app", "", f"@B {rr} server 5001 --reply 300", "@A " + tx
+              f"for i in range({n}):\n s.sendall(struct.pack('!I',400)+b'q'*396)\n b=b''\n"
+              f" while len(b)<100: b+=s.recv(100-len(b))\n time.sleep({gap})\ns.close()\"")
+        return "sender_app", "", f"@B {rr} server 5001 --reply 100", "@A " + tx
     if kind == "nagle_reqresp":
         n, req = rng.randint(15, 30), rng.choice([400, 600, 1000])
         return ("delayed_ack", "", f"@B {rr} server 5001",
@@ -155,7 +147,7 @@ def make_lab(ackstall, out_pcap, case, at):
         end = "a" if at == "sender" else "b"
         if os.path.exists(out_pcap):
             os.remove(out_pcap)
-        cap = subprocess.Popen(["ip", "netns", "exec", f"ackstall-{end}", "dumpcap", "-q", "-F", "pcap", "-i",
+        cap = subprocess.Popen(["ip", "netns", "exec", f"ackstall-{end}", "dumpcap", "-q", "-P", "-i",
                                 f"ackstall-v{end}", "-f", "tcp port 5001", "-w", out_pcap],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(100):

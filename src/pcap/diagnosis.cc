@@ -461,8 +461,12 @@ Diagnosis diagnose(const DirectionReport& d) {
       window_fixes(d, g);
       break;
     case LimitCause::send_buffer:
-      what = fmt::format("In flight stays flat at about {} bytes, below the {} bytes the receiver offers: the sender's "
-                         "buffer or per-send quota holds the rest.", d.flight_p50, g.window_offered);
+      // "Flat" only where the percentiles are (25th >= 70 % of the 90th, half_flow.cc's rule); a
+      // flight bounded over many waits is said to be bounded.
+      what = fmt::format("In flight {} {} bytes, below the {} bytes the receiver offers: the sender's buffer or "
+                         "per-send quota holds the rest.",
+                         10 * d.flight_p25 >= 7 * d.flight_p90 ? "stays flat at about" : "stays bounded at most",
+                         10 * d.flight_p25 >= 7 * d.flight_p90 ? d.flight_p50 : d.flight_p90, g.window_offered);
       send_buffer_fixes(g);
       break;
     case LimitCause::loss:
