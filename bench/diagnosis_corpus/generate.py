@@ -6,7 +6,7 @@ are the same).
 
 Each capture's truth is the cause scan must name for the data direction (the problem when there is
 one, else the dominant cause; core/limit_cause.h's names), or `too_little` where the capture holds
-too little to judge (3-10 segments; one direction only, no ACK). Sources:
+too little to judge (3-9 segments; one direction only, no ACK). Sources:
 
   sim   `ackstall sim --defaults --set ... --pcap F --pcap-at wire|sender|receiver`:
         delayed_ack   a per-send quota (Winsock's AFD SO_SNDBUF) x a delayed-ACK receiver (BSD,
@@ -23,9 +23,9 @@ too little to judge (3-10 segments; one direction only, no ACK). Sources:
         delayed_ack   request/response whose requests go in two pieces (Nagle x delayed ACK)
         receiver_window  a receiver whose reader stops for 1-2 s (zero window)
 Then an artefact (artefacts.py) on part of them: dup, snap96, midstart, cut, oneway, drops; and
-`tiny`: the transfer cut at the source to 3-10 segments.
+`tiny`: the transfer cut at the source to 3-9 segments.
 
-Usage: generate.py --ackstall BIN --out DIR [--seed N] [--count N] [--lab N] [--keep]
+Usage: generate.py --ackstall BIN --out DIR [--seed N] [--count N] [--lab N] [--first K] [--sim-only]
 Writes DIR/NAME.pcap and DIR/manifest.json ({"seed":..., "captures": {NAME: {...}}}).
 """
 import argparse
@@ -193,9 +193,9 @@ def plan(seed, count, lab):
         e["artefact_fraction"] = {"midstart": 0.3, "cut": 0.4, "drops": 0.01}.get(art, 0.0)
         e["artefact_seed"] = rng.randrange(1 << 30)
         if art == "tiny":
-            # 3-10 segments: one write of that many full segments' worth.
+            # 3-9 segments (under evidence.h's 10): one write of that many full segments' worth.
             e["set"]["app.transmitter.writes"] = 1
-            e["set"]["app.transmitter.write_len"] = 1448 * rng.randint(3, 10) - rng.randint(0, 1000)
+            e["set"]["app.transmitter.write_len"] = 1448 * rng.randint(3, 9) - rng.randint(0, 1000)
         e["expect"] = "too_little" if art in ("tiny", "oneway") else e["truth"]
         entries.append((f"{i:04d}-{src}-{kind}-{at}-{art}", e))
     return entries
