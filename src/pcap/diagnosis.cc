@@ -88,7 +88,7 @@ StackGuess guess_receiver(const DirectionReport& d) {
     const double hold = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
     const std::string ev = fmt::format("delayed-ACK hold ~{:.0f} ms{}", hold, ttl_ev.empty() ? "" : ", " + ttl_ev);
     // Timers (docs/STACKS.md): Linux 40 ms minimum (§4), FreeBSD 100 ms, OpenBSD/Windows 200 ms.
-    if (hold >= 30 && hold <= 60 && t != 128) return {StackFamily::linux_, ev + ": fits Linux"};
+    if (hold_fits_timer(hold, kLinuxTimerMs) && t != 128) return {StackFamily::linux_, ev + ": fits Linux"};
     if (t == 128) return windows_timer_fit(hold, ev);
     if (t == 64 && hold > 60) return {StackFamily::bsd, ev + ": fits a BSD"};
   }

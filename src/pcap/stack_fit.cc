@@ -14,8 +14,12 @@ constexpr double kWindowsTimerMs = 200;
 constexpr double kFitTolerance = 0.25;
 }  // namespace
 
+bool hold_fits_timer(double hold_ms, double timer_ms) {
+  return hold_ms >= timer_ms * (1 - kFitTolerance) && hold_ms <= timer_ms * (1 + kFitTolerance);
+}
+
 StackGuess windows_timer_fit(double hold_ms, const std::string& ev) {
-  if (hold_ms >= kWindowsTimerMs * (1 - kFitTolerance) && hold_ms <= kWindowsTimerMs * (1 + kFitTolerance)) {
+  if (hold_fits_timer(hold_ms, kWindowsTimerMs)) {
     return {StackFamily::windows, ev + ": fits Windows"};
   }
   return {StackFamily::unknown,

@@ -146,6 +146,19 @@ TEST(Evidence, ManySegmentsOverManyRoundTripsAreJudged) {
   EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
 }
 
+TEST(Evidence, AZeroWindowIsJudgedHoweverFewTheSegments) {
+  // One segment, then the receiver's window shut for 2 s: its own statement, not a pattern.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  v.push_back(c.data(300 * kUs, 1448, true));
+  for (int i = 0; i < 8; ++i) v.push_back(c.ack((400 + i * 250'000) * kUs, c.bytes_sent(), std::uint16_t{0}));
+  v.push_back(c.ack(2400 * kMs, c.bytes_sent()));
+  v.push_back(c.data(2401 * kMs, 1448, true));
+  v.push_back(c.ack(2402 * kMs, c.bytes_sent()));
+  const Diagnosis g = diagnose(scan_client(v));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
 TEST(Evidence, OneDirectionWithoutAcksIsTooLittleToJudge) {
   Conversation c;
   std::vector<TcpPacket> v;
@@ -286,6 +299,18 @@ TEST(StackFit, AFortyMillisecondHoldFromATtl128ReceiverFitsNoWindowsTimer) {
   EXPECT_EQ(g.receiver_stack.evidence.find("fits Windows"), std::string::npos) << g.receiver_stack.evidence;
   EXPECT_NE(g.receiver_stack.evidence.find("fits no Windows timer"), std::string::npos) << g.receiver_stack.evidence;
   EXPECT_EQ(g.timer_fits.size(), 1u);
+}
+
+TEST(StackFit, AFiftyFiveMillisecondHoldFitsNoLinuxTimer) {
+  // Linux's 40 ms timer +-25 % ends at 50 ms: a 55 ms hold is not fitted to Linux.
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 55 * kMs), 64));
+  EXPECT_EQ(g.receiver_stack.evidence.find("fits Linux"), std::string::npos) << g.receiver_stack.evidence;
+  for (const auto& f : g.timer_fits) EXPECT_FALSE(f.starts_with("Linux")) << f;
+}
+
+TEST(StackFit, AFortyFiveMillisecondHoldFitsLinux) {
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 45 * kMs), 64));
+  EXPECT_EQ(g.receiver_stack.family, StackFamily::linux_) << g.receiver_stack.evidence;
 }
 
 TEST(StackFit, ATwoHundredMillisecondHoldFromATtl128ReceiverFitsWindows) {

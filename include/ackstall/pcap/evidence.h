@@ -8,6 +8,8 @@
 // The rule: fewer than kMinDataSegments data segments, fewer than kMinRoundTrips of the path's
 // round trip (the handshake's, else the shortest data-to-ACK time) in the transfer, or no ACK
 // for its data is too little to judge: the report gives the figures it has and names no problem.
+// A zero window the receiver announced is its own statement, not a pattern: it is judged however
+// few the segments (tcp_zerowindowdead of Practical Packet Analysis: one segment, 23 s shut).
 // T-RAT (Zhang, Breslau, Paxson, Shenker, SIGCOMM 2002) likewise classifies only flows of enough
 // packets and round trips.
 #pragma once

@@ -16,6 +16,13 @@
 
 namespace ackstall::pcap {
 
+// Linux's delayed-ACK timer: TCP_ATO_MIN 40 ms (docs/STACKS.md §4).
+inline constexpr double kLinuxTimerMs = 40;
+
+// HOLD_MS fits a timer of TIMER_MS: within +-25 %, the tolerance of core::delayed_ack_timer_fits
+// (so a stack named by its timer is always among the timers the hold fits).
+bool hold_fits_timer(double hold_ms, double timer_ms);
+
 // The receiver whose TTL says Windows, with hold HOLD_MS and evidence text EV.
 StackGuess windows_timer_fit(double hold_ms, const std::string& ev);
 
