@@ -64,20 +64,15 @@ def sim_case(rng, kind):
                   "link.prop_delay": rng.choice(["25ns", "20us", "100us"]),
                   "link.rate": rate})
         return "network", s
-    if kind == "send_buffer":
+    if kind in ("send_buffer", "receiver_window"):
+        # Bulk over a 10-40 ms path, the one buffer small (4-12 KiB), the other far above it.
+        small = rng.choice(["4k", "6k", "8k", "12k"])
         s.update({"sender.profile": "winxp", "sender.send_buffer.kind": "bsd",
-                  "sender.send_buffer.size": rng.choice(["4k", "6k", "8k", "12k"]),
-                  "receiver.profile": "linux", "receiver.rcvbuf": "64k",
+                  "sender.send_buffer.size": small if kind == "send_buffer" else "256k",
+                  "receiver.profile": "linux", "receiver.rcvbuf": small if kind == "receiver_window" else "64k",
                   "app.transmitter.write_len": "64k", "app.transmitter.writes": rng.randint(4, 10),
                   "link.prop_delay": rng.choice(["5ms", "10ms", "20ms"]), "link.rate": "100mbit"})
-        return "send_buffer", s
-    if kind == "receiver_window":
-        s.update({"sender.profile": "winxp", "sender.send_buffer.kind": "bsd",
-                  "sender.send_buffer.size": "256k", "receiver.profile": "linux",
-                  "receiver.rcvbuf": rng.choice(["4k", "6k", "8k", "12k"]),
-                  "app.transmitter.write_len": "64k", "app.transmitter.writes": rng.randint(4, 10),
-                  "link.prop_delay": rng.choice(["5ms", "10ms", "20ms"]), "link.rate": "100mbit"})
-        return "receiver_window", s
+        return kind, s
     if kind == "loss":
         s.update({"sender.profile": "winxp", "sender.send_buffer.kind": "bsd",
                   "sender.send_buffer.size": "256k", "receiver.profile": "linux",

@@ -259,39 +259,6 @@ TEST(AppLimited, FullSegmentsAFrameTimeApartAreTheNetwork) {
   EXPECT_EQ(g.dominant, LimitCause::network) << g.mechanism;
 }
 
-// --- a flight called flat is flat ---
-
-// Bursts of SEGS(r) segments over a 10 ms path with a 64 KB window, each clocked out by the ACK of
-// the one before (captured at the sender): no loss, the flight below half the window.
-template <class Segs>
-std::vector<TcpPacket> bursts(int rounds, Segs segs) {
-  Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(10 * kMs), c.handshake_ack(10 * kMs + 10 * kUs)};
-  std::int64_t t = 11 * kMs;
-  for (int r = 0; r < rounds; ++r) {
-    const int n = segs(r);
-    for (int i = 0; i < n; ++i) v.push_back(c.data(t + i * 123 * kUs, 1448, i == n - 1));
-    t += 10 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 20 * kUs;
-  }
-  return v;
-}
-
-TEST(FlatFlight, AFlightOfFourSegmentsEveryRoundStaysFlat) {
-  const Diagnosis g = diagnose(scan_client(bursts(50, [](int) { return 4; })));
-  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
-  EXPECT_NE(g.mechanism.find("stays flat"), std::string::npos) << g.mechanism;
-}
-
-TEST(FlatFlight, AFlightOfOneToSixSegmentsIsBoundedNotFlat) {
-  // 1 to 6 segments a round trip (25th percentile far below the 90th), over many waits.
-  const Diagnosis g = diagnose(scan_client(bursts(50, [](int r) { return 1 + r % 6; })));
-  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
-  EXPECT_EQ(g.mechanism.find("stays flat"), std::string::npos) << g.mechanism;
-  EXPECT_NE(g.mechanism.find("stays bounded"), std::string::npos) << g.mechanism;
-}
-
 // --- a hold fits at most one stack's timer ---
 
 TEST(StackFit, AFortyMillisecondHoldFromATtl128ReceiverFitsNoWindowsTimer) {
