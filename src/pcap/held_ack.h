@@ -6,10 +6,11 @@
 // once; beside the receiver one round trip later). A polling application whose next request
 // comes a median 90 ms after the ACK was not held by it: the time is the application's (or the
 // peer's), and no receiver fix changes it. The rule: the wait is a delayed-ACK stall when the
-// sender's next segment (data or FIN) follows the ACK within twice the flow's median ACK-to-data
-// time of ACK-clocked sends (measured over 4 or more), kept within the path's round trip + 2 ms and
-// the path's round trip + half the stall threshold (10 ms by default: a reaction slower than half a
-// stall is none); where nothing was measured, within the latter.
+// sender's next segment (data or FIN) follows the ACK within the path's round trip plus its
+// reaction time: half the stall threshold (10 ms by default: a loaded host's wake-up, measured in
+// the lab, takes a few ms), or twice the flow's median ACK-to-data time of ACK-clocked sends
+// (measured over 4 or more) where that is longer, at most the threshold (a reaction as slow as a
+// stall is none).
 // Until that segment comes, the wait is held here, neither counted nor accounted; at the capture's
 // end, with nothing after it to say otherwise, it counts.
 #pragma once
@@ -39,10 +40,9 @@ class HeldAck {
   }
   // How long after the ACK the sender's next segment may come for the ACK to have released it.
   std::int64_t bound_ns(std::int64_t path_rtt_ns, std::int64_t threshold_ns) const noexcept {
-    const std::int64_t most = path_rtt_ns + threshold_ns / 2;
-    const auto m = median_ns();
-    if (!m) return most;  // nothing measured: the small bound
-    return std::clamp(2 * *m, path_rtt_ns + 2'000'000, most);
+    std::int64_t reaction = threshold_ns / 2;  // the small bound
+    if (const auto m = median_ns()) reaction = std::max(reaction, std::min(2 * *m, threshold_ns));
+    return path_rtt_ns + reaction;
   }
   void hold(const Wait& w) noexcept { held_ = w; }
   std::optional<Wait>& held() noexcept { return held_; }
