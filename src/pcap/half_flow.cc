@@ -758,6 +758,7 @@ std::optional<std::int64_t> HalfFlow::idle_median_ns() const {
 DirectionReport HalfFlow::report() const {
   if (held_ack_.pending()) {
     // A delayed-ACK wait at the capture's end: nothing after it says the ACK released nothing.
+    // It is announced (ScanOptions::on_stall) when the report is made.
     HalfFlow settled = *this;
     settled.settle_held(std::numeric_limits<std::int64_t>::min());
     return settled.report();
