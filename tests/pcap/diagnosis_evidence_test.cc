@@ -58,24 +58,8 @@ bool has_line(const std::vector<std::string>& lines, const std::string& part) {
   return false;
 }
 
-// Stop and wait on a delayed ACK: SENDS writes of 5 segments over a LAN, the fifth's ACK held
-// HOLD; the next write follows each held ACK after 50 us.
 std::vector<TcpPacket> stop_and_wait(int sends, std::int64_t hold) {
-  Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = 300 * kUs;
-  for (int s = 0; s < sends; ++s) {
-    for (int i = 0; i < 5; ++i) {
-      v.push_back(c.data(t, 1448, i == 4));
-      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
-      t += 123 * kUs;
-    }
-    t += hold;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
-  v.push_back(c.fin(t));
-  return v;
+  return testing::stop_and_wait_on_held_ack(sends, hold, true);
 }
 
 // --- duplicated frames are the capture's ---

@@ -9,6 +9,7 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
 
 namespace ackstall::pcap {
 namespace {
@@ -108,20 +109,8 @@ TEST(LimitCause, ASlowServersReplyIsThePeerNotATimer) {
 }
 
 TEST(LimitCause, StopAndWaitOnADelayedAckIsTheProblemWithItsFixes) {
-  Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = 300 * kUs;
-  for (int s = 0; s < 20; ++s) {  // 20 sends of 5 segments; the lone fifth waits 200 ms
-    for (int i = 0; i < 5; ++i) {
-      v.push_back(c.data(t, 1448, i == 4));
-      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
-      t += 123 * kUs;
-    }
-    t += 200 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
-  const DirectionReport d = client_direction(v);
+  // 20 sends of 5 segments; the lone fifth waits 200 ms.
+  const DirectionReport d = client_direction(testing::stop_and_wait_on_held_ack(20, 200 * kMs, false));
   expect_sound(d);
   const Diagnosis g = diagnose(d);
   EXPECT_EQ(g.dominant, LimitCause::delayed_ack);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/frame_decoder.h"
 #include "ackstall/pcap/writer.h"
@@ -75,6 +76,28 @@ inline std::vector<TcpPacket> read_capture(const std::filesystem::path& path) {
     if (f) out.push_back(f->packet);
   }
   return out;
+}
+
+// Stop and wait on a delayed ACK over a LAN (client port 40000 sends): SENDS writes of 5 full
+// segments, every second one ACKed at once, the lone fifth's ACK held HOLD_NS; the next write
+// 50 us after it; a FIN at the end when `fin`.
+inline std::vector<TcpPacket> stop_and_wait_on_held_ack(int sends, std::int64_t hold_ns, bool fin) {
+  constexpr std::int64_t kUs = 1'000;
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < sends; ++s) {
+    for (int i = 0; i < 5; ++i) {
+      v.push_back(c.data(t, 1448, i == 4));
+      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+      t += 123 * kUs;
+    }
+    t += hold_ns;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  if (fin) v.push_back(c.fin(t));
+  return v;
 }
 
 // A copy of the nanosecond pcap at `path` (as write_capture makes it, host byte order) with every
