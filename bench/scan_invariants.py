@@ -8,10 +8,17 @@ Invariants, per direction:
   * stalled time <= duration; goodput >= 0; bytes ACKed <= bytes sent;
   * every share in the diagnosis within 0..1, the shares sum to 1;
   * a delayed-ACK hold, when reported, <= 500 ms (RFC 1122 4.2.3.2);
-  * a problem cause is one of the accounted causes.
+  * a problem cause is one of the accounted causes;
+  and, from issue 37 (what the first checks missed):
+  * no more segments resent than sent (of 10 or more: a few segments may time out repeatedly);
+  * the receiver's stack fitted by its timer ("fits Linux") is among the timers the hold fits: one
+    hold, one stack's timer, never two that differ;
+  * the problem's share in the verdict ("(97 % of the time") is its share in the accounts;
+  * a flight called flat ("stays flat") has flat percentiles (25th >= 70 % of the 90th).
 Usage: bench/scan_invariants.py REPORT.json... | -
 """
 import json
+import re
 import sys
 
 
@@ -49,6 +56,22 @@ def check(name, d):
         bad.append(f"shares sum to {sum(shares)}")
     if g["problem"] is not None and g["problem"] not in [a["cause"] for a in g["accounts"]]:
         bad.append(f"problem {g['problem']} not among the accounts")
+    if d["data_segments"] >= 10 and d["retransmitted_segments"] > d["data_segments"]:
+        bad.append(f"{d['retransmitted_segments']} segments resent of {d['data_segments']} sent")
+    fitted = re.search(r"fits (Linux|Windows|a BSD)", g["receiver_stack"]["evidence"])
+    if fitted and g["timer_fits"]:
+        want = {"Linux": ("Linux",), "Windows": ("Windows",), "a BSD": ("OpenBSD", "FreeBSD", "pre-2001 BSD")}[fitted[1]]
+        if not any(f.startswith(want) for f in g["timer_fits"]):
+            bad.append(f"receiver fitted to {fitted[1]}, its hold to {g['timer_fits']}")
+    said = re.search(r"Problem: .*?\((\d+) % of the time", g["mechanism"])
+    if said and g["problem"] is not None:
+        share = next(a["share"] for a in g["accounts"] if a["cause"] == g["problem"])
+        if abs(int(said[1]) - 100 * share) > 1:
+            bad.append(f"the verdict says {said[1]} % for {g['problem']}, the accounts {100 * share:.1f} %")
+    if "stays flat" in g["mechanism"]:
+        pct = re.search(r"(\d+) / (\d+) / (\d+) bytes \(25th / 50th / 90th percentile\)", " ".join(g["evidence"]))
+        if pct and 10 * int(pct[1]) < 7 * int(pct[3]):
+            bad.append(f"a flight called flat with percentiles {pct[1]} / {pct[2]} / {pct[3]}")
     return [f"{name} {d['sender']} -> {d['receiver']}: {b}" for b in bad]
 
 

@@ -25,7 +25,8 @@ for rc in "${!codes[@]}"; do echo "  exit $rc: ${codes[$rc]}"; done | sort
 shopt -s nullglob
 reports=("$tmp"/*.json)
 [ ${#reports[@]} -gt 0 ] || { echo "no report"; exit 0; }
-python3 "$src/bench/scan_invariants.py" "${reports[@]}"
+status=0
+python3 "$src/bench/scan_invariants.py" "${reports[@]}" || status=1
 python3 - "${reports[@]}" <<'PY'
 import collections, json, sys
 dom, prob = collections.Counter(), collections.Counter()
@@ -35,8 +36,10 @@ for p in sys.argv[1:]:
         for f in c["flows"]:
             for d in f["directions"]:
                 g = d["diagnosis"]
-                dom[g["dominant"] or "none (too little to judge)"] += 1
+                too_little = g["mechanism"].startswith("Too little") or not g["dominant"]
+                dom["too little to judge" if too_little else g["dominant"]] += 1
                 prob[g["problem"] or "none"] += 1
 print("dominant cause:", ", ".join(f"{k} {v}" for k, v in dom.most_common()))
 print("problem cause: ", ", ".join(f"{k} {v}" for k, v in prob.most_common()))
 PY
+exit $status

@@ -8,6 +8,9 @@
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/delayed_ack_timers.h"
+#include "ackstall/pcap/capture_artefacts.h"
+#include "ackstall/pcap/evidence.h"
+#include "ackstall/pcap/stack_fit.h"
 
 namespace ackstall::pcap {
 namespace {
@@ -85,8 +88,8 @@ StackGuess guess_receiver(const DirectionReport& d) {
     const double hold = static_cast<double>(*d.delayed_ack_timeout_ns) / 1e6;
     const std::string ev = fmt::format("delayed-ACK hold ~{:.0f} ms{}", hold, ttl_ev.empty() ? "" : ", " + ttl_ev);
     // Timers (docs/STACKS.md): Linux 40 ms minimum (§4), FreeBSD 100 ms, OpenBSD/Windows 200 ms.
-    if (hold >= 30 && hold <= 60 && t != 128) return {StackFamily::linux_, ev + ": fits Linux"};
-    if (t == 128) return {StackFamily::windows, ev + ": fits Windows"};
+    if (hold_fits_timer(hold, kLinuxTimerMs) && t != 128) return {StackFamily::linux_, ev + ": fits Linux"};
+    if (t == 128) return windows_timer_fit(hold, ev);
     if (t == 64 && hold > 60) return {StackFamily::bsd, ev + ": fits a BSD"};
   }
   if (t == 128) return {StackFamily::windows, ttl_ev + ": Windows"};
@@ -276,6 +279,9 @@ Diagnosis diagnose(const DirectionReport& d) {
             : std::string()));
   }
 
+  if (auto w = duplicate_frames_warning(d)) g.capture_warnings.push_back(*w);
+  g.too_little = too_little_evidence(d);
+
   // Where the time went.
   for (LimitCause c : core::kLimitCauses) {
     const std::int64_t ns = d.cause_ns[static_cast<std::size_t>(c)];
@@ -287,7 +293,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   if (!g.accounts.empty()) g.dominant = g.accounts.front().cause;
   for (const CauseShare& s : g.accounts) {
     // Nothing ACKed: no goodput to improve on, and no bound to state.
-    if (!is_problem(s.cause) || s.share < kProblemShare || d.bytes_acked == 0) continue;
+    if (g.too_little || !is_problem(s.cause) || s.share < kProblemShare || d.bytes_acked == 0) continue;
     // A single delayed ACK (a transfer's last odd segment) is not a pattern.
     if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
     const double left = static_cast<double>(d.duration_ns - s.ns);
@@ -371,7 +377,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   }
   if (d.delayed_ack_timeout_ns) {
     // A single hold may be a late ACK on a jittery path: a timer is fitted only when it recurs.
-    if (delayed >= 2) g.timer_fits = core::delayed_ack_timer_fits(*d.delayed_ack_timeout_ns);
+    if (delayed >= 2) g.timer_fits = timer_fits_for(*d.delayed_ack_timeout_ns, d.receiver_ttl);
     std::string fits;
     for (const auto& f : g.timer_fits) fits += (fits.empty() ? "" : "; ") + f;
     g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK hold ~{} beyond the path (median of {}){}", rule,
@@ -396,6 +402,11 @@ Diagnosis diagnose(const DirectionReport& d) {
   const CauseShare& top = g.accounts.front();
   const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
                                        100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  if (g.too_little) {
+    g.mechanism = fmt::format("Too little to judge: {}. The figures it has: {}", *g.too_little, lead);
+    if (!before.empty()) g.mechanism += " Before the transfer, its first data came " + before + ".";
+    return g;
+  }
   if (!g.problem && d.bytes_acked == 0) {
     g.mechanism = lead + " None of its data was ACKed in the capture: no goodput to judge a cost by.";
     return g;
@@ -450,8 +461,12 @@ Diagnosis diagnose(const DirectionReport& d) {
       window_fixes(d, g);
       break;
     case LimitCause::send_buffer:
-      what = fmt::format("In flight stays flat at about {} bytes, below the {} bytes the receiver offers: the sender's "
-                         "buffer or per-send quota holds the rest.", d.flight_p50, g.window_offered);
+      // "Flat" only where the percentiles are (25th >= 70 % of the 90th, half_flow.cc's rule); a
+      // flight bounded over many waits is said to be bounded.
+      what = fmt::format("In flight {} {} bytes, below the {} bytes the receiver offers: the sender's buffer or "
+                         "per-send quota holds the rest.",
+                         10 * d.flight_p25 >= 7 * d.flight_p90 ? "stays flat at about" : "stays bounded at most",
+                         10 * d.flight_p25 >= 7 * d.flight_p90 ? d.flight_p50 : d.flight_p90, g.window_offered);
       send_buffer_fixes(g);
       break;
     case LimitCause::loss:

@@ -220,6 +220,7 @@ std::optional<FrameSkip> decode_into(DecodedFrame& f, LinkType link, std::span<c
   p.window = load_be16(tcp.data() + 14);
   p.payload_len = static_cast<std::uint32_t>(ip_len - ihl - doff);
   f.ttl = ip.size() > 8 ? ip[v6 ? 7 : 8] : 0;  // RFC 791 §3.1 TTL at byte 8; RFC 8200 §3 hop limit at 7
+  f.ip_id = v6 ? 0 : load_be16(ip.data() + 4);  // RFC 791 §3.1 Identification at byte 4
 
   const std::size_t opt_captured = std::min(doff, tcp.size()) - 20;
   f.options_truncated = opt_captured < doff - 20;

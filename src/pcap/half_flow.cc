@@ -130,6 +130,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
   if (seg_len == 0 || p.has(tcp_flag::rst)) return;  // a pure ACK for the other direction
 
   const std::int64_t now = p.time_ns;
+  settle_held(now);
   const std::int64_t start = relative(p.seq);
   const std::int64_t end = start + seg_len;
   const std::int64_t data_start = start + (syn ? 1 : 0);
@@ -222,6 +223,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         account_until(now, LimitCause::sender_app);
       } else {
         flight_events_++;
+        held_ack_.note_reaction(now - acct_ns_);
         flight_until(now);
       }
     }
@@ -303,6 +305,9 @@ bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
   std::array<std::int64_t, 8> v = recent_spacings_;
   const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
   std::nth_element(v.begin(), mid, v.begin() + static_cast<std::ptrdiff_t>(n));
+  // A spacing as long as a stall is no frame time (20 ms a 1500-byte frame is 0.6 Mbit/s): an
+  // application writing at its own pace (a poller, a paced writer), whose idle time is its own.
+  if (*mid >= threshold_ns_) return false;
   return since_last_data <= *mid + *mid / 4;
 }
 
@@ -367,6 +372,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
   }
   using core::LimitCause;
   const std::int64_t now = p.time_ns;
+  settle_held(now);
   const std::int64_t a = relative(p.ack);
   const std::int64_t flight_before = in_flight();
   // Bytes the receiver ACKs that no captured segment carried: the capture missed them.
@@ -430,12 +436,17 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       kind = StallKind::delayed_ack;
     }
     if (waited) {
-      record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = ack_delay,
+      const Stall s{.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = ack_delay,
                     .seq = static_cast<std::uint64_t>(std::max<std::int64_t>(snd_una_, 0)),
                     .outstanding = static_cast<std::uint64_t>(std::max<std::int64_t>(flight_before, 0)),
                     .segments = segments,
                     .segment_frame = newest_frame != 0 ? newest_frame : last_tx_frame_,
-                    .release_frame = frame, .kind = kind});
+                    .release_frame = frame, .kind = kind};
+      if (kind == StallKind::delayed_ack) {
+        held_ack_.hold({s, std::max<std::int64_t>(now - acct_ns_ - excess, 0)});  // settle_held decides
+      } else {
+        record_stall(s);
+      }
     } else if (advanced && segments > 0 && ack_delay - floor_ns() < threshold_ns_) {
       if (segments == 1) {
         report_.prompt_acks_one++;
@@ -468,12 +479,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       } else if (waited && kind == StallKind::reply) {
         account_until(now, LimitCause::peer_reply);
       } else if (waited && kind == StallKind::delayed_ack) {
-        // The hold beyond the floor is the timer's; the floor itself is the path's.
-        const std::int64_t path = std::max<std::int64_t>(dt - excess, 0);
-        flight_until(acct_ns_ + path);
-        span(static_cast<std::uint8_t>(LimitCause::delayed_ack), acct_ns_, now);
-        account(LimitCause::delayed_ack, now - acct_ns_);
-        acct_ns_ = now;
+        // Accounted by settle_held once the sender's next segment shows the ACK released it.
       } else if (waited && kind == StallKind::window_limited) {
         account_until(now, LimitCause::receiver_window);
       } else if (waited) {
@@ -670,6 +676,27 @@ void HalfFlow::note_nagle_after_release(const TcpPacket& p, std::int64_t now) {
   held_release_ns_.reset();
 }
 
+void HalfFlow::settle_held(std::int64_t now) {
+  auto& held = held_ack_.held();
+  if (!held) return;
+  const HeldAck::Wait w = *held;
+  held.reset();
+  const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+  // Not released: the sender did not go on when the ACK came. The wait stays unaccounted here and
+  // goes with the idle time that follows (the application's, or the peer's when its data ends it).
+  // (now == INT64_MIN: the capture's end, nothing after it.)
+  if (now != std::numeric_limits<std::int64_t>::min() && now - w.stall.end_ns > held_ack_.bound_ns(rtt, threshold_ns_)) {
+    return;
+  }
+  record_stall(w.stall);
+  if (!acct_started_) return;
+  // The hold beyond the floor is the timer's; the floor itself is the path's.
+  flight_until(acct_ns_ + w.path_ns);
+  span(static_cast<std::uint8_t>(core::LimitCause::delayed_ack), acct_ns_, w.stall.end_ns);
+  account(core::LimitCause::delayed_ack, w.stall.end_ns - acct_ns_);
+  acct_ns_ = std::max(acct_ns_, w.stall.end_ns);
+}
+
 void HalfFlow::note_round(std::int64_t now, std::int64_t new_bytes) {
   const std::int64_t rtt = report_.handshake_rtt_ns.value_or(0);
   if (rtt <= 0) return;
@@ -729,6 +756,13 @@ std::optional<std::int64_t> HalfFlow::idle_median_ns() const {
 }
 
 DirectionReport HalfFlow::report() const {
+  if (held_ack_.pending()) {
+    // A delayed-ACK wait at the capture's end: nothing after it says the ACK released nothing.
+    // It is announced (ScanOptions::on_stall) when the report is made.
+    HalfFlow settled = *this;
+    settled.settle_held(std::numeric_limits<std::int64_t>::min());
+    return settled.report();
+  }
   DirectionReport r = report_;
   r.idle_before_send_ns = idle_median_ns();
   r.max_segment = max_payload_;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ackstall/pcap/stall_scanner.h"
+#include "held_ack.h"
 
 namespace ackstall::pcap::detail {
 
@@ -169,6 +170,9 @@ class HalfFlow {
   // left nothing in flight.
   std::optional<std::int64_t> held_release_ns_;
   std::uint32_t full_segment() const noexcept;
+  // A delayed-ACK wait counts once the sender's next segment shows the ACK released it (held_ack.h).
+  HeldAck held_ack_;
+  void settle_held(std::int64_t now);
   void note_nagle_after_release(const TcpPacket& p, std::int64_t now);
 };
 

@@ -50,7 +50,7 @@ bool consume(CaptureSource& source, const ScanRequest& request, StallScanner& sc
     if (frame->options_truncated && frame->packet.has(tcp_flag::syn) && scan.syn_options_cut++ == 0) {
       scan.syn_options_cut_snaplen = static_cast<std::uint32_t>(r.data.size());
     }
-    scanner.add(frame->packet, frame->src, frame->dst, frame_offset + r.number, frame->ttl);
+    scanner.add(frame->packet, frame->src, frame->dst, frame_offset + r.number, frame->ttl, frame->ip_id);
   }
   return true;
 }

@@ -1,5 +1,6 @@
 #include "ackstall/pcap/stall_scanner.h"
 
+#include "ackstall/pcap/capture_artefacts.h"
 #include "half_flow.h"
 
 namespace ackstall::pcap {
@@ -8,6 +9,7 @@ struct StallScanner::Flow {
   Flow(const FlowKey& key, const ScanOptions& options)
       : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options) {}
   std::uint64_t packets = 0;
+  DuplicateFilter duplicates;
   detail::HalfFlow a_to_b, b_to_a;
 };
 
@@ -44,7 +46,7 @@ void StallScanner::add(const TcpPacket& p) {
 }
 
 void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAddr& dst,
-                       std::uint64_t frame, std::uint8_t ttl) {
+                       std::uint64_t frame, std::uint8_t ttl, std::uint16_t ip_id) {
   ++added_;
   const FlowKey key = make_flow_key(src, dst);
   if (last_ == nullptr || key != last_key_) {
@@ -56,6 +58,8 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   Flow& f = *last_;
   f.packets++;
   const bool from_a = src == key.a;
+  // A frame captured twice is the capture's, not the hosts': counted, left out.
+  if (f.duplicates.is_duplicate(p, from_a, ip_id)) return;
   (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
   (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
 }
@@ -65,8 +69,14 @@ std::vector<FlowReport> StallScanner::report() const {
   out.reserve(flows_.size());
   for (const auto& [key, flow] : flows_) {
     FlowReport r{key, flow->packets, {}};
-    if (flow->a_to_b.carried_data()) r.directions.push_back(flow->a_to_b.report());
-    if (flow->b_to_a.carried_data()) r.directions.push_back(flow->b_to_a.report());
+    if (flow->a_to_b.carried_data()) {
+      r.directions.push_back(flow->a_to_b.report());
+      r.directions.back().duplicate_frames = flow->duplicates.count(true);
+    }
+    if (flow->b_to_a.carried_data()) {
+      r.directions.push_back(flow->b_to_a.report());
+      r.directions.back().duplicate_frames = flow->duplicates.count(false);
+    }
     out.push_back(std::move(r));
   }
   return out;

@@ -9,6 +9,7 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
 
 namespace ackstall::pcap {
 namespace {
@@ -87,7 +88,7 @@ std::vector<TcpPacket> request_response(int n, std::int64_t think) {
 }
 
 TEST(LimitCause, AReplyOneRoundTripLaterIsNotADelayedAck) {
-  const DirectionReport d = client_direction(request_response(5, 0));
+  const DirectionReport d = client_direction(request_response(12, 0));
   expect_sound(d);
   EXPECT_EQ(d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 0u);
   EXPECT_EQ(d.stall_count, 0u) << "a wait of one round trip is the path";
@@ -108,20 +109,8 @@ TEST(LimitCause, ASlowServersReplyIsThePeerNotATimer) {
 }
 
 TEST(LimitCause, StopAndWaitOnADelayedAckIsTheProblemWithItsFixes) {
-  Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = 300 * kUs;
-  for (int s = 0; s < 20; ++s) {  // 20 sends of 5 segments; the lone fifth waits 200 ms
-    for (int i = 0; i < 5; ++i) {
-      v.push_back(c.data(t, 1448, i == 4));
-      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
-      t += 123 * kUs;
-    }
-    t += 200 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
-  const DirectionReport d = client_direction(v);
+  // 20 sends of 5 segments; the lone fifth waits 200 ms.
+  const DirectionReport d = client_direction(testing::stop_and_wait_on_held_ack(20, 200 * kMs, false));
   expect_sound(d);
   const Diagnosis g = diagnose(d);
   EXPECT_EQ(g.dominant, LimitCause::delayed_ack);
@@ -275,23 +264,42 @@ TEST(LimitCause, NagleBehindADelayedAckAsksForNoDelay) {
   for (const auto& f : g.fixes) EXPECT_EQ(f.find("send buffer"), std::string::npos) << f;
 }
 
-TEST(LimitCause, AFlatFlightBelowTheWindowIsTheSendBuffer) {
-  // 4 segments in flight, each burst clocked out by the ACK of the one before, over a 10 ms path
-  // with a 64 KB window: no loss, no growth. Captured at the sender.
+// 50 bursts of segments(r) segments, each clocked out by the ACK of the one before, over a 10 ms
+// path with a 64 KB window: no loss. Captured at the sender.
+template <class Segments>
+std::vector<TcpPacket> bursts(Segments segments) {
   Conversation c;
   std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(10 * kMs), c.handshake_ack(10 * kMs + 10 * kUs)};
   std::int64_t t = 11 * kMs;
   for (int r = 0; r < 50; ++r) {
-    for (int i = 0; i < 4; ++i) v.push_back(c.data(t + i * 123 * kUs, 1448, i == 3));
+    const int n = segments(r);
+    for (int i = 0; i < n; ++i) v.push_back(c.data(t + i * 123 * kUs, 1448, i == n - 1));
     t += 10 * kMs;
     v.push_back(c.ack(t, c.bytes_sent()));
     t += 20 * kUs;
   }
-  const DirectionReport d = client_direction(v);
+  return v;
+}
+
+TEST(LimitCause, AFlatFlightBelowTheWindowIsTheSendBuffer) {
+  // 4 segments in flight every round: no growth. Its verdict says flat (issue 37: a flight
+  // called flat is flat).
+  const DirectionReport d = client_direction(bursts([](int) { return 4; }));
   expect_sound(d);
   const Diagnosis g = diagnose(d);
   EXPECT_EQ(g.dominant, LimitCause::send_buffer);
   EXPECT_EQ(g.problem, LimitCause::send_buffer);
+  EXPECT_NE(g.mechanism.find("stays flat"), std::string::npos) << g.mechanism;
+}
+
+TEST(LimitCause, ABoundedFlightThatIsNotFlatIsNotCalledFlat) {
+  // 1 to 6 segments a round (25th percentile far below the 90th) over many waits: the send
+  // buffer bounds it (half_flow.cc), but it is not flat (issue 37: "in flight stays flat" where
+  // the flow's own percentiles differed fourfold).
+  const Diagnosis g = diagnose(client_direction(bursts([](int r) { return 1 + r % 6; })));
+  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("stays flat"), std::string::npos) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("stays bounded"), std::string::npos) << g.mechanism;
 }
 
 }  // namespace

@@ -5,10 +5,14 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/frame_decoder.h"
 #include "ackstall/pcap/writer.h"
@@ -72,6 +76,58 @@ inline std::vector<TcpPacket> read_capture(const std::filesystem::path& path) {
     if (f) out.push_back(f->packet);
   }
   return out;
+}
+
+// Stop and wait on a delayed ACK over a LAN (client port 40000 sends): SENDS writes of 5 full
+// segments, every second one ACKed at once, the lone fifth's ACK held HOLD_NS; the next write
+// 50 us after it; a FIN at the end when `fin`.
+inline std::vector<TcpPacket> stop_and_wait_on_held_ack(int sends, std::int64_t hold_ns, bool fin) {
+  constexpr std::int64_t kUs = 1'000;
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int s = 0; s < sends; ++s) {
+    for (int i = 0; i < 5; ++i) {
+      v.push_back(c.data(t, 1448, i == 4));
+      if (i % 2 == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+      t += 123 * kUs;
+    }
+    t += hold_ns;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  if (fin) v.push_back(c.fin(t));
+  return v;
+}
+
+// A copy of the nanosecond pcap at `path` (as write_capture makes it, host byte order) with every
+// record twice, the copy `offset_ns` later and its bytes unchanged (same IP ID and TCP timestamp):
+// what a mirrored port or a capture on two interfaces records.
+inline std::filesystem::path duplicate_every_record(const std::filesystem::path& path, const std::string& name,
+                                                    std::uint32_t offset_ns) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> out(bytes.begin(), bytes.begin() + 24);
+  for (std::size_t off = 24; off + 16 <= bytes.size();) {
+    std::uint32_t hdr[4];
+    std::memcpy(hdr, bytes.data() + off, 16);
+    const std::size_t len = 16 + hdr[2];
+    out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(off),
+               bytes.begin() + static_cast<std::ptrdiff_t>(off + len));
+    hdr[1] += offset_ns;  // the copy: the same frame a little later
+    if (hdr[1] >= 1'000'000'000u) {
+      hdr[1] -= 1'000'000'000u;
+      ++hdr[0];
+    }
+    const auto* h = reinterpret_cast<const char*>(hdr);
+    out.insert(out.end(), h, h + 16);
+    out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(off + 16),
+               bytes.begin() + static_cast<std::ptrdiff_t>(off + len));
+    off += len;
+  }
+  const auto dst = temp_path(name);
+  std::ofstream(dst, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
+  return dst;
 }
 
 }  // namespace ackstall::pcap::testing

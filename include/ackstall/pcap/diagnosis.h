@@ -62,6 +62,7 @@ struct Diagnosis {
   double goodput_without_problem = 0;    // bytes/s: an upper bound with the problem's time removed
   StackGuess sender_stack, receiver_stack;
   std::vector<std::string> capture_warnings;  // one line each: what the capture lacks
+  std::optional<std::string> too_little;      // why the capture is too little to judge (evidence.h)
   std::vector<std::string> evidence;     // one line each: limit, pattern, Nagle, receiver, path
   std::string mechanism;                 // the verdict, one or two sentences
   std::vector<std::string> fixes;        // ranked, best first

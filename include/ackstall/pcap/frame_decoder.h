@@ -34,6 +34,7 @@ struct DecodedFrame {
   bool options_truncated = false;
   bool options_malformed = false;
   std::uint8_t ttl = 0;  // IPv4 TTL or IPv6 hop limit as captured (RFC 791 / RFC 8200)
+  std::uint16_t ip_id = 0;  // IPv4 Identification (RFC 791 §3.1); 0 for IPv6
 };
 
 enum class SkipKind : std::uint8_t { unsupported, truncated, malformed };

@@ -181,6 +181,8 @@ struct DirectionReport {
   // (the seed's scp rows: a pipe thread's 10 ms sleep).
   std::uint64_t idle_starts = 0;
   std::optional<std::int64_t> idle_before_send_ns;
+  // Frames of this direction captured twice (capture_artefacts.h): left out of every figure.
+  std::uint64_t duplicate_frames = 0;
 };
 
 struct FlowReport {
@@ -208,9 +210,10 @@ class StallScanner {
 
   // IPv4 packets: addresses from the packet, frame numbers counted from 1 by add().
   void add(const TcpPacket& packet);
-  // Any IP version: the flow's addresses and the frame number given by the caller.
+  // Any IP version: the flow's addresses and the frame number given by the caller; ip_id the
+  // IPv4 Identification (0: none), which tells a frame captured twice (capture_artefacts.h).
   void add(const TcpPacket& packet, const SocketAddr& src, const SocketAddr& dst,
-           std::uint64_t frame, std::uint8_t ttl = 0);
+           std::uint64_t frame, std::uint8_t ttl = 0, std::uint16_t ip_id = 0);
   std::vector<FlowReport> report() const;
   std::size_t flow_count() const noexcept { return flows_.size(); }
 

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The diagnosis ground-truth corpus, made and scored (docs/SCAN.md "The ground-truth corpus"):
+# generate.py draws SEED's captures into a temporary directory (the lab's part needs root and
+# dumpcap; without them it is left out and says so), score.py scans them all with
+# `ackstall scan --json` and prints the confusion matrix, the share right per cause, the wrong
+# answers and the impossible figures; the manifest is copied to OUT (the stored one:
+# bench/diagnosis_corpus/manifest-seed37.json). The captures are removed unless KEEP_DIR is set.
+# Usage: bench/diagnosis_corpus/run.sh [path/to/ackstall] [SEED] [COUNT] [LAB]
+#   (default: build/release/tools/ackstall/ackstall 37 320 40; about 7 minutes on 2 cores,
+#   most of it the lab's 40 transfers)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+ackstall=${1:-$src/build/release/tools/ackstall/ackstall}
+seed=${2:-37} count=${3:-320} lab=${4:-40}
+[ -x "$ackstall" ] || { echo "no ackstall binary at $ackstall (build first)"; exit 1; }
+dir=${KEEP_DIR:-$(mktemp -d)}
+[ -n "${KEEP_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
+sim_only=()
+if [ "$(id -u)" != 0 ] || ! command -v dumpcap >/dev/null; then
+  echo "# not root or no dumpcap: the lab's $lab captures are left out"
+  sim_only=(--sim-only)
+fi
+python3 "$here/generate.py" --ackstall "$ackstall" --out "$dir" --seed "$seed" --count "$count" --lab "$lab" "${sim_only[@]}"
+python3 "$here/score.py" --ackstall "$ackstall" --show-wrong "$dir"

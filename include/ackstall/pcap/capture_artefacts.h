@@ -1,0 +1,57 @@
+// ackstall/pcap/capture_artefacts.h — what the capture itself made, not the hosts: a frame
+// captured twice.
+//
+// A mirrored switch port that copies both directions, or a capture on two interfaces (a bond and
+// its member, a bridge and its port, `-i any`), records the same frame twice, microseconds apart.
+// Read as traffic, every copy is a "retransmission" and the transfer a loss recovery (issue 37:
+// "77 of 77 segments retransmitted" on such a capture). The rule: a frame is a duplicate of one
+// seen before in the same direction when both carry the same sequence number, ACK number, flags,
+// window and payload length, the same identity — the IPv4 Identification (RFC 791 §3.1; RFC 6864
+// §4.1: unique per source for the datagram's lifetime, and a retransmission is a new datagram) or,
+// where that is absent or zero, the TCP timestamp value (RFC 7323 §3: a retransmission carries
+// the clock of its own send) — and arrive within kDuplicateWindowNs. A frame with neither
+// identity is never called a duplicate (a retransmission within a millisecond on a LAN looks
+// alike). Duplicates are counted per direction, warned about, and left out of every figure.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ackstall/pcap/tcp_packet.h"
+
+namespace ackstall::pcap {
+
+struct DirectionReport;
+
+// A copy of a frame arrives within this of the original: two capture interfaces or a mirror
+// port add microseconds; no TCP sends the same datagram again this soon.
+inline constexpr std::int64_t kDuplicateWindowNs = 1'000'000;
+
+// Per flow: the last few frames of each direction (a fixed ring: no allocation per packet).
+class DuplicateFilter {
+ public:
+  // True when P (from the flow's side A when from_a; ip_id the IPv4 Identification, 0 when
+  // IPv6 or unknown) repeats a frame of its direction seen within kDuplicateWindowNs. Counts it.
+  bool is_duplicate(const TcpPacket& p, bool from_a, std::uint16_t ip_id) noexcept;
+  std::uint64_t count(bool from_a) const noexcept { return count_[from_a ? 0 : 1]; }
+
+ private:
+  struct Seen {
+    std::int64_t time_ns = 0;
+    std::uint32_t seq = 0, ack = 0, payload_len = 0, tsval = 0;
+    std::uint16_t ip_id = 0, window = 0;
+    std::uint8_t flags = 0;
+    bool has_tsval = false, valid = false;
+  };
+  static constexpr std::size_t kRing = 4;  // a copy may trail its original by a frame or two
+  std::array<std::array<Seen, kRing>, 2> ring_{};
+  std::array<std::size_t, 2> next_{};
+  std::array<std::uint64_t, 2> count_{};
+};
+
+// The capture warning for a direction with duplicated frames, or nullopt.
+std::optional<std::string> duplicate_frames_warning(const DirectionReport& d);
+
+}  // namespace ackstall::pcap

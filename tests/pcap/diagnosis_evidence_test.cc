@@ -1,0 +1,274 @@
+// The diagnosis weighs its evidence (issue 37, docs/SCAN.md "Claims"): each rule on a capture
+// where it must hold and one where it must not.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "ackstall/pcap/conversation.h"
+#include "ackstall/pcap/diagnosis.h"
+#include "ackstall/pcap/scan_file.h"
+#include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
+
+namespace ackstall::pcap {
+namespace {
+
+using core::LimitCause;
+constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
+
+std::uint64_t count(const DirectionReport& d, StallKind k) { return d.stall_counts[static_cast<std::size_t>(k)]; }
+
+// The client's (port 40000) direction of PACKETS, scanned as a capture file is: written, read.
+DirectionReport scan_client(const std::filesystem::path& path) {
+  auto r = scan_file(path);
+  EXPECT_TRUE(r) << r.error().message();
+  if (r) {
+    for (const auto& f : r->flows) {
+      for (const auto& d : f.directions) {
+        if (d.sender.port == 40000) return d;
+      }
+    }
+  }
+  ADD_FAILURE() << "no client direction";
+  return {};
+}
+
+DirectionReport scan_client(const std::vector<TcpPacket>& packets, std::uint8_t receiver_ttl = 0) {
+  StallScanner s;
+  std::uint64_t frame = 0;
+  for (const auto& p : packets) {
+    const bool from_client = p.src.port == 40000;
+    s.add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, ++frame,
+          from_client ? std::uint8_t{64} : receiver_ttl);
+  }
+  for (const auto& f : s.report()) {
+    for (const auto& d : f.directions) {
+      if (d.sender.port == 40000) return d;
+    }
+  }
+  ADD_FAILURE() << "no client direction";
+  return {};
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& part) {
+  for (const auto& l : lines) {
+    if (l.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+std::vector<TcpPacket> stop_and_wait(int sends, std::int64_t hold) {
+  return testing::stop_and_wait_on_held_ack(sends, hold, true);
+}
+
+// --- duplicated frames are the capture's ---
+
+TEST(CaptureArtefacts, FramesCapturedTwiceAreNoLoss) {
+  const auto once = testing::write_capture("once.pcap", stop_and_wait(12, 200 * kMs));
+  const auto twice = testing::duplicate_every_record(once, "twice.pcap", 2'000);
+  const DirectionReport a = scan_client(once), b = scan_client(twice);
+  EXPECT_EQ(b.retransmitted_segments, 0u);
+  EXPECT_EQ(b.loss_events, 0u);
+  EXPECT_EQ(b.data_segments, a.data_segments);
+  EXPECT_GE(b.duplicate_frames, a.data_segments);
+  EXPECT_EQ(b.cause_ns, a.cause_ns);
+  const Diagnosis g = diagnose(b);
+  EXPECT_EQ(g.problem, LimitCause::delayed_ack) << g.mechanism;
+  EXPECT_TRUE(has_line(g.capture_warnings, "captured twice")) << g.mechanism;
+}
+
+TEST(CaptureArtefacts, ARetransmissionIsNoDuplicate) {
+  // The same segment sent again 300 us later is a new datagram (another IP ID): a retransmission.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int i = 0; i < 12; ++i) {
+    v.push_back(c.data(t, 1448, true));
+    if (i == 5) {
+      TcpPacket again = v.back();
+      again.time_ns = t + 300 * kUs;
+      v.push_back(again);
+    }
+    t += 1 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  const DirectionReport d = scan_client(testing::write_capture("resent.pcap", v));
+  EXPECT_EQ(d.retransmitted_segments, 1u);
+  EXPECT_EQ(d.duplicate_frames, 0u);
+  EXPECT_FALSE(has_line(diagnose(d).capture_warnings, "captured twice"));
+}
+
+// --- too little evidence is too little to judge ---
+
+// N full segments, each filling the receiver's 1536-byte window and ACKed 100 us later.
+std::vector<TcpPacket> window_bound(int n) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(60 * kUs), c.handshake_ack(80 * kUs)};
+  std::int64_t t = 100 * kUs;
+  for (int i = 0; i < n; ++i) {
+    v.push_back(c.data(t, 1448, true));
+    t += 100 * kUs;
+    v.push_back(c.ack(t, c.bytes_sent(), std::uint16_t{12}));
+    t += 5 * kUs;
+  }
+  return v;
+}
+
+TEST(Evidence, AFewSegmentsAreTooLittleToJudge) {
+  const Diagnosis g = diagnose(scan_client(window_bound(6)));
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+  EXPECT_FALSE(g.healthy);
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("only 6 data segments"), std::string::npos) << g.mechanism;
+}
+
+TEST(Evidence, ManySegmentsOverManyRoundTripsAreJudged) {
+  const Diagnosis g = diagnose(scan_client(window_bound(30)));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
+}
+
+TEST(Evidence, AZeroWindowIsJudgedHoweverFewTheSegments) {
+  // One segment, then the receiver's window shut for 2 s: its own statement, not a pattern.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  v.push_back(c.data(300 * kUs, 1448, true));
+  for (int i = 0; i < 8; ++i) v.push_back(c.ack((400 + i * 250'000) * kUs, c.bytes_sent(), std::uint16_t{0}));
+  v.push_back(c.ack(2400 * kMs, c.bytes_sent()));
+  v.push_back(c.data(2401 * kMs, 1448, true));
+  v.push_back(c.ack(2402 * kMs, c.bytes_sent()));
+  const Diagnosis g = diagnose(scan_client(v));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
+TEST(Evidence, OneDirectionWithoutAcksIsTooLittleToJudge) {
+  Conversation c;
+  std::vector<TcpPacket> v;
+  for (int i = 0; i < 40; ++i) v.push_back(c.data(i * 5 * kMs, 1448, true));
+  const Diagnosis g = diagnose(scan_client(v));
+  EXPECT_FALSE(g.problem.has_value());
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("no ACK"), std::string::npos) << g.mechanism;
+}
+
+TEST(Evidence, ATransferOfFewRoundTripsIsTooLittleToJudge) {
+  // 12 segments in two flights over a 30 ms path: two round trips.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(30 * kMs), c.handshake_ack(30 * kMs + 10 * kUs)};
+  std::int64_t t = 31 * kMs;
+  for (int r = 0; r < 2; ++r) {
+    for (int i = 0; i < 6; ++i) v.push_back(c.data(t + i * 100 * kUs, 1448, i == 5));
+    t += 30 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+  }
+  const Diagnosis g = diagnose(scan_client(v));
+  EXPECT_FALSE(g.problem.has_value());
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("round trips"), std::string::npos) << g.mechanism;
+}
+
+// --- a delayed-ACK stall only where the ACK released the sender ---
+
+// A server (the client port's side sends) answering polls: each answer's ACK is held 40 ms by the
+// poller, whose next poll comes NEXT_POLL after that ACK; the answer follows the poll in 100 us.
+std::vector<TcpPacket> polled(int polls, std::int64_t next_poll) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  std::uint32_t polls_sent = 0;
+  for (int i = 0; i < polls; ++i) {
+    TcpPacket poll = c.ack(t, c.bytes_sent());
+    poll.seq += polls_sent;
+    poll.payload_len = 12;
+    poll.flags |= tcp_flag::psh;
+    polls_sent += 12;
+    v.push_back(poll);
+    t += 100 * kUs;
+    v.push_back(c.data(t, 200, true));
+    if (i + 1 == polls) break;  // the last answer's ACK is not in the capture
+    t += 40 * kMs;
+    TcpPacket held = c.ack(t, c.bytes_sent());
+    held.seq += polls_sent;
+    v.push_back(held);
+    t += next_poll;
+  }
+  return v;
+}
+
+TEST(HeldAck, AnAckThatReleasedNothingIsNoDelayedAckStall) {
+  // The poller's next request comes 60 ms after the held ACK: the answerer waited on the poll.
+  const DirectionReport d = scan_client(polled(20, 60 * kMs));
+  EXPECT_EQ(count(d, StallKind::delayed_ack), 0u);
+  EXPECT_EQ(d.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)], 0);
+  const Diagnosis g = diagnose(d);
+  EXPECT_NE(g.problem, LimitCause::delayed_ack) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("delayed-ACK stalls ("), std::string::npos) << g.mechanism;
+}
+
+TEST(HeldAck, AnAckThatReleasedTheSenderIsAStall) {
+  // The next write leaves 50 us after each held ACK: the sender was waiting for it.
+  const DirectionReport d = scan_client(stop_and_wait(12, 40 * kMs));
+  EXPECT_EQ(count(d, StallKind::delayed_ack), 12u);
+  EXPECT_EQ(diagnose(d).problem, LimitCause::delayed_ack);
+}
+
+// --- application-limited: idle with nothing in flight, the window open ---
+
+// Full segments every SPACING over a 10 ms path, each ACKed 20 us after it (captured beside the
+// receiver, which ACKs each at once): nothing is in flight between them.
+std::vector<TcpPacket> one_at_a_time(int n, std::int64_t spacing) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(10 * kMs), c.handshake_ack(10 * kMs + 10 * kUs)};
+  std::int64_t t = 11 * kMs;
+  for (int i = 0; i < n; ++i) {
+    v.push_back(c.data(t, 1448, true));
+    v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+    t += spacing;
+  }
+  return v;
+}
+
+TEST(AppLimited, FullSegmentsAtTheApplicationsPaceAreTheApplication) {
+  // A writer of one segment every 50 ms: its spacing is its own, not a bottleneck's frame time.
+  const Diagnosis g = diagnose(scan_client(one_at_a_time(40, 50 * kMs)));
+  EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+}
+
+TEST(AppLimited, FullSegmentsAFrameTimeApartAreTheNetwork) {
+  // 120 us apart: a 100 Mbit/s bottleneck's frame time, the segments queued behind each other.
+  const Diagnosis g = diagnose(scan_client(one_at_a_time(40, 120 * kUs)));
+  EXPECT_EQ(g.dominant, LimitCause::network) << g.mechanism;
+}
+
+// --- a hold fits at most one stack's timer ---
+
+TEST(StackFit, AFortyMillisecondHoldFromATtl128ReceiverFitsNoWindowsTimer) {
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 44 * kMs), 128));
+  EXPECT_EQ(g.receiver_stack.evidence.find("fits Windows"), std::string::npos) << g.receiver_stack.evidence;
+  EXPECT_NE(g.receiver_stack.evidence.find("fits no Windows timer"), std::string::npos) << g.receiver_stack.evidence;
+  EXPECT_EQ(g.timer_fits.size(), 1u);
+}
+
+TEST(StackFit, AFiftyFiveMillisecondHoldFitsNoLinuxTimer) {
+  // Linux's 40 ms timer +-25 % ends at 50 ms: a 55 ms hold is not fitted to Linux.
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 55 * kMs), 64));
+  EXPECT_EQ(g.receiver_stack.evidence.find("fits Linux"), std::string::npos) << g.receiver_stack.evidence;
+  for (const auto& f : g.timer_fits) EXPECT_FALSE(f.starts_with("Linux")) << f;
+}
+
+TEST(StackFit, AFortyFiveMillisecondHoldFitsLinux) {
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 45 * kMs), 64));
+  EXPECT_EQ(g.receiver_stack.family, StackFamily::linux_) << g.receiver_stack.evidence;
+}
+
+TEST(StackFit, ATwoHundredMillisecondHoldFromATtl128ReceiverFitsWindows) {
+  const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 200 * kMs), 128));
+  EXPECT_EQ(g.receiver_stack.family, StackFamily::windows);
+  EXPECT_NE(g.receiver_stack.evidence.find("fits Windows"), std::string::npos) << g.receiver_stack.evidence;
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
