@@ -5,8 +5,9 @@
 //
 // A connection (both directions) is judged on the direction whose problem costs the most time,
 // else on its busiest direction (pcap/diagnosis.h). Connections with fewer than
-// kTriageMinSegments data segments in both directions together are not judged: too few segments
-// to tell a pattern from chance (docs/SCAN.md "Triage"); they are counted, not listed one by one.
+// kTriageMinSegments data segments in both directions together are not judged (the rule of
+// pcap/evidence.h: too few segments to tell a pattern from chance); they are counted, not listed
+// one by one.
 //
 // Order: connections with a problem first, by the time the problem cost (largest first), then
 // the rest by bytes; ties by the connection's endpoints, so the order is the same every run.
@@ -19,11 +20,12 @@
 
 #include "ackstall/core/limit_cause.h"
 #include "ackstall/pcap/diagnosis.h"
+#include "ackstall/pcap/evidence.h"
 #include "ackstall/pcap/stall_scanner.h"
 
 namespace ackstall::pcap {
 
-inline constexpr std::uint64_t kTriageMinSegments = 10;
+inline constexpr std::uint64_t kTriageMinSegments = kMinDataSegments;
 
 struct TriageRow {
   const FlowReport* flow = nullptr;
