@@ -75,6 +75,20 @@ Result<std::uint64_t> parse_size(std::string_view text) {
     if (ec == std::errc{} && ptr == text.data() + text.size()) return v;
     return bad("size", text, kSizeGrammar);
   }
+  // "8kb", "8kib": the unit spelled with a lowercase b reads as bits (IEC 80000-13: Kib is a
+  // kibibit); said so, with the byte spelling, rather than the grammar alone.
+  if (text.size() >= 3 && text.back() == 'b' && (text[text.size() - 2] == 'k' || text[text.size() - 2] == 'K' ||
+                                                 text[text.size() - 2] == 'i' || text[text.size() - 2] == 'm' ||
+                                                 text[text.size() - 2] == 'M' || text[text.size() - 2] == 'g' ||
+                                                 text[text.size() - 2] == 'G')) {
+    std::string bytes(text);
+    bytes.back() = 'B';
+    if (scaled(bytes, kUnits)) {
+      return fail("bad size '" + std::string(text) + "': a lowercase b reads as bits; for bytes write " + bytes +
+                  " (or " + std::string(text.substr(0, text.find_first_not_of("0123456789."))) +
+                  std::string(1, text[text.find_first_not_of("0123456789.")]) + ")");
+    }
+  }
   const auto v = scaled(text, kUnits);
   // 2^63 is exact in a double; a fraction must come out to whole bytes.
   if (!v || *v < 0 || *v >= 9223372036854775808.0 || *v != std::floor(*v) ||

@@ -50,6 +50,13 @@ TEST(Units, SizesAreBinaryMultiples) {
     EXPECT_FALSE(parse_size(bad)) << bad;
 }
 
+// "8kib" and "8kb" are refused (a lowercase b is bits) with the byte spelling, not the grammar.
+TEST(Units, ALowercaseBSaysBitsAndHowToWriteBytes) {
+  EXPECT_EQ(parse_size("8kib").error().message(), "bad size '8kib': a lowercase b reads as bits; for bytes write 8kiB (or 8k)");
+  EXPECT_EQ(parse_size("64Kb").error().message(), "bad size '64Kb': a lowercase b reads as bits; for bytes write 64KB (or 64K)");
+  EXPECT_NE(parse_size("8qb").error().message().find("expected bytes"), std::string::npos);
+}
+
 TEST(Units, FormatIsTheShortestExactSpellingAndRoundTrips) {
   EXPECT_EQ(format_duration_ns(200'000'000), "200ms");
   EXPECT_EQ(format_duration_ns(1'500'000'000), "1500ms");
