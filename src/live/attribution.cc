@@ -1,0 +1,185 @@
+#include "ackstall/live/attribution.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "ackstall/core/delayed_ack_timers.h"
+#include "ackstall/core/units.h"
+
+namespace ackstall::live {
+namespace {
+
+using core::LimitCause;
+constexpr std::int64_t kUs = 1000;
+constexpr std::uint8_t kCaLoss = 4;                // TCP_CA_Loss (include/net/tcp.h)
+constexpr std::uint8_t kOptTimestamps = 1;         // TCPI_OPT_TIMESTAMPS (linux/tcp.h)
+constexpr std::uint32_t kLoneSegments = 2;         // RFC 1122 4.2.3.2: every second segment ACKed at once
+
+std::int64_t delta_us(const std::optional<std::uint64_t>& a, const std::optional<std::uint64_t>& b) {
+  if (!a || !b || *b < *a) return 0;
+  return static_cast<std::int64_t>(*b - *a) * kUs;
+}
+
+std::int64_t& at(core::CauseTimes& t, LimitCause c) { return t[static_cast<std::size_t>(c)]; }
+std::int64_t at(const core::CauseTimes& t, LimitCause c) { return t[static_cast<std::size_t>(c)]; }
+
+bool is_problem(LimitCause c) {
+  return c == LimitCause::loss || c == LimitCause::receiver_window || c == LimitCause::send_buffer ||
+         c == LimitCause::delayed_ack;
+}
+
+}  // namespace
+
+std::string_view to_string(Role r) noexcept {
+  switch (r) {
+    case Role::idle: return "idle";
+    case Role::sender: return "sender";
+    case Role::receiver: return "receiver";
+  }
+  return "?";
+}
+
+std::string_view to_string(Severity s) noexcept {
+  switch (s) {
+    case Severity::none: return "none";
+    case Severity::minor: return "minor";
+    case Severity::major: return "major";
+  }
+  return "?";
+}
+
+Attribution attribute(const Sample& before, const Sample& after) {
+  Attribution a;
+  a.interval_ns = std::max<std::int64_t>(0, after.at_ns - before.at_ns);
+  const TcpInfo& b = before.info;
+  const TcpInfo& n = after.info;
+  a.bytes_acked = n.bytes_acked >= b.bytes_acked ? n.bytes_acked - b.bytes_acked : 0;
+  a.bytes_received = n.bytes_received >= b.bytes_received ? n.bytes_received - b.bytes_received : 0;
+  a.retransmitted = n.total_retrans >= b.total_retrans ? n.total_retrans - b.total_retrans : 0;
+  const std::int64_t busy_total = delta_us(b.busy_us, n.busy_us);
+  const bool sent = a.bytes_acked > 0 || busy_total > 0 || n.notsent_bytes > 0 || n.unacked > 0;
+  if (!sent) {
+    a.role = a.bytes_received > 0 ? Role::receiver : Role::idle;
+    return a;
+  }
+  a.role = Role::sender;
+  if (a.interval_ns == 0) return a;
+  a.chrono_missing = !n.busy_us || !b.busy_us;
+  // The chronographs tick in jiffies: clamp to the interval, keep their proportions.
+  std::int64_t rwnd = delta_us(b.rwnd_limited_us, n.rwnd_limited_us);
+  std::int64_t sndbuf = delta_us(b.sndbuf_limited_us, n.sndbuf_limited_us);
+  std::int64_t busy = a.chrono_missing ? a.interval_ns : busy_total;
+  if (busy > a.interval_ns) {
+    const double scale = static_cast<double>(a.interval_ns) / static_cast<double>(busy);
+    rwnd = static_cast<std::int64_t>(static_cast<double>(rwnd) * scale);
+    sndbuf = static_cast<std::int64_t>(static_cast<double>(sndbuf) * scale);
+    busy = a.interval_ns;
+  }
+  rwnd = std::min(rwnd, busy);
+  sndbuf = std::min(sndbuf, busy - rwnd);
+  std::int64_t rest = busy - rwnd - sndbuf;
+  core::CauseTimes& t = a.times;
+  at(t, LimitCause::receiver_window) = rwnd;
+  at(t, LimitCause::sender_app) = a.interval_ns - busy;
+  // Loss: a round trip per retransmitted segment, the RTO while in the Loss state.
+  if (a.retransmitted > 0 || n.ca_state == kCaLoss) {
+    const std::int64_t per = std::int64_t{std::max(n.rtt_us, 1U)} * kUs;
+    std::int64_t loss = per * a.retransmitted;
+    if (n.ca_state == kCaLoss) loss += std::int64_t{n.rto_us} * kUs;
+    loss = std::min(loss, rest);
+    at(t, LimitCause::loss) = loss;
+    rest -= loss;
+  }
+  // Delayed ACK: the smoothed RTT holds the ACK wait; the windowed minimum is the path.
+  const std::int64_t srtt = std::int64_t{n.rtt_us} * kUs;
+  const std::int64_t hold = srtt - std::int64_t{n.min_rtt_us} * kUs;
+  const bool few_unacked = std::max(b.unacked, n.unacked) <= kLoneSegments;
+  const bool cwnd_room = n.snd_cwnd > kLoneSegments;
+  if (n.min_rtt_us > 0 && hold >= kMinAckHoldNs && srtt >= 3 * std::int64_t{n.min_rtt_us} * kUs && few_unacked &&
+      cwnd_room) {
+    a.ack_hold_ns = hold;
+    const double share = static_cast<double>(hold) / static_cast<double>(srtt);
+    const auto from_rest = static_cast<std::int64_t>(static_cast<double>(rest) * share);
+    const auto from_sndbuf = static_cast<std::int64_t>(static_cast<double>(sndbuf) * share);
+    at(t, LimitCause::delayed_ack) = from_rest + from_sndbuf;
+    rest -= from_rest;
+    sndbuf -= from_sndbuf;
+  }
+  at(t, LimitCause::send_buffer) = sndbuf;
+  at(t, LimitCause::network) = rest;
+  return a;
+}
+
+void accumulate(Attribution& total, const Attribution& next) {
+  if (next.role == Role::sender || total.role == Role::idle) total.role = next.role;
+  total.interval_ns += next.interval_ns;
+  for (std::size_t i = 0; i < core::kLimitCauseCount; ++i) total.times[i] += next.times[i];
+  total.bytes_acked += next.bytes_acked;
+  total.bytes_received += next.bytes_received;
+  total.retransmitted += next.retransmitted;
+  total.ack_hold_ns = std::max(total.ack_hold_ns, next.ack_hold_ns);
+  total.chrono_missing = total.chrono_missing || next.chrono_missing;
+}
+
+Verdict judge(const Attribution& a, const Sample& now) {
+  Verdict v;
+  std::int64_t best = -1, worst = 0;
+  for (const LimitCause c : core::kLimitCauses) {
+    const std::int64_t ns = at(a.times, c);
+    if (ns > best) {
+      best = ns;
+      v.dominant = c;
+    }
+    if (is_problem(c) && ns > worst) {
+      worst = ns;
+      v.problem = c;
+    }
+  }
+  const double total = static_cast<double>(std::max<std::int64_t>(a.interval_ns, 1));
+  v.problem_share = static_cast<double>(worst) / total;
+  if (v.problem_share < kProblemShare) v.problem.reset();
+  v.severity = !v.problem ? Severity::none : v.problem_share >= 0.25 ? Severity::major : Severity::minor;
+  // The peer: the kernel shows its options, and (with the hold rule) its delayed-ACK timer.
+  const TcpInfo& i = now.info;
+  std::vector<std::string> fits;
+  if (a.ack_hold_ns > 0) fits = core::delayed_ack_timer_fits(a.ack_hold_ns);
+  v.peer = (i.options & kOptTimestamps) ? "sends TCP timestamps (Linux, BSD, macOS; Windows only if enabled)"
+                                        : "no TCP timestamps (fits Windows: off by default there)";
+  if (!fits.empty()) v.peer += "; ACK hold ~" + core::format_duration_ns(a.ack_hold_ns / 1'000'000 * 1'000'000) +
+                               " fits " + fits.front();
+  if (!v.problem) return v;
+  const std::string mss = core::format_size(i.snd_mss);
+  switch (*v.problem) {
+    case LimitCause::receiver_window:
+      v.fixes.push_back("the peer's application reads too slowly or its receive buffer is small: let it read "
+                        "sooner, raise its SO_RCVBUF (or leave it unset to autotune; Linux: net.ipv4.tcp_rmem max)");
+      if (i.snd_wscale == 0) v.fixes.push_back("the peer offers no window scaling (RFC 7323): its window stops at 64 KiB");
+      break;
+    case LimitCause::send_buffer:
+      v.fixes.push_back(
+          now.memory ? fmt::format("this socket's send buffer is {} bytes: leave SO_SNDBUF unset (Linux autotunes up "
+                                   "to net.ipv4.tcp_wmem max) or raise it to the bandwidth-delay product",
+                                   now.memory->sndbuf)
+                     : std::string("leave SO_SNDBUF unset (Linux autotunes up to net.ipv4.tcp_wmem max) or raise it "
+                                   "to the bandwidth-delay product"));
+      break;
+    case LimitCause::delayed_ack:
+      if (i.notsent_bytes > 0)
+        v.fixes.push_back("Nagle holds the rest of each write while one segment waits for its ACK: TCP_NODELAY on this "
+                          "socket, or write whole messages at once");
+      v.fixes.push_back("each write ends on a lone segment whose ACK the peer holds: write in larger pieces, a "
+                        "multiple of 2 segments (" + mss + " each), or keep more than one write in flight");
+      v.fixes.push_back((i.options & kOptTimestamps)
+                            ? "on a Linux peer: TCP_QUICKACK after each read (it ACKs at once)"
+                            : "on a Windows peer: TcpAckFrequency=1 for the interface (ACK every segment)");
+      break;
+    case LimitCause::loss:
+      v.fixes.push_back("the path drops segments: find the drop (tc -s qdisc, ethtool -S, ip -s link); "
+                        "a loss-tolerant congestion control (BBR: net.ipv4.tcp_congestion_control=bbr) or ECN helps");
+      break;
+    default: break;
+  }
+  return v;
+}
+
+}  // namespace ackstall::live
