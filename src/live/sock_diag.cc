@@ -50,7 +50,7 @@ bool endpoint_matches(const EndpointFilter& f, const std::string& endpoint, std:
 
 core::Result<EndpointFilter> parse_endpoint_filter(std::string_view text) {
   const auto bad = [text](std::string_view why) {
-    return core::fail("--flow '" + std::string(text) + "': " + std::string(why) +
+    return core::fail("endpoint '" + std::string(text) + "': " + std::string(why) +
                       " (ADDR, ADDR:PORT, [V6ADDR]:PORT or :PORT)");
   };
   EndpointFilter f;

@@ -31,7 +31,7 @@ TEST(EndpointFilter, BadSpellingsNameWhatIsWrong) {
   for (const char* bad : {":", "10.0.0.1:", ":70000", ":5x", "host:80", "[fd00::1", "[fd00::1]x", ""}) {
     const auto f = parse_endpoint_filter(bad);
     ASSERT_FALSE(f) << bad;
-    EXPECT_NE(f.error().message().find("--flow '"), std::string::npos) << f.error();
+    EXPECT_NE(f.error().message().find("endpoint '"), std::string::npos) << f.error();
   }
 }
 

@@ -1,0 +1,99 @@
+// ackstall watch: what limits each TCP connection of this host now, from the kernel's own
+// accounting (inet_diag: the ackstall::live library), without a capture. Parse and print only.
+#include <time.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include "ackstall/core/units.h"
+#include "ackstall/live/report.h"
+#include "ackstall/live/sock_diag.h"
+#include "app.h"
+#include "interrupt.h"
+
+namespace ackstall::tools {
+namespace {
+
+struct WatchCli {
+  std::vector<std::string> flows;
+  std::vector<std::uint16_t> ports;
+  std::string interval = "100ms", duration;
+  std::size_t rows = 20;
+  bool json = false;
+};
+
+// CLI11 check: a duration in core's grammar ("200ms"), positive.
+std::string check_duration(const std::string& v) {
+  const auto ns = core::parse_duration_ns(v);
+  if (!ns) return ns.error().message();
+  return *ns > 0 ? std::string() : "must be above 0";
+}
+
+void sleep_until(std::int64_t at_ns) {
+  const timespec ts{static_cast<time_t>(at_ns / 1'000'000'000), static_cast<long>(at_ns % 1'000'000'000)};
+  clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);  // EINTR on Ctrl-C: the loop looks
+}
+
+int run_watch(const WatchCli& o, Io io) {
+  live::SampleFilter filter;
+  for (const auto& f : o.flows) filter.endpoints.push_back(*live::parse_endpoint_filter(f));
+  for (const std::uint16_t p : o.ports) filter.endpoints.push_back({{}, p});
+  const std::int64_t interval = *core::parse_duration_ns(o.interval);
+  const std::int64_t duration = o.duration.empty() ? 0 : *core::parse_duration_ns(o.duration);
+  auto diag = live::SockDiag::open();
+  if (!diag) return fail(io, diag.error(), kExitFailure, "watch: ");
+  const bool top = !o.json && &io.out == &std::cout && isatty(STDOUT_FILENO);
+  const InterruptFlag interrupt;
+  live::Tracker tracker;
+  const std::int64_t start = live::monotonic_ns();
+  for (std::int64_t next = start, round = 0;; ++round) {
+    auto samples = diag->sample(filter);
+    if (!samples) return fail(io, samples.error(), kExitFailure, "watch: ");
+    const auto rows = tracker.update(std::move(*samples));
+    const double t = static_cast<double>(live::monotonic_ns() - start) / 1e9;
+    if (round > 0 && o.json) {
+      for (const auto& r : rows) io.out << live::json_line(r, t);
+    } else if (round > 0) {
+      io.out << (top ? "\x1b[H\x1b[2J" : "\n") << live::table(rows, o.rows, t, tracker.watched(), diag->skipped());
+    }
+    io.out.flush();
+    next += interval;
+    if (duration > 0 && next - start > duration) break;
+    if (interrupt.flag().load() == 0) sleep_until(next);
+    if (interrupt.flag().load() != 0) break;
+  }
+  const double watched = static_cast<double>(live::monotonic_ns() - start) / 1e9;
+  const auto summary = tracker.summary();
+  if (o.json) {
+    for (const auto& r : summary) io.out << live::json_line(r, watched, true);
+  } else {
+    io.out << '\n' << live::summary_text(summary, watched);
+  }
+  const int sig = interrupt.flag().load();
+  return sig ? InterruptFlag::exit_code(sig) : kExitOk;
+}
+
+}  // namespace
+
+void add_watch_command(CLI::App& parent, Action& selected) {
+  auto o = std::make_shared<WatchCli>();
+  CLI::App* cmd = parent.add_subcommand(
+      "watch", "What limits each TCP connection of this host now, from the kernel's accounting (no capture, no "
+               "root): a live table, busiest first, or --json lines; the summary on Ctrl-C or after --duration");
+  cmd->add_option("--flow", o->flows, "only connections with this endpoint: ADDR, ADDR:PORT, [V6ADDR]:PORT or :PORT "
+                                      "(repeatable; any may match)")
+      ->check([](const std::string& v) {
+        auto f = live::parse_endpoint_filter(v);
+        return f ? std::string() : f.error().message();
+      });
+  cmd->add_option("-p,--port", o->ports, "only connections with this port at either end (repeatable)")
+      ->check(CLI::Range(1, 65535));
+  cmd->add_option("--interval", o->interval, "time between samples (default 100ms)")->check(check_duration);
+  cmd->add_option("--duration", o->duration, "stop after this long (default: until Ctrl-C)")->check(check_duration);
+  cmd->add_option("--rows", o->rows, "connections shown in the table (default 20)")->check(CLI::Range(1, 100000));
+  cmd->add_flag("--json", o->json, "one JSON object per connection and interval (fields: docs/GUIDE.md)");
+  cmd->callback([o, &selected] { selected = [o](Io io) { return run_watch(*o, io); }; });
+}
+
+}  // namespace ackstall::tools
