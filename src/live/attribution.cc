@@ -145,8 +145,14 @@ Verdict judge(const Attribution& a, const Sample& now) {
   if (a.ack_hold_ns > 0) fits = core::delayed_ack_timer_fits(a.ack_hold_ns);
   v.peer = (i.options & kOptTimestamps) ? "sends TCP timestamps (Linux, BSD, macOS; Windows only if enabled)"
                                         : "no TCP timestamps (fits Windows: off by default there)";
-  if (!fits.empty()) v.peer += "; ACK hold ~" + core::format_duration_ns(a.ack_hold_ns / 1'000'000 * 1'000'000) +
-                               " fits " + fits.front();
+  // The smoothed RTT averages held ACKs with prompt ones: a timer is named only when the hold
+  // reaches 35 ms (Linux's 40 ms less a jiffy tick); below, the hold is a lower bound.
+  if (a.ack_hold_ns >= 35'000'000 && !fits.empty()) {
+    v.peer += "; ACK hold ~" + core::format_duration_ns(a.ack_hold_ns / 1'000'000 * 1'000'000) + " fits " + fits.front();
+  } else if (a.ack_hold_ns > 0) {
+    v.peer += "; ACKs held " + core::format_duration_ns(a.ack_hold_ns / 1'000'000 * 1'000'000) +
+              " on average (smoothed RTT; --events times each hold)";
+  }
   if (!v.problem) return v;
   const std::string mss = core::format_size(i.snd_mss);
   switch (*v.problem) {

@@ -111,6 +111,20 @@ std::string json_line(const ConnectionView& v, double t_s, bool summary) {
   return out + "}\n";
 }
 
+std::string stall_line(const EventStall& s, double t_s) {
+  return fmt::format("t={:.3f} s {} -> {}: {}-byte send, the ACK came {:.1f} ms later with {} bytes out ({})\n", t_s,
+                     s.local, s.remote, s.send_length, static_cast<double>(s.wait_ns) / 1e6, s.outstanding,
+                     s.cause == core::LimitCause::delayed_ack ? "delayed_ack: the peer held it"
+                                                               : "loss: a retransmission came first");
+}
+
+std::string stall_json(const EventStall& s, double t_s) {
+  return fmt::format("{{\"event\": \"stall\", \"t_s\": {:.6f}, \"local\": {}, \"remote\": {}, \"cause\": {}, "
+                     "\"wait_ms\": {:.3f}, \"send_length\": {}, \"outstanding\": {}}}\n",
+                     t_s, quoted(s.local), quoted(s.remote), quoted(core::to_string(s.cause)),
+                     static_cast<double>(s.wait_ns) / 1e6, s.send_length, s.outstanding);
+}
+
 std::string summary_text(const std::vector<ConnectionView>& rows, double watched_s) {
   std::string out = fmt::format("summary: {} connection{} moved data in {:.1f} s\n", rows.size(),
                                 rows.size() == 1 ? "" : "s", watched_s);
@@ -125,6 +139,7 @@ std::string summary_text(const std::vector<ConnectionView>& rows, double watched
     if (a.role != Role::sender) continue;
     out += "  where the time went:\n";
     for (const Share& s : accounts(a)) {
+      if (share_of(s.ns, a) < 0.0005) continue;  // rounds to 0.0 %
       out += fmt::format("    {:5.1f} %  {:9.3f} s  {:<16} {}\n", 100 * share_of(s.ns, a), seconds(s.ns),
                          core::to_string(s.cause), core::describe(s.cause));
     }

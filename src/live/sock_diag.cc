@@ -19,8 +19,9 @@ namespace ackstall::live {
 namespace {
 
 // include/net/tcp_states.h: the states with a connection (not LISTEN, not CLOSE, not SYN_*).
-constexpr std::uint32_t kConnectedStates = (1U << 1) | (1U << 4) | (1U << 5) | (1U << 6) | (1U << 8) |
-                                           (1U << 9) | (1U << 11);  // ESTABLISHED FIN_WAIT1/2 TIME_WAIT CLOSE_WAIT LAST_ACK CLOSING
+// TIME_WAIT is left out: a time-wait socket has no tcp_info (and nothing left to send).
+constexpr std::uint32_t kConnectedStates = (1U << 1) | (1U << 4) | (1U << 5) | (1U << 8) | (1U << 9) |
+                                           (1U << 11);  // ESTABLISHED FIN_WAIT1/2 CLOSE_WAIT LAST_ACK CLOSING
 
 std::optional<std::uint16_t> parse_port(std::string_view text) {
   unsigned v = 0;

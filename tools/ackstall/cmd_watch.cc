@@ -4,11 +4,15 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <fmt/format.h>
+
 #include <memory>
+#include <optional>
 
 #include "ackstall/core/units.h"
 #include "ackstall/live/report.h"
 #include "ackstall/live/sock_diag.h"
+#include "ackstall/live/trace_instance.h"
 #include "app.h"
 #include "interrupt.h"
 
@@ -20,7 +24,7 @@ struct WatchCli {
   std::vector<std::uint16_t> ports;
   std::string interval = "100ms", duration;
   std::size_t rows = 20;
-  bool json = false;
+  bool json = false, events = false;
 };
 
 // CLI11 check: a duration in core's grammar ("200ms"), positive.
@@ -35,6 +39,13 @@ void sleep_until(std::int64_t at_ns) {
   clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);  // EINTR on Ctrl-C: the loop looks
 }
 
+core::Result<void> feed_events(live::TraceInstance& trace, live::StallDetector& stalls) {
+  auto events = trace.drain();
+  if (!events) return tl::unexpected(events.error());
+  for (const auto& e : *events) stalls.feed(e);
+  return {};
+}
+
 int run_watch(const WatchCli& o, Io io) {
   live::SampleFilter filter;
   for (const auto& f : o.flows) filter.endpoints.push_back(*live::parse_endpoint_filter(f));
@@ -44,7 +55,19 @@ int run_watch(const WatchCli& o, Io io) {
   auto diag = live::SockDiag::open();
   if (!diag) return fail(io, diag.error(), kExitFailure, "watch: ");
   const bool top = !o.json && &io.out == &std::cout && isatty(STDOUT_FILENO);
-  const InterruptFlag interrupt;
+  const InterruptFlag interrupt;  // before the instance: Ctrl-C ends the loop, the instance goes
+  std::optional<live::TraceInstance> trace;
+  live::StallDetector stalls(core::kDefaultStallThreshold.count());
+  std::vector<std::string> recent;  // the last stalls, under the table
+  if (o.events) {
+    std::vector<std::uint16_t> ports(o.ports);
+    for (const auto& f : filter.endpoints) if (f.port) ports.push_back(*f.port);
+    std::vector<std::string> notes;
+    auto t = live::TraceInstance::create(ports, notes);
+    for (const auto& n : notes) io.err << "ackstall: watch --events: " << n << '\n';
+    if (!t) return fail(io, t.error());
+    trace.emplace(std::move(*t));
+  }
   live::Tracker tracker;
   const std::int64_t start = live::monotonic_ns();
   for (std::int64_t next = start, round = 0;; ++round) {
@@ -52,15 +75,30 @@ int run_watch(const WatchCli& o, Io io) {
     if (!samples) return fail(io, samples.error(), kExitFailure, "watch: ");
     const auto rows = tracker.update(std::move(*samples));
     const double t = static_cast<double>(live::monotonic_ns() - start) / 1e9;
+    if (trace) {
+      if (auto ok = feed_events(*trace, stalls); !ok) return fail(io, ok.error(), kExitFailure, "watch --events: ");
+      for (const auto& st : stalls.take()) {
+        const double at = static_cast<double>(static_cast<std::int64_t>(st.ts_ns) - start) / 1e9;
+        if (o.json) io.out << live::stall_json(st, at);
+        recent.push_back(live::stall_line(st, at));
+        if (!o.json && !top) io.out << recent.back();
+      }
+      if (recent.size() > 10) recent.erase(recent.begin(), recent.end() - 10);
+    }
     if (round > 0 && o.json) {
       for (const auto& r : rows) io.out << live::json_line(r, t);
     } else if (round > 0) {
       io.out << (top ? "\x1b[H\x1b[2J" : "\n") << live::table(rows, o.rows, t, tracker.watched(), diag->skipped());
+      if (top) for (const auto& line : recent) io.out << line;
     }
     io.out.flush();
     next += interval;
     if (duration > 0 && next - start > duration) break;
-    if (interrupt.flag().load() == 0) sleep_until(next);
+    // --events: the per-CPU buffers drained every 10 ms in between, so that they do not overrun.
+    while (interrupt.flag().load() == 0 && live::monotonic_ns() < next) {
+      sleep_until(trace ? std::min(next, live::monotonic_ns() + 10'000'000) : next);
+      if (trace && !feed_events(*trace, stalls)) break;
+    }
     if (interrupt.flag().load() != 0) break;
   }
   const double watched = static_cast<double>(live::monotonic_ns() - start) / 1e9;
@@ -69,6 +107,14 @@ int run_watch(const WatchCli& o, Io io) {
     for (const auto& r : summary) io.out << live::json_line(r, watched, true);
   } else {
     io.out << '\n' << live::summary_text(summary, watched);
+  }
+  if (trace) {
+    const auto c = trace->counts();
+    io.out << fmt::format(fmt::runtime(o.json ? "{{\"event\": \"trace_counts\", \"records\": {}, \"sends\": {}, \"overrun\": {}, "
+                                   "\"dropped\": {}, \"missed_pages\": {}}}\n"
+                                 : "events: {} records read, {} sends of watched sockets; lost: {} overrun, {} dropped, "
+                                   "{} pages with missed events\n"),
+                          c.records, stalls.sends(), c.overrun, c.dropped, c.missed_pages);
   }
   const int sig = interrupt.flag().load();
   return sig ? InterruptFlag::exit_code(sig) : kExitOk;
@@ -92,6 +138,8 @@ void add_watch_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--interval", o->interval, "time between samples (default 100ms)")->check(check_duration);
   cmd->add_option("--duration", o->duration, "stop after this long (default: until Ctrl-C)")->check(check_duration);
   cmd->add_option("--rows", o->rows, "connections shown in the table (default 20)")->check(CLI::Range(1, 100000));
+  cmd->add_flag("--events", o->events, "root: also the kernel's TCP tracepoints (a tracefs instance of its own, "
+                                       "removed on exit): each delayed-ACK stall as it happens, with the send behind it");
   cmd->add_flag("--json", o->json, "one JSON object per connection and interval (fields: docs/GUIDE.md)");
   cmd->callback([o, &selected] { selected = [o](Io io) { return run_watch(*o, io); }; });
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/live/trace_events.h"
 #include "ackstall/live/tracker.h"
 
 namespace ackstall::live {
@@ -24,6 +25,11 @@ namespace ackstall::live {
 std::string table(const std::vector<ConnectionView>& rows, std::size_t max_rows, double t_s, std::size_t watched,
                   std::uint64_t skipped);
 std::string json_line(const ConnectionView& v, double t_s, bool summary = false);
+// --events: one stall as it happened (T_S seconds into the watch), in words or as a JSON line
+// (fields: event "stall", t_s, local, remote, cause, wait_ms, send_length, outstanding).
+std::string stall_line(const EventStall& s, double t_s);
+std::string stall_json(const EventStall& s, double t_s);
+
 // The summary: per connection its totals, where the time went, the verdict and fixes.
 std::string summary_text(const std::vector<ConnectionView>& rows, double watched_s);
 
