@@ -23,6 +23,14 @@ std::int64_t delta_us(const std::optional<std::uint64_t>& a, const std::optional
 std::int64_t& at(core::CauseTimes& t, LimitCause c) { return t[static_cast<std::size_t>(c)]; }
 std::int64_t at(const core::CauseTimes& t, LimitCause c) { return t[static_cast<std::size_t>(c)]; }
 
+// The write queue holds at least 3/5 of the send buffer's limit. A writer bound by its buffer
+// blocks at the limit and is woken only once the queue has drained to 2/3 of it (free space >=
+// half of what is queued: include/net/sock.h __sk_stream_is_writeable, sk_stream_min_wspace), so
+// its queue stays above 2/3; 3/5 leaves a margin for the sample falling just after an ACK.
+bool buffer_full(const Sample& s) {
+  return s.memory && s.memory->sndbuf > 0 && 5 * std::uint64_t{s.memory->wmem_queued} >= 3 * std::uint64_t{s.memory->sndbuf};
+}
+
 bool is_problem(LimitCause c) {
   return c == LimitCause::loss || c == LimitCause::receiver_window || c == LimitCause::send_buffer ||
          c == LimitCause::delayed_ack;
@@ -89,6 +97,16 @@ Attribution attribute(const Sample& before, const Sample& after) {
     loss = std::min(loss, rest);
     at(t, LimitCause::loss) = loss;
     rest -= loss;
+  }
+  // Send buffer, as scan sees it (T-RAT "transport limited"): the kernel's chronograph counts
+  // only while tcp_cwnd_validate finds the sender not cwnd-limited, which slow start's rule
+  // (cwnd < 2 x packets out) keeps false for long; so a busy interval whose buffer was full at
+  // both ends (write queue >= kBufferFull of SO_SNDBUF) with in flight below 3/4 of both windows
+  // is the send buffer's too.
+  if (buffer_full(before) && buffer_full(after) && 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd &&
+      (!n.snd_wnd || 4 * std::uint64_t{n.unacked} * n.snd_mss <= 3 * std::uint64_t{*n.snd_wnd})) {
+    sndbuf += rest;
+    rest = 0;
   }
   // Delayed ACK: the smoothed RTT holds the ACK wait; the windowed minimum is the path.
   const std::int64_t srtt = std::int64_t{n.rtt_us} * kUs;

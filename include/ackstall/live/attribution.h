@@ -7,7 +7,9 @@
 //   the interval's time = busy (tcpi_busy_time: data in flight or queued) + idle;
 //   receiver_window  = delta tcpi_rwnd_limited (the peer's window stopped the sender);
 //   send_buffer      = delta tcpi_sndbuf_limited (everything written was sent and the writer
-//                      waits for buffer space);
+//                      waits for buffer space), and the rest of the busy time when the write
+//                      queue held 3/5 of SO_SNDBUF at both samples while in flight stayed below
+//                      3/4 of both windows (scan's plateau rule; the chronograph misses slow start);
 //   loss             = one smoothed round trip per segment retransmitted in the interval
 //                      (RFC 6675: fast recovery repairs in about a round trip), the RTO instead
 //                      while the socket is in the Loss state (RFC 6298), at most the busy time left;
