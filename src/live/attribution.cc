@@ -98,12 +98,22 @@ Attribution attribute(const Sample& before, const Sample& after) {
     at(t, LimitCause::loss) = loss;
     rest -= loss;
   }
+  // Receiver's window, as scan sees it ("window full"): data waits unsent at both samples while
+  // in flight fills 3/4 of the peer's window and the congestion window has room. The kernel's
+  // chronograph counts only while its last transmit attempt stopped at the window, and a window
+  // opened by less than a segment (RFC 9293 3.8.6.2.1: the sender's SWS avoidance) is not always that.
+  const bool cwnd_room = 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd;
+  if (b.notsent_bytes > 0 && n.notsent_bytes > 0 && cwnd_room && n.snd_wnd && *n.snd_wnd > 0 &&
+      4 * std::uint64_t{n.unacked} * n.snd_mss >= 3 * std::uint64_t{*n.snd_wnd}) {
+    at(t, LimitCause::receiver_window) += rest;
+    rest = 0;
+  }
   // Send buffer, as scan sees it (T-RAT "transport limited"): the kernel's chronograph counts
   // only while tcp_cwnd_validate finds the sender not cwnd-limited, which slow start's rule
   // (cwnd < 2 x packets out) keeps false for long; so a busy interval whose buffer was full at
   // both ends (write queue >= kBufferFull of SO_SNDBUF) with in flight below 3/4 of both windows
   // is the send buffer's too.
-  if (buffer_full(before) && buffer_full(after) && 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd &&
+  if (buffer_full(before) && buffer_full(after) && cwnd_room &&
       (!n.snd_wnd || 4 * std::uint64_t{n.unacked} * n.snd_mss <= 3 * std::uint64_t{*n.snd_wnd})) {
     sndbuf += rest;
     rest = 0;
@@ -112,9 +122,8 @@ Attribution attribute(const Sample& before, const Sample& after) {
   const std::int64_t srtt = std::int64_t{n.rtt_us} * kUs;
   const std::int64_t hold = srtt - std::int64_t{n.min_rtt_us} * kUs;
   const bool few_unacked = std::max(b.unacked, n.unacked) <= kLoneSegments;
-  const bool cwnd_room = n.snd_cwnd > kLoneSegments;
   if (n.min_rtt_us > 0 && hold >= kMinAckHoldNs && srtt >= 3 * std::int64_t{n.min_rtt_us} * kUs && few_unacked &&
-      cwnd_room) {
+      n.snd_cwnd > kLoneSegments) {
     a.ack_hold_ns = hold;
     const double share = static_cast<double>(hold) / static_cast<double>(srtt);
     const auto from_rest = static_cast<std::int64_t>(static_cast<double>(rest) * share);

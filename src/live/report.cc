@@ -97,7 +97,7 @@ std::string json_line(const ConnectionView& v, double t_s, bool summary) {
       "{{\"t_s\": {:.3f}, \"local\": {}, \"remote\": {}, \"role\": {}, \"interval_s\": {:.6f}, \"bytes_acked\": {}, "
       "\"bytes_received\": {}, \"goodput_bytes_per_s\": {:.0f}, \"accounts\": [{}], \"dominant\": {}, \"problem\": {}, "
       "\"problem_share\": {:.4f}, \"severity\": {}, \"ack_hold_ms\": {}, \"rtt_us\": {}, \"min_rtt_us\": {}, "
-      "\"cwnd\": {}, \"unacked\": {}, \"notsent_bytes\": {}, \"retransmitted\": {}, \"delivery_rate_bytes_per_s\": {}, "
+      "\"cwnd\": {}, \"snd_wnd\": {}, \"unacked\": {}, \"notsent_bytes\": {}, \"retransmitted\": {}, \"delivery_rate_bytes_per_s\": {}, "
       "\"app_limited\": {}, \"ato_us\": {}, \"sndbuf\": {}, \"wmem_queued\": {}, \"peer\": {}, \"fixes\": [{}]",
       t_s, quoted(v.now.key.local), quoted(v.now.key.remote), quoted(to_string(a.role)), seconds(a.interval_ns),
       a.bytes_acked, a.bytes_received, goodput(a), acc,
@@ -105,7 +105,7 @@ std::string json_line(const ConnectionView& v, double t_s, bool summary) {
       v.verdict.problem ? quoted(core::to_string(*v.verdict.problem)) : "null", v.verdict.problem_share,
       quoted(to_string(v.verdict.severity)),
       a.ack_hold_ns > 0 ? fmt::format("{:.3f}", static_cast<double>(a.ack_hold_ns) / 1e6) : "null", n.rtt_us,
-      n.min_rtt_us, n.snd_cwnd, n.unacked, n.notsent_bytes, a.retransmitted, n.delivery_rate, n.app_limited,
+      n.min_rtt_us, n.snd_cwnd, n.snd_wnd ? fmt::format("{}", *n.snd_wnd) : "null", n.unacked, n.notsent_bytes, a.retransmitted, n.delivery_rate, n.app_limited,
       n.ato_us, v.now.memory ? fmt::format("{}", v.now.memory->sndbuf) : "null",
       v.now.memory ? fmt::format("{}", v.now.memory->wmem_queued) : "null", quoted(v.verdict.peer), fixes);
   if (summary) out += fmt::format(", \"summary\": true, \"closed\": {}", v.closed);

@@ -5,7 +5,10 @@
 // Rules, each from the kernel's own accounting (net/ipv4/tcp.c tcp_get_info_chrono_stats,
 // Linux 4.10 "tcp: instrument tcp sender limits chronographs"):
 //   the interval's time = busy (tcpi_busy_time: data in flight or queued) + idle;
-//   receiver_window  = delta tcpi_rwnd_limited (the peer's window stopped the sender);
+//   receiver_window  = delta tcpi_rwnd_limited (the peer's window stopped the sender), and the
+//                      rest of the busy time when data waited unsent at both samples while in
+//                      flight filled 3/4 of the peer's window with room in the congestion window
+//                      (scan's "window full");
 //   send_buffer      = delta tcpi_sndbuf_limited (everything written was sent and the writer
 //                      waits for buffer space), and the rest of the busy time when the write
 //                      queue held 3/5 of SO_SNDBUF at both samples while in flight stayed below

@@ -5,7 +5,7 @@
 //   goodput_bytes_per_s, accounts [{cause, seconds, share}] (scan's "accounts": causes of
 //   core/limit_cause.h, largest first), dominant, problem (null when none), problem_share,
 //   severity ("none" | "minor" | "major"), ack_hold_ms (null unless the hold rule fired),
-//   rtt_us, min_rtt_us, cwnd, unacked, notsent_bytes, retransmitted, delivery_rate_bytes_per_s,
+//   rtt_us, min_rtt_us, cwnd, snd_wnd (null before Linux 5.4), unacked, notsent_bytes, retransmitted, delivery_rate_bytes_per_s,
 //   app_limited, ato_us, sndbuf and wmem_queued (null if unknown), peer, fixes; a summary line adds
 //   "summary": true and "closed".
 #pragma once
