@@ -67,7 +67,14 @@ Attribution attribute(const Sample& before, const Sample& after) {
   const std::int64_t busy_total = delta_us(b.busy_us, n.busy_us);
   const bool sent = a.bytes_acked > 0 || busy_total > 0 || n.notsent_bytes > 0 || n.unacked > 0;
   if (!sent) {
-    a.role = a.bytes_received > 0 ? Role::receiver : Role::idle;
+    // Nothing out, nothing queued: a socket that has sent more than it received (a sender between
+    // its writes) waits on its application; else it is a receiver, or idle.
+    if (a.bytes_received == 0 && n.bytes_acked > 0 && n.bytes_acked >= n.bytes_received) {
+      a.role = Role::sender;
+      at(a.times, LimitCause::sender_app) = a.interval_ns;
+    } else {
+      a.role = a.bytes_received > 0 ? Role::receiver : Role::idle;
+    }
     return a;
   }
   a.role = Role::sender;
@@ -121,7 +128,8 @@ Attribution attribute(const Sample& before, const Sample& after) {
   // Delayed ACK: the smoothed RTT holds the ACK wait; the windowed minimum is the path.
   const std::int64_t srtt = std::int64_t{n.rtt_us} * kUs;
   const std::int64_t hold = srtt - std::int64_t{n.min_rtt_us} * kUs;
-  const bool few_unacked = std::max(b.unacked, n.unacked) <= kLoneSegments;
+  // The hold dominates the time, so one of the two samples falls in it (a lone segment out).
+  const bool few_unacked = std::min(b.unacked, n.unacked) <= kLoneSegments;
   if (n.min_rtt_us > 0 && hold >= kMinAckHoldNs && srtt >= 3 * std::int64_t{n.min_rtt_us} * kUs && few_unacked &&
       n.snd_cwnd > kLoneSegments) {
     a.ack_hold_ns = hold;
@@ -135,6 +143,19 @@ Attribution attribute(const Sample& before, const Sample& after) {
   at(t, LimitCause::send_buffer) = sndbuf;
   at(t, LimitCause::network) = rest;
   return a;
+}
+
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns) {
+  if (a.role != Role::sender) return stall_ns;
+  // The hold rule's estimate counts towards the timed stalls; only the difference moves.
+  std::int64_t more = stall_ns - at(a.times, LimitCause::delayed_ack);
+  for (const LimitCause from : {LimitCause::network, LimitCause::send_buffer}) {
+    const std::int64_t take = std::clamp<std::int64_t>(more, 0, at(a.times, from));
+    at(a.times, from) -= take;
+    at(a.times, LimitCause::delayed_ack) += take;
+    more -= take;
+  }
+  return std::max<std::int64_t>(more, 0);
 }
 
 void accumulate(Attribution& total, const Attribution& next) {

@@ -139,7 +139,7 @@ void StallDetector::feed(const TraceEvent& e) {
     const auto wait = static_cast<std::int64_t>(e.ts_ns - s.last_activity);
     if (s.shortest_wait < 0 || wait < s.shortest_wait) s.shortest_wait = wait;
     if (wait - s.shortest_wait >= threshold_ns_) {
-      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, s.last_send, outstanding,
+      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, s.shortest_wait, s.last_send, outstanding,
                          s.retransmitted ? core::LimitCause::loss : core::LimitCause::delayed_ack});
     }
   }

@@ -11,7 +11,8 @@ bool busier(const ConnectionView& a, const ConnectionView& b) {
   return a.now.key.cookie < b.now.key.cookie;
 }
 
-std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples) {
+std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
+                                            const std::unordered_map<std::string, std::int64_t>& stalls) {
   for (auto& [cookie, e] : connections_) e.seen = false;
   std::vector<ConnectionView> active;
   for (Sample& s : samples) {
@@ -21,6 +22,8 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples) {
     e.view.closed = false;
     if (!fresh) {
       e.view.last = attribute(e.view.now, s);
+      if (const auto st = stalls.find(s.key.local + " " + s.key.remote); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.last, e.pending_stall_ns);
       accumulate(e.view.total, e.view.last);
     }
     e.view.now = std::move(s);

@@ -150,9 +150,19 @@ TEST(Attribute, SendBufferWaitsWithHeldAcksGoToDelayedAck) {
   EXPECT_LT(t(a, LimitCause::send_buffer), 1 * kMs);
 }
 
-TEST(Attribute, ReceiverAndIdleSocketsGetNoCause) {
+TEST(Attribute, ASenderBetweenWritesWaitsOnItsApplication) {
   Pair p = sender(0, 0, 0);
   p.after.info.bytes_acked = p.before.info.bytes_acked;
+  p.before.info.unacked = p.after.info.unacked = 0;
+  const Attribution a = attribute(p.before, p.after);
+  EXPECT_EQ(a.role, Role::sender);
+  EXPECT_EQ(t(a, LimitCause::sender_app), 100 * kMs);
+  EXPECT_EQ(sum(a), 100 * kMs);
+}
+
+TEST(Attribute, ReceiverAndIdleSocketsGetNoCause) {
+  Pair p = sender(0, 0, 0);
+  p.before.info.bytes_acked = p.after.info.bytes_acked = 0;  // never sent
   p.before.info.unacked = p.after.info.unacked = 0;
   Attribution a = attribute(p.before, p.after);
   EXPECT_EQ(a.role, Role::idle);
@@ -171,6 +181,18 @@ TEST(Attribute, WithoutChronographsTheIntervalIsBusy) {
   const Attribution a = attribute(p.before, p.after);
   EXPECT_TRUE(a.chrono_missing);
   EXPECT_EQ(t(a, LimitCause::network), 100 * kMs);
+}
+
+TEST(ApplyEventStalls, TimedStallsMoveNetworkThenSendBufferTime) {
+  const Pair p = sender(100'000, 0, 30'000);  // network 70 ms, send buffer 30 ms
+  Attribution a = attribute(p.before, p.after);
+  EXPECT_EQ(apply_event_stalls(a, 80 * kMs), 0);
+  EXPECT_EQ(t(a, LimitCause::delayed_ack), 80 * kMs);
+  EXPECT_EQ(t(a, LimitCause::network), 0);
+  EXPECT_EQ(t(a, LimitCause::send_buffer), 20 * kMs);
+  EXPECT_EQ(apply_event_stalls(a, 500 * kMs), 400 * kMs);  // never beyond the interval: the rest is left
+  EXPECT_EQ(t(a, LimitCause::delayed_ack), 100 * kMs);
+  EXPECT_EQ(sum(a), 100 * kMs);
 }
 
 TEST(Accumulate, AddsIntervals) {

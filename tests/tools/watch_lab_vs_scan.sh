@@ -43,7 +43,7 @@ run() {
   local cap=$!
   pids=("$cap")
   wait_for_file "$dir/$name.pcapng" || fail "$name: dumpcap wrote nothing"
-  ip netns exec ackstall-a "$ackstall" watch --port 5001 --interval 20ms --json > "$dir/$name.watch.json" 2> "$dir/$name.watch.err" &
+  ip netns exec ackstall-a "$ackstall" watch --events --port 5001 --interval 20ms --json > "$dir/$name.watch.json" 2> "$dir/$name.watch.err" &
   local watch=$!
   pids+=("$watch")
   sleep 0.3
@@ -68,6 +68,7 @@ g = d["diagnosis"]
 s_cause = g["problem"] or g["dominant"]
 s_secs = {a["cause"]: a["seconds"] for a in g["accounts"]}
 rows = [json.loads(l) for l in open(watch_path) if l.startswith("{")]
+stalls = [r for r in rows if r.get("event") == "stall"]
 mine = [r for r in rows if r.get("summary") and r["role"] == "sender" and r["local"] == d["sender"]]
 if not mine:
     sys.exit(f"{name}: watch saw no sender {d['sender']}")
@@ -76,7 +77,8 @@ w_cause = w["problem"] or w["dominant"]
 w_secs = {a["cause"]: a["seconds"] for a in w["accounts"]}
 s_t, w_t = s_secs.get(s_cause, 0.0), w_secs.get(s_cause, 0.0)
 diff = abs(w_t - s_t) / s_t if s_t > 0 else float("inf")
-print(f"  scan accounts {s_secs}\n  watch accounts {w_secs}")
+print(f"  scan accounts {s_secs}\n  watch accounts {w_secs}\n  watch --events: {len(stalls)} stalls"
+      + (f", e.g. {stalls[0]['send_length']}-byte send, ACK after {stalls[0]['wait_ms']} ms" if stalls else ""))
 print(f"{name:16} scan {s_cause} {s_t:.3f} s of {d['duration_s']:.3f} s | watch {w_cause} {w_t:.3f} s of "
       f"{w['interval_s']:.3f} s | {100 * diff:.1f} %")
 ok = s_cause == w_cause and diff <= 0.10

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <optional>
+#include <unordered_map>
 
 #include "ackstall/core/units.h"
 #include "ackstall/live/report.h"
@@ -73,11 +74,12 @@ int run_watch(const WatchCli& o, Io io) {
   for (std::int64_t next = start, round = 0;; ++round) {
     auto samples = diag->sample(filter);
     if (!samples) return fail(io, samples.error(), kExitFailure, "watch: ");
-    const auto rows = tracker.update(std::move(*samples));
     const double t = static_cast<double>(live::monotonic_ns() - start) / 1e9;
+    std::unordered_map<std::string, std::int64_t> stall_ns;  // per "local remote", this round
     if (trace) {
       if (auto ok = feed_events(*trace, stalls); !ok) return fail(io, ok.error(), kExitFailure, "watch --events: ");
       for (const auto& st : stalls.take()) {
+        if (st.cause == core::LimitCause::delayed_ack) stall_ns[st.local + " " + st.remote] += st.wait_ns - st.path_ns;
         const double at = static_cast<double>(static_cast<std::int64_t>(st.ts_ns) - start) / 1e9;
         if (o.json) io.out << live::stall_json(st, at);
         recent.push_back(live::stall_line(st, at));
@@ -85,6 +87,7 @@ int run_watch(const WatchCli& o, Io io) {
       }
       if (recent.size() > 10) recent.erase(recent.begin(), recent.end() - 10);
     }
+    const auto rows = tracker.update(std::move(*samples), stall_ns);
     if (round > 0 && o.json) {
       for (const auto& r : rows) io.out << live::json_line(r, t);
     } else if (round > 0) {

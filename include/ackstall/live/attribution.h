@@ -18,13 +18,16 @@
 //                      while the socket is in the Loss state (RFC 6298), at most the busy time left;
 //   delayed_ack      = the part of the busy and send-buffer time that the ACK hold adds: when the
 //                      smoothed RTT exceeds the path's minimum by at least kMinAckHold and 3x,
-//                      while at most 2 segments are unacknowledged (RFC 1122 4.2.3.2: a receiver
+//                      while at most 2 segments are unacknowledged at one of the two samples (the
+//                      hold dominates the time, so a sample lands in it; RFC 1122 4.2.3.2: a receiver
 //                      ACKs every second full segment at once and holds a lone one) and the
 //                      congestion window is not what stops it, the share (srtt - min_rtt) / srtt
 //                      of that time waits for held ACKs;
 //   network          = the rest of the busy time (line rate, or waiting for ACKs one path
 //                      round trip away);
-//   sender_app       = idle time (nothing in flight, nothing queued: the application did not write).
+//   sender_app       = idle time (nothing in flight, nothing queued: the application did not write),
+//                      and a whole interval without data of a socket that has sent more than it
+//                      received (a sender between its writes).
 // The causes sum to the interval. A socket that only received data in the interval is a receiver:
 // its time is the peer's to explain, no cause is attributed.
 #pragma once
@@ -64,6 +67,12 @@ struct Attribution {
 
 // BEFORE and AFTER must be the same socket (key.cookie), AFTER later.
 Attribution attribute(const Sample& before, const Sample& after);
+
+// --events: STALL_NS of delayed-ACK stalls the tracepoints timed in the interval (each ACK's wait
+// beyond the path: trace_events.h) replace the smoothed-RTT estimate: that much network and
+// send-buffer time (in that order) becomes delayed_ack, at most all of it. Returns the stall time
+// left over (a stall longer than the interval: the caller carries it into the next).
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns);
 
 // Several intervals of one socket added up (the summary).
 void accumulate(Attribution& total, const Attribution& next);

@@ -64,6 +64,7 @@ struct EventStall {
   std::uint64_t ts_ns = 0;  // when the ACK came
   std::string local, remote;
   std::int64_t wait_ns = 0;             // from the last send or ACK to this ACK
+  std::int64_t path_ns = 0;             // the shortest such wait on this socket (the path)
   std::int64_t send_length = 0;         // the last send before the wait (0: none seen)
   std::uint32_t outstanding = 0;        // bytes out when the ACK came
   core::LimitCause cause = core::LimitCause::delayed_ack;  // or loss

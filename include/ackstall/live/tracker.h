@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -27,7 +28,10 @@ class Tracker {
  public:
   // One round of samples (every socket the filter passed): the connections that sent or received
   // in the interval since the previous round, busiest first. The first round only remembers.
-  std::vector<ConnectionView> update(std::vector<Sample> samples);
+  // STALLS: --events' delayed-ACK stall time per "local remote" since the previous round
+  // (apply_event_stalls).
+  std::vector<ConnectionView> update(std::vector<Sample> samples,
+                                     const std::unordered_map<std::string, std::int64_t>& stalls = {});
   // Every connection that sent or received while watched, with the verdict on its total.
   std::vector<ConnectionView> summary() const;
   std::size_t watched() const noexcept { return connections_.size(); }
@@ -36,6 +40,7 @@ class Tracker {
   struct Entry {
     ConnectionView view;
     bool seen = false;
+    std::int64_t pending_stall_ns = 0;  // --events stall time not yet placed in an interval
   };
   std::unordered_map<std::uint64_t, Entry> connections_;  // by socket cookie
 };
