@@ -106,12 +106,13 @@ Attribution attribute(const Sample& before, const Sample& after) {
     rest -= loss;
   }
   // Receiver's window, as scan sees it ("window full"): data waits unsent at both samples while
-  // in flight fills 3/4 of the peer's window and the congestion window has room. The kernel's
+  // in flight leaves no room for another full segment in the peer's window and the congestion
+  // window has room. The kernel's
   // chronograph counts only while its last transmit attempt stopped at the window, and a window
   // opened by less than a segment (RFC 9293 3.8.6.2.1: the sender's SWS avoidance) is not always that.
   const bool cwnd_room = 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd;
   if (b.notsent_bytes > 0 && n.notsent_bytes > 0 && cwnd_room && n.snd_wnd && *n.snd_wnd > 0 &&
-      4 * std::uint64_t{n.unacked} * n.snd_mss >= 3 * std::uint64_t{*n.snd_wnd}) {
+      (std::uint64_t{n.unacked} + 1) * n.snd_mss > *n.snd_wnd) {
     at(t, LimitCause::receiver_window) += rest;
     rest = 0;
   }

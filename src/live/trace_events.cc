@@ -83,6 +83,7 @@ std::optional<TraceEvent> EventSchema::decode(std::uint64_t ts_ns, std::span<con
       e.sk = get("skaddr");
       e.snd_nxt = static_cast<std::uint32_t>(get("snd_nxt"));
       e.snd_una = static_cast<std::uint32_t>(get("snd_una"));
+      e.srtt_us = static_cast<std::uint32_t>(get("srtt"));
       e.local = sockaddr_text(record, f.field("saddr"));
       e.remote = sockaddr_text(record, f.field("daddr"));
       break;
@@ -134,12 +135,14 @@ void StallDetector::feed(const TraceEvent& e) {
     s.local = e.local;
     s.remote = e.remote;
   }
+  if (e.srtt_us > 0 && (s.min_srtt < 0 || std::int64_t{e.srtt_us} * 1000 < s.min_srtt)) s.min_srtt = std::int64_t{e.srtt_us} * 1000;
   const std::uint32_t outstanding = e.snd_nxt - e.snd_una;
   if (s.last_activity != 0 && outstanding > 0 && e.ts_ns > s.last_activity) {
     const auto wait = static_cast<std::int64_t>(e.ts_ns - s.last_activity);
     if (s.shortest_wait < 0 || wait < s.shortest_wait) s.shortest_wait = wait;
-    if (wait - s.shortest_wait >= threshold_ns_) {
-      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, s.shortest_wait, s.last_send, outstanding,
+    const std::int64_t path = std::max(s.shortest_wait, s.min_srtt);
+    if (wait - path >= threshold_ns_) {
+      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, path, s.last_send, outstanding,
                          s.retransmitted ? core::LimitCause::loss : core::LimitCause::delayed_ack});
     }
   }

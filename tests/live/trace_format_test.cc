@@ -183,6 +183,20 @@ TEST(StallDetector, AnAckHeldAfterASendIsADelayedAckStallWithItsSize) {
   EXPECT_TRUE(d.take().empty());
 }
 
+TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
+  StallDetector d(20'000'000);
+  TraceEvent first = probe(0, 0);
+  first.srtt_us = 30'000;  // a 30 ms path
+  d.feed(first);
+  d.feed(send(1, 65536));
+  d.feed(probe(32, 16000));  // 31 ms: one round trip
+  d.feed(send(33, 65536));
+  d.feed(probe(85, 16000));  // 52 ms: 22 ms beyond it
+  const auto stalls = d.take();
+  ASSERT_EQ(stalls.size(), 1U);
+  EXPECT_EQ(stalls[0].path_ns, 30'000'000);
+}
+
 TEST(StallDetector, ARetransmissionMakesItLossAndAnIdleSocketNoStall) {
   StallDetector d(20'000'000);
   d.feed(probe(0, 0));

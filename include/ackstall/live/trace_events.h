@@ -5,8 +5,9 @@
 //   sock:sock_send_length     each send's length, by socket (struct sock address);
 //   tcp:tcp_retransmit_skb    a retransmission;
 //   sock:inet_sock_set_state  a state change (the socket's ports, its close).
-// A stall: the sender had data out and waited at least the threshold beyond the shortest wait
-// seen on that socket (the path's round trip) for the next ACK after its last send or ACK
+// A stall: the sender had data out and waited at least the threshold beyond the path's round
+// trip (the smallest smoothed RTT tcp_probe showed on that socket, or the shortest wait seen if
+// larger) for the next ACK after its last send or ACK
 // (scan's rule: pcap/stall_scanner.h). With a retransmission in between, it is loss, not the
 // receiver's delayed ACK. Pure: records in, stalls out.
 #pragma once
@@ -38,6 +39,7 @@ struct TraceEvent {
   std::uint16_t sport = 0, dport = 0;
   std::string local, remote;         // tcp_probe: "addr:port"
   std::uint32_t snd_nxt = 0, snd_una = 0;
+  std::uint32_t srtt_us = 0;         // tcp_probe: the smoothed RTT (0: the field is absent)
   std::int64_t length = 0;           // sock_send_length: bytes sent (negative: an error)
   int new_state = 0;
 };
@@ -85,6 +87,7 @@ class StallDetector {
     std::uint64_t last_activity = 0, last_send_ts = 0;
     std::int64_t last_send = 0;
     std::int64_t shortest_wait = -1;
+    std::int64_t min_srtt = -1;
     bool retransmitted = false;
   };
   std::int64_t threshold_ns_;
