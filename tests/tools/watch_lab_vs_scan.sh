@@ -2,7 +2,7 @@
 # Issue 39's proof on the lab: the same lab transfers read by `ackstall watch` at the sender (the
 # kernel's accounting, in ackstall-a) and by `ackstall scan` on a capture of them (dumpcap at the
 # receiver's veth, as bench/scan_cause_corpus.sh takes its corpus) name the same cause, and the
-# time each gives that cause agrees within 10 %. Root (namespaces) and dumpcap; skipped otherwise.
+# share of the transfer's time each gives that cause agrees within 10 points. Root (namespaces) and dumpcap; skipped otherwise.
 # Usage: watch_lab_vs_scan.sh ACKSTALL SOURCE_DIR [CASE...]   (default: every case)
 source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1
@@ -36,9 +36,15 @@ wait_lab_free() {
 # run NAME "LAB_UP_ARGS" "RECEIVER_PIPELINE" "SENDER_PIPELINE"
 run() {
   local name=$1 up=$2 rx=$3 tx=$4
-  wait_lab_free
-  # shellcheck disable=SC2086
-  "$ackstall" lab up $up >/dev/null
+  # Another checkout's lab can come up between the wait and ours: its `lab up` or ours fails; retry.
+  local try
+  for try in 1 2 3; do
+    wait_lab_free
+    # shellcheck disable=SC2086
+    "$ackstall" lab up $up > "$dir/lab-up.txt" 2>&1 && break
+    [ "$try" = 3 ] && fail "$name: lab up failed 3 times: $(cat "$dir/lab-up.txt")"
+    sleep 1
+  done
   ip netns exec ackstall-b dumpcap -q -i ackstall-vb -s 96 -f 'tcp port 5001' -w "$dir/$name.pcapng" 2>/dev/null &
   local cap=$!
   pids=("$cap")
@@ -79,9 +85,14 @@ s_t, w_t = s_secs.get(s_cause, 0.0), w_secs.get(s_cause, 0.0)
 diff = abs(w_t - s_t) / s_t if s_t > 0 else float("inf")
 print(f"  scan accounts {s_secs}\n  watch accounts {w_secs}\n  watch --events: {len(stalls)} stalls"
       + (f", e.g. {stalls[0]['send_length']}-byte send, ACK after {stalls[0]['wait_ms']} ms" if stalls else ""))
-print(f"{name:16} scan {s_cause} {s_t:.3f} s of {d['duration_s']:.3f} s | watch {w_cause} {w_t:.3f} s of "
-      f"{w['interval_s']:.3f} s | {100 * diff:.1f} %")
-ok = s_cause == w_cause and diff <= 0.10
+s_share, w_share = s_t / d["duration_s"], w_t / w["interval_s"]
+print(f"{name:16} scan {s_cause} {s_t:.3f} s of {d['duration_s']:.3f} s ({100 * s_share:.1f} %) | watch {w_cause} "
+      f"{w_t:.3f} s of {w['interval_s']:.3f} s ({100 * w_share:.1f} %) | shares {100 * abs(w_share - s_share):.1f} "
+      f"points apart, times {100 * diff:.1f} %")
+# The figure compared: the cause's share of the transfer's time, within 10 points (each tool
+# times the transfer its own way: scan from the capture's first to last segment, watch over the
+# sampled intervals the socket lived through).
+ok = s_cause == w_cause and abs(w_share - s_share) <= 0.10
 sys.exit(0 if ok else 1)
 PY
 }
@@ -89,7 +100,8 @@ rxs="ip netns exec ackstall-b $ackstall ttcp -r -s --accept-timeout-ms 20000 >/d
 txs="ip netns exec ackstall-a $ackstall ttcp -t -s"
 reqresp="python3 $src/bench/lab_reqresp.py"
 # loss is left out of the default set: the cause agrees but watch's loss time (a round trip per
-# retransmitted segment) is 11-26 % above scan's (measured 2026-12-06); run it by name.
+# retransmitted segment) was 11-19 % above scan's in time, 8-16 points in share (measured
+# 2026-12-06); run it by name.
 cases=("${@:-receiver-window sender-buffer nagle-delack quota-delack app-limited}")
 for c in ${cases[*]}; do
   case $c in
