@@ -46,7 +46,7 @@ for m in "${modes[@]}"; do
 done
 if [ -f "$dir/events.1.watch" ]; then
   cat "$dir"/events.*.watch | grep '^events: ' | awk -v s="$secs" '
-    {recs += $2; over += $(NF-9); drop += $(NF-7); n++}
+    {recs += $2; over += $11; drop += $13; n++}
     END {printf "events: %.0f records/s sustained (mean of %d runs over ~%.1f s each); lost %d overrun, %d dropped\n",
          recs / n / (s + 0.3), n, s + 0.3, over, drop}'
 fi

@@ -113,10 +113,9 @@ std::string json_line(const ConnectionView& v, double t_s, bool summary) {
 }
 
 std::string stall_line(const EventStall& s, double t_s) {
-  return fmt::format("t={:.3f} s {} -> {}: {}-byte send, the ACK came {:.1f} ms later with {} bytes out ({})\n", t_s,
-                     s.local, s.remote, s.send_length, static_cast<double>(s.wait_ns) / 1e6, s.outstanding,
-                     s.cause == core::LimitCause::delayed_ack ? "delayed_ack: the peer held it"
-                                                               : "loss: a retransmission came first");
+  return fmt::format("t={:.3f} s {} -> {}: {}-byte send, ACK after {:.1f} ms ({}, {} bytes out)\n", t_s, s.local,
+                     s.remote, s.send_length, static_cast<double>(s.wait_ns) / 1e6, core::to_string(s.cause),
+                     s.outstanding);
 }
 
 std::string stall_json(const EventStall& s, double t_s) {

@@ -85,13 +85,14 @@ int run_watch(const WatchCli& o, Io io) {
         recent.push_back(live::stall_line(st, at));
         if (!o.json && !top) io.out << recent.back();
       }
-      if (recent.size() > 10) recent.erase(recent.begin(), recent.end() - 10);
+      if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
     }
     const auto rows = tracker.update(std::move(*samples), stall_ns);
     if (round > 0 && o.json) {
       for (const auto& r : rows) io.out << live::json_line(r, t);
     } else if (round > 0) {
       io.out << (top ? "\x1b[H\x1b[2J" : "\n") << live::table(rows, o.rows, t, tracker.watched(), diag->skipped());
+      if (top && !recent.empty()) io.out << "last delayed-ACK stalls (--events):\n";
       if (top) for (const auto& line : recent) io.out << line;
     }
     io.out.flush();
