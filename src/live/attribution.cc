@@ -121,7 +121,9 @@ Attribution attribute(const Sample& before, const Sample& after) {
   // (cwnd < 2 x packets out) keeps false for long; so a busy interval whose buffer was full at
   // both ends (write queue >= kBufferFull of SO_SNDBUF) with in flight below 3/4 of both windows
   // is the send buffer's too.
-  if (buffer_full(before) && buffer_full(after) && cwnd_room &&
+  // The congestion window must not have grown: Linux grows it only while cwnd-limited
+  // (tcp_cong_avoid after tcp_is_cwnd_limited; RFC 7661), so growth means slow start, the network's.
+  if (buffer_full(before) && buffer_full(after) && cwnd_room && n.snd_cwnd <= b.snd_cwnd &&
       (!n.snd_wnd || 4 * std::uint64_t{n.unacked} * n.snd_mss <= 3 * std::uint64_t{*n.snd_wnd})) {
     sndbuf += rest;
     rest = 0;

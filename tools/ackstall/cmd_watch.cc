@@ -61,8 +61,11 @@ int run_watch(const WatchCli& o, Io io) {
   live::StallDetector stalls(core::kDefaultStallThreshold.count());
   std::vector<std::string> recent;  // the last stalls, under the table
   if (o.events) {
-    std::vector<std::uint16_t> ports(o.ports);
-    for (const auto& f : filter.endpoints) if (f.port) ports.push_back(*f.port);
+    // The kernel filters by port; an endpoint without one (an address) takes every TCP socket.
+    std::vector<std::uint16_t> ports;
+    bool any_port = false;
+    for (const auto& f : filter.endpoints) f.port ? ports.push_back(*f.port) : void(any_port = true);
+    if (any_port) ports.clear();
     std::vector<std::string> notes;
     auto t = live::TraceInstance::create(ports, notes);
     for (const auto& n : notes) io.err << "ackstall: watch --events: " << n << '\n';
