@@ -2,7 +2,8 @@
 # Issue 39's proof on the lab: the same lab transfers read by `ackstall watch` at the sender (the
 # kernel's accounting, in ackstall-a) and by `ackstall scan` on a capture of them (dumpcap at the
 # receiver's veth, as bench/scan_cause_corpus.sh takes its corpus) name the same cause, and the
-# share of the transfer's time each gives that cause agrees within 10 points. Root (namespaces) and dumpcap; skipped otherwise.
+# share of the transfer's time each gives that cause agrees within 10 points.
+# On the delayed-ACK transfers, watch --events must show the stalls with the sends behind them. Root (namespaces) and dumpcap; skipped otherwise.
 # Usage: watch_lab_vs_scan.sh ACKSTALL SOURCE_DIR [CASE...]   (default: every case)
 source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1
@@ -93,6 +94,13 @@ print(f"{name:16} scan {s_cause} {s_t:.3f} s of {d['duration_s']:.3f} s ({100 * 
 # times the transfer its own way: scan from the capture's first to last segment, watch over the
 # sampled intervals the socket lived through).
 ok = s_cause == w_cause and abs(w_share - s_share) <= 0.10
+# watch --events shows each delayed-ACK stall with the send behind it: the writes these transfers make.
+send = {"quota-delack": 15928, "nagle-delack": 300}.get(name)
+if send is not None:
+    held = [x for x in stalls if x["cause"] == "delayed_ack"]
+    if len(held) < 3 or any(x["send_length"] != send for x in held):
+        print(f"{name}: expected delayed-ACK stalls after {send}-byte sends, got {[x['send_length'] for x in held]}")
+        ok = False
 sys.exit(0 if ok else 1)
 PY
 }
