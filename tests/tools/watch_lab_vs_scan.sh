@@ -2,8 +2,9 @@
 # Issue 39's proof on the lab: the same lab transfers read by `ackstall watch` at the sender (the
 # kernel's accounting, in ackstall-a) and by `ackstall scan` on a capture of them (dumpcap at the
 # receiver's veth, as bench/scan_cause_corpus.sh takes its corpus) name the same cause, and the
-# share of the transfer's time each gives that cause agrees within 10 points.
-# On the delayed-ACK transfers, watch --events must show the stalls with the sends behind them. Root (namespaces) and dumpcap; skipped otherwise.
+# share of the transfer's time each gives that cause agrees within 10 points; on the delayed-ACK
+# transfers, watch --events shows the stalls with the sends behind them. Root (namespaces) and
+# dumpcap; skipped otherwise.
 # Usage: watch_lab_vs_scan.sh ACKSTALL SOURCE_DIR [CASE...]   (default: every case)
 source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1
