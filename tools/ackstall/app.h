@@ -51,5 +51,6 @@ void add_probe_command(CLI::App& parent, Action& selected);
 void add_sim_command(CLI::App& parent, Action& selected);
 void add_ttcp_command(CLI::App& parent, Action& selected);
 void add_lab_command(CLI::App& parent, Action& selected);
+void add_watch_command(CLI::App& parent, Action& selected);
 
 }  // namespace ackstall::tools

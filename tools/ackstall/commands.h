@@ -23,6 +23,7 @@ inline constexpr std::array kCommands = {
     &add_ttcp_command,
 #if defined(ACKSTALL_HAVE_LAB)
     &add_lab_command,
+    &add_watch_command,
 #endif
 };
 
@@ -33,6 +34,7 @@ constexpr std::string_view absent_command_reason([[maybe_unused]] std::string_vi
 #endif
 #if !defined(ACKSTALL_HAVE_LAB)
   if (name == "lab") return "it needs Linux network namespaces";
+  if (name == "watch") return "it needs Linux's inet_diag";
 #endif
   return {};
 }

@@ -1,0 +1,99 @@
+// ackstall/live/trace_events.h — the four tracepoints `watch --events` reads, decoded through
+// their format files (trace_format.h), and the delayed-ACK stalls they show as they happen:
+//   tcp:tcp_probe             every segment a socket takes in (its ACKs, at the sender): snd_una
+//                             and snd_nxt before it, the peer's window, srtt (net/ipv4/tcp_input.c);
+//   sock:sock_send_length     each send's length, by socket (struct sock address);
+//   tcp:tcp_retransmit_skb    a retransmission;
+//   sock:inet_sock_set_state  a state change (the socket's ports, its close).
+// A stall: the sender had data out and waited at least the threshold beyond the path's round
+// trip (the smallest smoothed RTT tcp_probe showed on that socket, or the shortest wait seen if
+// larger) for the next ACK after its last send or ACK
+// (scan's rule: pcap/stall_scanner.h). With a retransmission in between, it is loss, not the
+// receiver's delayed ACK. Pure: records in, stalls out.
+#pragma once
+
+#include <cstdint>
+#include <array>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ackstall/core/error.h"
+#include "ackstall/core/limit_cause.h"
+#include "ackstall/live/trace_format.h"
+
+namespace ackstall::live {
+
+inline constexpr std::array<std::string_view, 4> kTraceEvents = {"tcp/tcp_probe", "sock/sock_send_length",
+                                                                  "tcp/tcp_retransmit_skb", "sock/inet_sock_set_state"};
+
+enum class TraceKind : std::uint8_t { probe, send, retransmit, set_state };
+
+struct TraceEvent {
+  TraceKind kind = TraceKind::probe;
+  std::uint64_t ts_ns = 0;
+  std::uint64_t sk = 0;  // struct sock address: one socket across the events
+  std::uint16_t sport = 0, dport = 0;
+  std::string local, remote;         // tcp_probe: "addr:port"
+  std::uint32_t snd_nxt = 0, snd_una = 0;
+  std::uint32_t srtt_us = 0;         // tcp_probe: the smoothed RTT (0: the field is absent)
+  std::int64_t length = 0;           // sock_send_length: bytes sent (negative: an error)
+  int new_state = 0;
+};
+
+// The record layouts of the events this kernel has. An event or field it lacks is named in
+// `missing` (one line each) and its records are not decoded; the others still are.
+class EventSchema {
+ public:
+  // FORMATS: each of kTraceEvents the kernel has, parsed from its format file.
+  static EventSchema make(const std::vector<EventFormat>& formats);
+  std::optional<TraceEvent> decode(std::uint64_t ts_ns, std::span<const std::byte> record) const;
+  const std::vector<std::string>& missing() const noexcept { return missing_; }
+
+ private:
+  struct Known {
+    TraceKind kind;
+    EventFormat format;
+  };
+  std::map<std::uint16_t, Known> by_id_;
+  std::vector<std::string> missing_;
+};
+
+struct EventStall {
+  std::uint64_t ts_ns = 0;  // when the ACK came
+  std::string local, remote;
+  std::int64_t wait_ns = 0;             // from the last send or ACK to this ACK
+  std::int64_t path_ns = 0;             // the shortest such wait on this socket (the path)
+  std::int64_t send_length = 0;         // the last send before the wait (0: none seen)
+  std::uint32_t outstanding = 0;        // bytes out when the ACK came
+  core::LimitCause cause = core::LimitCause::delayed_ack;  // or loss
+};
+
+class StallDetector {
+ public:
+  explicit StallDetector(std::int64_t threshold_ns) : threshold_ns_(threshold_ns) {}
+  // Events in time order (per CPU buffers merged by the caller).
+  void feed(const TraceEvent& e);
+  std::vector<EventStall> take();  // the stalls found since the last take
+  std::uint64_t events() const noexcept { return events_; }
+  std::uint64_t sends() const noexcept { return sends_; }
+
+ private:
+  struct Socket {
+    std::string local, remote;
+    std::uint64_t last_activity = 0, last_send_ts = 0;
+    std::int64_t last_send = 0;
+    std::int64_t shortest_wait = -1;
+    std::int64_t min_srtt = -1;
+    bool retransmitted = false;
+  };
+  std::int64_t threshold_ns_;
+  std::unordered_map<std::uint64_t, Socket> sockets_;
+  std::vector<EventStall> stalls_;
+  std::uint64_t events_ = 0, sends_ = 0;
+};
+
+}  // namespace ackstall::live

@@ -1,0 +1,48 @@
+// ackstall/live/tracker.h — the connections of successive samples (sock_diag.h), each interval
+// attributed (attribution.h) and added up per connection for the summary. Pure: the caller
+// samples, the tracker only compares.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ackstall/live/attribution.h"
+#include "ackstall/live/tcp_sample.h"
+
+namespace ackstall::live {
+
+struct ConnectionView {
+  Sample now;           // the latest sample
+  Attribution last;     // the last interval
+  Attribution total;    // every interval since the connection was first seen
+  Verdict verdict;      // on `last` (update) or on `total` (summary)
+  bool closed = false;  // gone from the latest sample (summary only)
+};
+
+// Busiest first: bytes moved (acknowledged + received) in the interval, then the socket's key.
+bool busier(const ConnectionView& a, const ConnectionView& b);
+
+class Tracker {
+ public:
+  // One round of samples (every socket the filter passed): the connections that sent or received
+  // in the interval since the previous round, busiest first. The first round only remembers.
+  // STALLS: --events' delayed-ACK stall time per "local remote" since the previous round
+  // (apply_event_stalls).
+  std::vector<ConnectionView> update(std::vector<Sample> samples,
+                                     const std::unordered_map<std::string, std::int64_t>& stalls = {});
+  // Every connection that sent or received while watched, with the verdict on its total.
+  std::vector<ConnectionView> summary() const;
+  std::size_t watched() const noexcept { return connections_.size(); }
+
+ private:
+  struct Entry {
+    ConnectionView view;
+    bool seen = false;
+    std::int64_t pending_stall_ns = 0;  // --events stall time not yet placed in an interval
+  };
+  std::unordered_map<std::uint64_t, Entry> connections_;  // by socket cookie
+};
+
+}  // namespace ackstall::live

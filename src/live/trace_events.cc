@@ -1,0 +1,159 @@
+#include "ackstall/live/trace_events.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstring>
+
+namespace ackstall::live {
+namespace {
+
+// tcp_probe's saddr/daddr: a struct sockaddr_in or sockaddr_in6 (include/trace/events/tcp.h).
+std::string sockaddr_text(std::span<const std::byte> record, const FieldFormat* f) {
+  if (f == nullptr || f->offset + f->size > record.size() || f->size < sizeof(sockaddr_in)) return "?";
+  sockaddr_in6 a6{};
+  std::memcpy(&a6, record.data() + f->offset, std::min(f->size, sizeof a6));
+  char buf[INET6_ADDRSTRLEN] = {};
+  if (a6.sin6_family == AF_INET) {
+    sockaddr_in a4{};
+    std::memcpy(&a4, record.data() + f->offset, sizeof a4);
+    inet_ntop(AF_INET, &a4.sin_addr, buf, sizeof buf);
+    return std::string(buf) + ":" + std::to_string(ntohs(a4.sin_port));
+  }
+  if (a6.sin6_family == AF_INET6 && f->size >= sizeof a6) {
+    inet_ntop(AF_INET6, &a6.sin6_addr, buf, sizeof buf);
+    return "[" + std::string(buf) + "]:" + std::to_string(ntohs(a6.sin6_port));
+  }
+  return "?";
+}
+
+struct Need {
+  std::string_view event;
+  TraceKind kind;
+  std::vector<std::string_view> fields;
+};
+
+}  // namespace
+
+EventSchema EventSchema::make(const std::vector<EventFormat>& formats) {
+  const Need needs[] = {
+      {"tcp/tcp_probe", TraceKind::probe, {"skaddr", "sport", "dport", "snd_nxt", "snd_una"}},
+      {"sock/sock_send_length", TraceKind::send, {"sk", "ret"}},
+      {"tcp/tcp_retransmit_skb", TraceKind::retransmit, {"skaddr", "sport", "dport"}},
+      {"sock/inet_sock_set_state", TraceKind::set_state, {"skaddr", "sport", "dport", "newstate"}},
+  };
+  EventSchema s;
+  for (const Need& n : needs) {
+    const EventFormat* f = nullptr;
+    for (const EventFormat& e : formats) if (e.name == n.event) f = &e;
+    if (f == nullptr) {
+      s.missing_.push_back("this kernel has no tracepoint " + std::string(n.event) + ": its events are not shown");
+      continue;
+    }
+    bool complete = true;
+    for (const std::string_view field : n.fields) {
+      if (f->field(field) == nullptr) {
+        s.missing_.push_back("tracepoint " + std::string(n.event) + " has no field '" + std::string(field) +
+                             "' in this kernel: its events are not shown");
+        complete = false;
+      }
+    }
+    if (complete) s.by_id_.emplace(f->id, Known{n.kind, *f});
+  }
+  return s;
+}
+
+std::optional<TraceEvent> EventSchema::decode(std::uint64_t ts_ns, std::span<const std::byte> record) const {
+  if (record.size() < 2) return std::nullopt;
+  std::uint16_t type = 0;
+  std::memcpy(&type, record.data(), sizeof type);  // common_type, offset 0 in every format
+  const auto it = by_id_.find(type);
+  if (it == by_id_.end()) return std::nullopt;
+  const EventFormat& f = it->second.format;
+  const auto get = [&](std::string_view name) -> std::uint64_t {
+    const FieldFormat* ff = f.field(name);
+    return ff ? read_field(record, *ff).value_or(0) : 0;
+  };
+  TraceEvent e;
+  e.kind = it->second.kind;
+  e.ts_ns = ts_ns;
+  switch (e.kind) {
+    case TraceKind::probe:
+      e.sk = get("skaddr");
+      e.snd_nxt = static_cast<std::uint32_t>(get("snd_nxt"));
+      e.snd_una = static_cast<std::uint32_t>(get("snd_una"));
+      e.srtt_us = static_cast<std::uint32_t>(get("srtt"));
+      e.local = sockaddr_text(record, f.field("saddr"));
+      e.remote = sockaddr_text(record, f.field("daddr"));
+      break;
+    case TraceKind::send: {
+      e.sk = get("sk");
+      const FieldFormat* ret = f.field("ret");
+      std::int64_t v = static_cast<std::int64_t>(get("ret"));
+      if (ret->is_signed && ret->size == 4) v = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+      e.length = v;
+      break;
+    }
+    case TraceKind::retransmit: e.sk = get("skaddr"); break;
+    case TraceKind::set_state:
+      e.sk = get("skaddr");
+      e.new_state = static_cast<int>(get("newstate"));
+      break;
+  }
+  if (e.kind != TraceKind::send) {
+    e.sport = static_cast<std::uint16_t>(get("sport"));
+    e.dport = static_cast<std::uint16_t>(get("dport"));
+  }
+  return e;
+}
+
+void StallDetector::feed(const TraceEvent& e) {
+  ++events_;
+  constexpr int kTcpClose = 7;  // include/net/tcp_states.h
+  switch (e.kind) {
+    case TraceKind::send: {
+      // Sends of sockets never seen in a (port-filtered) probe are not watched.
+      const auto it = sockets_.find(e.sk);
+      if (it == sockets_.end() || e.length <= 0) return;
+      ++sends_;
+      it->second.last_send = e.length;
+      it->second.last_send_ts = e.ts_ns;
+      it->second.last_activity = e.ts_ns;
+      return;
+    }
+    case TraceKind::retransmit:
+      if (const auto it = sockets_.find(e.sk); it != sockets_.end()) it->second.retransmitted = true;
+      return;
+    case TraceKind::set_state:
+      if (e.new_state == kTcpClose) sockets_.erase(e.sk);
+      return;
+    case TraceKind::probe: break;
+  }
+  Socket& s = sockets_[e.sk];
+  if (s.local.empty()) {
+    s.local = e.local;
+    s.remote = e.remote;
+  }
+  if (e.srtt_us > 0 && (s.min_srtt < 0 || std::int64_t{e.srtt_us} * 1000 < s.min_srtt)) s.min_srtt = std::int64_t{e.srtt_us} * 1000;
+  const std::uint32_t outstanding = e.snd_nxt - e.snd_una;
+  if (s.last_activity != 0 && outstanding > 0 && e.ts_ns > s.last_activity) {
+    const auto wait = static_cast<std::int64_t>(e.ts_ns - s.last_activity);
+    if (s.shortest_wait < 0 || wait < s.shortest_wait) s.shortest_wait = wait;
+    const std::int64_t path = std::max(s.shortest_wait, s.min_srtt);
+    if (wait - path >= threshold_ns_) {
+      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, path, s.last_send, outstanding,
+                         s.retransmitted ? core::LimitCause::loss : core::LimitCause::delayed_ack});
+    }
+  }
+  s.retransmitted = false;
+  s.last_activity = e.ts_ns;
+}
+
+std::vector<EventStall> StallDetector::take() {
+  std::vector<EventStall> out;
+  out.swap(stalls_);
+  return out;
+}
+
+}  // namespace ackstall::live

@@ -1,0 +1,55 @@
+#include "ackstall/live/tracker.h"
+
+#include <algorithm>
+
+namespace ackstall::live {
+
+bool busier(const ConnectionView& a, const ConnectionView& b) {
+  const auto moved = [](const Attribution& x) { return x.bytes_acked + x.bytes_received; };
+  if (moved(a.last) != moved(b.last)) return moved(a.last) > moved(b.last);
+  if (moved(a.total) != moved(b.total)) return moved(a.total) > moved(b.total);
+  return a.now.key.cookie < b.now.key.cookie;
+}
+
+std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
+                                            const std::unordered_map<std::string, std::int64_t>& stalls) {
+  for (auto& [cookie, e] : connections_) e.seen = false;
+  std::vector<ConnectionView> active;
+  for (Sample& s : samples) {
+    auto [it, fresh] = connections_.try_emplace(s.key.cookie);
+    Entry& e = it->second;
+    e.seen = true;
+    e.view.closed = false;
+    if (!fresh) {
+      e.view.last = attribute(e.view.now, s);
+      if (const auto st = stalls.find(s.key.local + " " + s.key.remote); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.last, e.pending_stall_ns);
+      accumulate(e.view.total, e.view.last);
+    }
+    e.view.now = std::move(s);
+    if (!fresh && e.view.last.role != Role::idle) {
+      e.view.verdict = judge(e.view.last, e.view.now);
+      active.push_back(e.view);
+    }
+  }
+  // Gone sockets stay for the summary if they ever moved data; the others are forgotten.
+  std::erase_if(connections_, [](const auto& kv) { return !kv.second.seen && kv.second.view.total.role == Role::idle; });
+  for (auto& [cookie, e] : connections_) e.view.closed = !e.seen;
+  std::sort(active.begin(), active.end(), busier);
+  return active;
+}
+
+std::vector<ConnectionView> Tracker::summary() const {
+  std::vector<ConnectionView> out;
+  for (const auto& [cookie, e] : connections_) {
+    if (e.view.total.role == Role::idle) continue;
+    ConnectionView v = e.view;
+    v.verdict = judge(v.total, v.now);
+    v.last = v.total;  // busiest by everything it moved
+    out.push_back(std::move(v));
+  }
+  std::sort(out.begin(), out.end(), busier);
+  return out;
+}
+
+}  // namespace ackstall::live

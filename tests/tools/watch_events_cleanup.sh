@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# watch --events leaves nothing in the kernel (issue 39): its tracefs instance, with its enabled
+# tracepoints, is gone after Ctrl-C (exit 130, the summary printed), and after a SIGKILLed run the
+# next run finds the stale instance and removes it. Root only (tracefs); skipped otherwise.
+# Usage: watch_events_cleanup.sh ACKSTALL
+source "$(dirname "$0")/script_test_lib.sh"
+ackstall=$1
+[ "$(id -u)" = 0 ] || { echo "SKIP: watch --events needs root (tracefs)"; exit 77; }
+private_dir watch-events
+root=/sys/kernel/tracing
+[ -d "$root/instances" ] || root=/sys/kernel/debug/tracing
+port=$((20000 + RANDOM % 20000))
+
+# Waits for PID's instance to exist with tcp_probe enabled.
+wait_instance() {
+  for _ in $(seq 100); do
+    [ "$(cat "$root/instances/ackstall-watch-$1/events/tcp/tcp_probe/enable" 2>/dev/null)" = 1 ] && return 0
+    sleep 0.05
+  done
+  fail "no instance ackstall-watch-$1 with tcp_probe enabled: $(cat "$dir/err")"
+}
+
+# 1. Ctrl-C: 130, the summary, no instance left.
+"$ackstall" watch --events --port "$port" --interval 50ms > "$dir/out" 2> "$dir/err" &
+pid=$!
+wait_instance "$pid"
+root=$(cd "$root" && pwd)  # mounted by the first run if it was not
+kill -INT "$pid"
+code=0; wait "$pid" || code=$?
+[ "$code" -eq 130 ] || fail "SIGINT: exit $code, expected 130: $(cat "$dir/err")"
+grep -q '^summary:' "$dir/out" || fail "SIGINT: no summary"
+grep -q '^events: ' "$dir/out" || fail "SIGINT: no event counts"
+[ ! -e "$root/instances/ackstall-watch-$pid" ] || fail "SIGINT: instance ackstall-watch-$pid left behind"
+
+# 2. SIGKILL: the instance stays (nothing runs to remove it); the next run removes it, and its own.
+"$ackstall" watch --events --port "$port" --interval 50ms > "$dir/out2" 2> "$dir/err" &
+killed=$!
+wait_instance "$killed"
+kill -KILL "$killed"
+wait "$killed" || true
+[ -d "$root/instances/ackstall-watch-$killed" ] || fail "SIGKILL: the instance is already gone (test proves nothing)"
+"$ackstall" watch --events --port "$port" --duration 100ms > "$dir/out3" 2> "$dir/err3" &
+next=$!
+code=0; wait "$next" || code=$?
+[ "$code" -eq 0 ] || fail "next run: exit $code: $(cat "$dir/err3")"
+grep -q "removed the tracefs instance ackstall-watch-$killed of a run that was killed" "$dir/err3" ||
+  fail "next run did not report removing the stale instance: $(cat "$dir/err3")"
+[ ! -e "$root/instances/ackstall-watch-$killed" ] || fail "stale instance ackstall-watch-$killed left behind"
+[ ! -e "$root/instances/ackstall-watch-$next" ] || fail "instance ackstall-watch-$next left behind"
+echo "ok: no instance after Ctrl-C, stale instance of a SIGKILLed run removed by the next"
