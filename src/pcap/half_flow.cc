@@ -462,11 +462,9 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         account_until(now, LimitCause::not_captured);
       } else if (was_zero || kind == StallKind::window_update) {
         commit_pending();
-        account_until(now, LimitCause::receiver_window);
+        account_until(now, core::cause_of(kind));  // the receiver's window (core/stall_kind.h)
       } else if (in_recovery_) {
         account_until(now, LimitCause::loss);
-      } else if (waited && kind == StallKind::reply) {
-        account_until(now, LimitCause::peer_reply);
       } else if (waited && kind == StallKind::delayed_ack) {
         // The hold beyond the floor is the timer's; the floor itself is the path's.
         const std::int64_t path = std::max<std::int64_t>(dt - excess, 0);
@@ -474,10 +472,10 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         span(static_cast<std::uint8_t>(LimitCause::delayed_ack), acct_ns_, now);
         account(LimitCause::delayed_ack, now - acct_ns_);
         acct_ns_ = now;
-      } else if (waited && kind == StallKind::window_limited) {
-        account_until(now, LimitCause::receiver_window);
       } else if (waited) {
-        account_until(now, LimitCause::network);  // a late ACK of several segments: a queue, a busy host
+        // The kind's cause (core/stall_kind.h): a reply the peer's, a full window the receiver's,
+        // a late ACK of several segments (a queue, a busy host) the network's.
+        account_until(now, core::cause_of(kind));
       } else if (window_full) {
         account_until(now, LimitCause::receiver_window);
       } else if (p.payload_len > 0) {

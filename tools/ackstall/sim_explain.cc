@@ -131,8 +131,8 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
                                            core::format_duration_ns(cfg.app.scp.sleep_quantum.mean().count()),
                                            cfg.app.scp.sleep_quantum.to_string()),
                          when);
+    default: return {};  // a kind only the scanner finds (core::StallObserver)
   }
-  return {};
 }
 
 }  // namespace ackstall::tools
