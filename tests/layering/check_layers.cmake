@@ -2,6 +2,7 @@
 # line "name <- dep dep ..." per library) against the libraries' real links, written at configure
 # time by tests/CMakeLists.txt into ACTUAL (same format, sorted). Fails naming the first
 # difference. Run: cmake -DDOC=docs/ARCHITECTURE.md -DACTUAL=build/.../layers.txt -P check_layers.cmake
+cmake_minimum_required(VERSION 3.20)  # IN_LIST (CMP0057)
 file(READ "${DOC}" doc)
 string(FIND "${doc}" "<!-- layers -->" begin)
 string(FIND "${doc}" "<!-- /layers -->" end)
