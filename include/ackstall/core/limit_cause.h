@@ -34,6 +34,8 @@
 #include <optional>
 #include <string_view>
 
+#include "ackstall/core/closed_table.h"
+
 namespace ackstall::core {
 
 enum class LimitCause : std::uint8_t {
@@ -78,19 +80,8 @@ inline constexpr LimitCauseRow kLimitCauseTable[] = {
 inline constexpr std::size_t kLimitCauseCount = std::size(kLimitCauseTable);
 
 // Every cause, in enum order (from the table).
-inline constexpr std::array<LimitCause, kLimitCauseCount> kLimitCauses = [] {
-  std::array<LimitCause, kLimitCauseCount> out{};
-  for (std::size_t i = 0; i < kLimitCauseCount; ++i) out[i] = kLimitCauseTable[i].cause;
-  return out;
-}();
-
-// The table is in enum order: a cause's row is its value.
-inline constexpr bool kLimitCauseTableInOrder = [] {
-  for (std::size_t i = 0; i < kLimitCauseCount; ++i)
-    if (static_cast<std::size_t>(kLimitCauseTable[i].cause) != i) return false;
-  return true;
-}();
-static_assert(kLimitCauseTableInOrder, "kLimitCauseTable: one row per LimitCause, in enum order");
+inline constexpr std::array<LimitCause, kLimitCauseCount> kLimitCauses = column_of(kLimitCauseTable, &LimitCauseRow::cause);
+static_assert(in_enum_order(kLimitCauseTable, &LimitCauseRow::cause), "kLimitCauseTable: one row per LimitCause, in enum order");
 
 constexpr const LimitCauseRow& row_of(LimitCause c) noexcept { return kLimitCauseTable[static_cast<std::size_t>(c)]; }
 

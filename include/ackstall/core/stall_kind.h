@@ -16,6 +16,7 @@
 #include <optional>
 #include <string_view>
 
+#include "ackstall/core/closed_table.h"
 #include "ackstall/core/limit_cause.h"
 
 namespace ackstall::core {
@@ -80,12 +81,7 @@ inline constexpr StallKindRow kStallKindTable[] = {
 
 inline constexpr std::size_t kStallKindCount = std::size(kStallKindTable);
 
-inline constexpr bool kStallKindTableInOrder = [] {
-  for (std::size_t i = 0; i < kStallKindCount; ++i)
-    if (static_cast<std::size_t>(kStallKindTable[i].kind) != i) return false;
-  return true;
-}();
-static_assert(kStallKindTableInOrder, "kStallKindTable: one row per StallKind, in enum order");
+static_assert(in_enum_order(kStallKindTable, &StallKindRow::kind), "kStallKindTable: one row per StallKind, in enum order");
 
 constexpr const StallKindRow& row_of(StallKind k) noexcept { return kStallKindTable[static_cast<std::size_t>(k)]; }
 constexpr bool seen_by(StallKind k, StallObserver o) noexcept {
