@@ -7,7 +7,7 @@
 #include <array>
 
 #include "ackstall/core/units.h"
-#include "sim_explain.h"
+#include "ackstall/analysis/sim_explain.h"
 #include <ostream>
 #include <utility>
 
@@ -82,7 +82,7 @@ void print_summary(std::ostream& out, const SimRun& r) {
              "that ends it); shorter waits {:.3f} s in all ({})\n",
              stall_brief(s.stalls), core::format_duration_ns(r.scenario.config.stall_threshold.count()),
              total_time(s.short_waits), stall_brief(s.short_waits));
-  fmt::print(out, "why        {}\n", explain(r.scenario.config, s));
+  fmt::print(out, "why        {}\n", analysis::explain(r.scenario.config, s));
   fmt::print(out,
              "segments   data {}, pure ACKs {} (window updates {}, delayed {}), retransmits {}, "
              "RTO {}, drops {}\n",
@@ -139,7 +139,7 @@ nlohmann::json summary_json(const SimRun& r) {
   j["overrides"] = r.scenario.overrides;
   j["calibration"] = r.scenario.calibration;
   j["wall_s"] = r.wall_seconds;
-  j["explanation"] = explain(r.scenario.config, r.summary);
+  j["explanation"] = analysis::explain(r.scenario.config, r.summary);
   if (!r.causes.empty()) {
     nlohmann::json causes = nlohmann::json::object();
     for (const auto& c : r.causes) causes[std::string(core::to_string(c.cause))] = static_cast<double>(c.ns) / 1e9;

@@ -1,4 +1,4 @@
-#include "sim_explain.h"
+#include "ackstall/analysis/sim_explain.h"
 
 #include <fmt/format.h>
 
@@ -9,9 +9,8 @@
 #include "ackstall/core/link_framing.h"
 #include "ackstall/core/plural.h"
 #include "ackstall/core/units.h"
-#include "sim_report.h"
 
-namespace ackstall::tools {
+namespace ackstall::analysis {
 namespace {
 
 using sim::StallKind;
@@ -46,11 +45,11 @@ std::string ack_rule(const sim::TcpProfile& rx) {
 // as long. nullopt when TOTALS is empty.
 static std::optional<StallKind> dominant(const sim::StallTotals& totals) {
   double max = 0;
-  for (StallKind k : sim::kStallKinds) max = std::max(max, stall_total(totals, k).time.seconds());
+  for (StallKind k : sim::kStallKinds) max = std::max(max, totals.of(k)->time.seconds());
   if (max == 0) return std::nullopt;
   for (StallKind k : {StallKind::delayed_ack, StallKind::nagle_hold, StallKind::select_teardown, StallKind::wakeup,
                       StallKind::quota_wait})
-    if (stall_total(totals, k).time.seconds() >= max / 2) return k;
+    if (totals.of(k)->time.seconds() >= max / 2) return k;
   return std::nullopt;
 }
 
@@ -60,13 +59,13 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
 std::string explain(const sim::ExperimentConfig& cfg, const sim::Summary& s) {
   const double share = s.ceiling_mib_s > 0 ? s.goodput_mib_s / s.ceiling_mib_s : 0;
   const std::string threshold = core::format_duration_ns(cfg.stall_threshold.count());
-  if (const auto worst = dominant(s.stalls)) return mechanism(cfg, s, *worst, stall_total(s.stalls, *worst));
+  if (const auto worst = dominant(s.stalls)) return mechanism(cfg, s, *worst, *s.stalls.of(*worst));
   if (share >= 0.9)
     return fmt::format("no stall above {}: the link is the limit ({:.0f} % of its ceiling)", threshold, 100 * share);
   const auto wait = dominant(s.short_waits);
   if (!wait) return fmt::format("no stall and no wait, at {:.0f} % of the link's ceiling", 100 * share);
   return fmt::format("no stall above {}, {:.0f} % of the link's ceiling, lost to short waits: {}", threshold,
-                     100 * share, mechanism(cfg, s, *wait, stall_total(s.short_waits, *wait)));
+                     100 * share, mechanism(cfg, s, *wait, *s.short_waits.of(*wait)));
 }
 
 static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summary& s, StallKind worst,
@@ -135,4 +134,4 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
   }
 }
 
-}  // namespace ackstall::tools
+}  // namespace ackstall::analysis

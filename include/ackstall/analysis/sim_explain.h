@@ -8,8 +8,8 @@
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 
-namespace ackstall::tools {
+namespace ackstall::analysis {
 
 std::string explain(const sim::ExperimentConfig& cfg, const sim::Summary& s);
 
-}  // namespace ackstall::tools
+}  // namespace ackstall::analysis
