@@ -1,4 +1,4 @@
-// ackstall lab: namespaces and shaping (lab_netns.h).
+// ackstall lab: namespaces and shaping (ackstall/lab/netns.h).
 #include "ackstall/lab/netns.h"
 
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-// ackstall lab up|down|run|matrix: the two-namespace real-kernel lab (lab_netns.h).
+// ackstall lab up|down|run|matrix: the two-namespace real-kernel lab (ackstall/lab/netns.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 

@@ -38,7 +38,7 @@ struct SimOptions {
   std::vector<std::string> files;
   std::vector<std::string> sets;
   bool json = false;
-  bool causes = true;  // the scanner's accounts of a single run (sim_causes.h)
+  bool causes = true;  // the scanner's accounts of a single run (analysis/sim_causes.h)
   std::string pcap_path;
   std::uint32_t snaplen = 128;
   std::string pcap_at = "wire";

@@ -1,5 +1,5 @@
 // ackstall lab: the delay line, a user-space cable between two interfaces of the middle host
-// (lab_netns.h, `lab up --rtt`). This kernel has no netem; the line reads every frame arriving
+// (lab/netns.h, `lab up --rtt`). This kernel has no netem; the line reads every frame arriving
 // on one interface through an AF_PACKET socket (packet(7)) and writes it, unchanged, out of the
 // other after the one-way delay (DelayQueue), in both directions. PACKET_VNET_HDR carries each
 // frame's checksum-offload state across (a veth frame's TCP checksum is left to the receiver:
