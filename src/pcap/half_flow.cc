@@ -473,17 +473,15 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         account_until(now, LimitCause::not_captured);
       } else if (was_zero || kind == StallKind::window_update) {
         commit_pending();
-        account_until(now, LimitCause::receiver_window);
+        account_until(now, core::cause_of(kind));  // the receiver's window (core/stall_kind.h)
       } else if (in_recovery_) {
         account_until(now, LimitCause::loss);
-      } else if (waited && kind == StallKind::reply) {
-        account_until(now, LimitCause::peer_reply);
       } else if (waited && kind == StallKind::delayed_ack) {
         // Accounted by settle_held once the sender's next segment shows the ACK released it.
-      } else if (waited && kind == StallKind::window_limited) {
-        account_until(now, LimitCause::receiver_window);
       } else if (waited) {
-        account_until(now, LimitCause::network);  // a late ACK of several segments: a queue, a busy host
+        // The kind's cause (core/stall_kind.h): a reply the peer's, a full window the receiver's,
+        // a late ACK of several segments (a queue, a busy host) the network's.
+        account_until(now, core::cause_of(kind));
       } else if (window_full) {
         account_until(now, LimitCause::receiver_window);
       } else if (p.payload_len > 0) {

@@ -13,19 +13,6 @@ struct StallScanner::Flow {
   detail::HalfFlow a_to_b, b_to_a;
 };
 
-std::string_view to_string(StallKind kind) noexcept {
-  switch (kind) {
-    case StallKind::delayed_ack: return "delayed_ack";
-    case StallKind::zero_window: return "zero_window";
-    case StallKind::window_update: return "window_update";
-    case StallKind::window_limited: return "window_limited";
-    case StallKind::slow_ack: return "slow_ack";
-    case StallKind::retransmission: return "retransmission";
-    case StallKind::reply: return "reply";
-  }
-  return "?";
-}
-
 std::string_view to_string(AckEvery a) noexcept {
   switch (a) {
     case AckEvery::unknown: return "unknown";

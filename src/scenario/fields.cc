@@ -372,30 +372,48 @@ void alias(std::vector<Field>& out, std::string path, const std::string& new_key
   out.back().info.replaced_by = new_key;
 }
 
-// The old delay keys, each one term of a delay key (sim/delay.h), in the order the model drew
-// them: the transmitter's latency + uniform(jitter); the reader's quantiles(read_quantiles) +
-// read_latency + exp(read_jitter) + read_late_ppm ppm * (quantiles(read_late_quantiles) +
-// read_late_latency + exp(read_late_jitter)); the shaper's quantiles, its trace.
+// The old delay keys: one table of (old key -> new key, the term it sets), each row one term of a
+// delay key (sim/delay.h), in the order the model drew them: the transmitter's latency +
+// uniform(jitter); the reader's quantiles(read_quantiles) + read_latency + exp(read_jitter) +
+// read_late_ppm ppm * (quantiles(read_late_quantiles) + read_late_latency +
+// exp(read_late_jitter)); the shaper's quantiles, its trace. Read for one more release, with one
+// warning (old_key_warning).
+enum class OldForm : std::uint8_t { duration, list, ppm };  // the old value: duration_term, list_term, ppm_term
+using DelayOf = sim::Delay& (*)(ExperimentConfig&);
+constexpr DelayOf kWakeup = [](ExperimentConfig& c) -> sim::Delay& { return c.app.transmitter.wakeup; };
+constexpr DelayOf kReadWakeup = [](ExperimentConfig& c) -> sim::Delay& { return c.app.receiver.read_wakeup; };
+constexpr DelayOf kShaper = [](ExperimentConfig& c) -> sim::Delay& { return c.link.shaper_lateness; };
+constexpr DelayOf kData = [](ExperimentConfig& c) -> sim::Delay& { return c.link.data_lateness; };
+struct OldDelayKey {
+  std::string_view old_key, new_key;
+  DelayOf delay;  // the new key's delay
+  sim::DelayKind term;
+  bool in_rare;  // inside the rare-event term
+  OldForm form;
+};
+constexpr OldDelayKey kOldDelayKeys[] = {
+    {"app.transmitter.wakeup_latency", "app.transmitter.wakeup", kWakeup, sim::DelayKind::constant, false, OldForm::duration},
+    {"app.transmitter.wakeup_jitter", "app.transmitter.wakeup", kWakeup, sim::DelayKind::uniform, false, OldForm::duration},
+    {"app.receiver.read_latency", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::constant, false, OldForm::duration},
+    {"app.receiver.read_jitter", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::exponential, false, OldForm::duration},
+    {"app.receiver.read_quantiles", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::quantiles, false, OldForm::list},
+    {"app.receiver.read_late_ppm", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::rare, true, OldForm::ppm},
+    {"app.receiver.read_late_latency", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::constant, true, OldForm::duration},
+    {"app.receiver.read_late_jitter", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::exponential, true, OldForm::duration},
+    {"app.receiver.read_late_quantiles", "app.receiver.read_wakeup", kReadWakeup, sim::DelayKind::quantiles, true, OldForm::list},
+    {"link.shaper_wakeup_quantiles", "link.shaper_lateness", kShaper, sim::DelayKind::quantiles, false, OldForm::list},
+    {"link.shaper_wakeup_trace", "link.data_lateness", kData, sim::DelayKind::trace, false, OldForm::list},
+};
+
 std::vector<Field> build_aliases() {
   std::vector<Field> f;
-  using C = ExperimentConfig;
-  using K = sim::DelayKind;
-  const At<sim::Delay> wake([](C& c) -> auto& { return c.app.transmitter.wakeup; });
-  const At<sim::Delay> read([](C& c) -> auto& { return c.app.receiver.read_wakeup; });
-  const At<sim::Delay> shaper([](C& c) -> auto& { return c.link.shaper_lateness; });
-  const At<sim::Delay> data([](C& c) -> auto& { return c.link.data_lateness; });
-  const std::string t = "app.transmitter.", r = "app.receiver.";
-  alias(f, t + "wakeup_latency", t + "wakeup", duration_term(wake, K::constant, false));
-  alias(f, t + "wakeup_jitter", t + "wakeup", duration_term(wake, K::uniform, false));
-  alias(f, r + "read_latency", r + "read_wakeup", duration_term(read, K::constant, false));
-  alias(f, r + "read_jitter", r + "read_wakeup", duration_term(read, K::exponential, false));
-  alias(f, r + "read_quantiles", r + "read_wakeup", list_term(read, K::quantiles, false));
-  alias(f, r + "read_late_ppm", r + "read_wakeup", ppm_term(read));
-  alias(f, r + "read_late_latency", r + "read_wakeup", duration_term(read, K::constant, true));
-  alias(f, r + "read_late_jitter", r + "read_wakeup", duration_term(read, K::exponential, true));
-  alias(f, r + "read_late_quantiles", r + "read_wakeup", list_term(read, K::quantiles, true));
-  alias(f, "link.shaper_wakeup_quantiles", "link.shaper_lateness", list_term(shaper, K::quantiles, false));
-  alias(f, "link.shaper_wakeup_trace", "link.data_lateness", list_term(data, K::trace, false));
+  for (const OldDelayKey& k : kOldDelayKeys) {
+    const At<sim::Delay> at(k.delay);
+    Codec codec = k.form == OldForm::ppm        ? ppm_term(at)
+                  : k.form == OldForm::duration ? duration_term(at, k.term, k.in_rare)
+                                                : list_term(at, k.term, k.in_rare);
+    alias(f, std::string(k.old_key), std::string(k.new_key), std::move(codec));
+  }
   return f;
 }
 

@@ -80,14 +80,11 @@ static_assert(static_cast<std::size_t>(AckPolicyKind::ns3) + 1 == kAck.size());
 constexpr std::array<std::string_view, 3> kRwin{"bsd", "linux", "ns3"};
 constexpr std::array<std::string_view, 2> kTeardown{"sleep-loop", "event"};
 constexpr std::array<std::string_view, 2> kInit{"sender", "receiver"};
-constexpr std::array<std::string_view, 5> kStall{"delayed-ack", "nagle-hold", "quota-wait", "wakeup",
-                                                 "select-teardown"};
 static_assert(static_cast<std::size_t>(NagleKind::minshall) + 1 == kNagle.size());
 static_assert(static_cast<std::size_t>(SendBufferKind::ns3) + 1 == kSndbuf.size());
 static_assert(static_cast<std::size_t>(ReceiveWindowKind::ns3) + 1 == kRwin.size());
 static_assert(static_cast<std::size_t>(SelectTeardown::event) + 1 == kTeardown.size());
 static_assert(static_cast<std::size_t>(Initiator::receiver) + 1 == kInit.size());
-static_assert(static_cast<std::size_t>(StallKind::select_teardown) + 1 == kStall.size());
 
 // A Delay key (delay.h): its terms' rule, values in [0, max].
 core::Result<void> check_delay(std::string_view key, const Delay& d, Nanos max) {
@@ -201,7 +198,6 @@ std::string_view to_string(AckPolicyKind v) noexcept { return name_in(kAck, v); 
 std::string_view to_string(ReceiveWindowKind v) noexcept { return name_in(kRwin, v); }
 std::string_view to_string(SelectTeardown v) noexcept { return name_in(kTeardown, v); }
 std::string_view to_string(Initiator v) noexcept { return name_in(kInit, v); }
-std::string_view to_string(StallKind v) noexcept { return name_in(kStall, v); }
 std::optional<NagleKind> parse_nagle_kind(std::string_view s) noexcept { return parse_in<NagleKind>(kNagle, s); }
 std::optional<SendBufferKind> parse_send_buffer_kind(std::string_view s) noexcept {
   return parse_in<SendBufferKind>(kSndbuf, s);

@@ -269,14 +269,7 @@ void Simulation::trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos
 
 inline void Simulation::stall(const StallMarker& m) {
   StallTotals& totals = m.end - m.begin > cfg_.stall_threshold ? stalls_ : short_waits_;
-  StallTotal* t = nullptr;
-  switch (m.kind) {
-    case StallKind::delayed_ack: t = &totals.delayed_ack; break;
-    case StallKind::nagle_hold: t = &totals.nagle_hold; break;
-    case StallKind::quota_wait: t = &totals.quota_wait; break;
-    case StallKind::wakeup: t = &totals.wakeup; break;
-    case StallKind::select_teardown: t = &totals.select_teardown; break;
-  }
+  StallTotal* t = totals.of(m.kind);  // a kind the simulator marks (core::kSimulatorStallKinds)
   t->time += m.end - m.begin;
   ++t->count;
   if (trace_) trace_->on_stall(m);

@@ -149,7 +149,7 @@ TEST(Config, NameTablesAreInEnumOrderAndListed) {
   EXPECT_EQ(to_string(ReceiveWindowKind::linux), "linux");
   EXPECT_EQ(to_string(SelectTeardown::sleep_loop), "sleep-loop");
   EXPECT_EQ(to_string(Initiator::receiver), "receiver");
-  EXPECT_EQ(to_string(StallKind::select_teardown), "select-teardown");
+  EXPECT_EQ(core::label_of(StallKind::select_teardown), "select-teardown");
   EXPECT_EQ(join_names(ack_policy_kind_names()),
             "openbsd, bsd-tick, freebsd, linux-2.6, linux, linux-pingpong, windows, ns3");
   EXPECT_EQ(join_names(nagle_kind_names()), "off, classic, minshall");

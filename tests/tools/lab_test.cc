@@ -32,7 +32,7 @@
 #include "ackstall/ttcp/pattern.h"
 #include "app.h"
 #include "cli_runner.h"
-#include "lab_netns.h"
+#include "ackstall/lab/netns.h"
 #include "temp_dir.h"
 
 extern char** environ;

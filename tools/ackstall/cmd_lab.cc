@@ -1,4 +1,4 @@
-// ackstall lab up|down|run|matrix: the two-namespace real-kernel lab (lab_netns.h).
+// ackstall lab up|down|run|matrix: the two-namespace real-kernel lab (ackstall/lab/netns.h).
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
@@ -18,9 +18,9 @@
 #include "choice_option.h"
 #include "ackstall/core/units.h"
 #include "app.h"
-#include "lab/process.h"
-#include "lab/transfer_pair.h"
-#include "lab_netns.h"
+#include "ackstall/lab/process.h"
+#include "lab_transfer_pair.h"
+#include "ackstall/lab/netns.h"
 #include "ttcp_cli.h"
 
 namespace ackstall::tools {
@@ -164,7 +164,7 @@ int run_run(const RunOptions& o, Io io) {
   if (!*state) return fail(io, "lab run: no lab is up (run `ackstall lab up` first)");
   const ttcp::AckMode mode = o.ack_mode.empty() ? (*state)->ack_mode : *ttcp::parse_ack_mode(o.ack_mode);
   lab::InterruptGuard interrupt("lab run");  // Ctrl-C: the lab is removed, exit 130 (143)
-  const auto out = lab::run_pair(tx, receiver_for(tx, mode), o.realtime == "on", o.ipv6);
+  const auto out = run_pair(tx, receiver_for(tx, mode), o.realtime == "on", o.ipv6);
   if (tx.json) {
     nlohmann::json j;
     j["transmitter"] = out.tx_code == 0 ? nlohmann::json::parse(out.tx_out) : nlohmann::json(nullptr);
@@ -266,7 +266,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
         tx.nodelay = kase == "nodelay";
         tx.port = port++;
         if (port > 5900) port = 5101;
-        const auto out = lab::run_pair(tx, receiver_for(tx, cfg.ack_mode), o.realtime == "on");
+        const auto out = run_pair(tx, receiver_for(tx, cfg.ack_mode), o.realtime == "on");
         if (out.tx_code != 0 || out.rx_code != 0) {
           return fail(io, fmt::format("lab matrix: -l {} {}: {}", len, kase,
                                          (out.tx_err + out.rx_err).substr(0, (out.tx_err + out.rx_err).find('\n'))));

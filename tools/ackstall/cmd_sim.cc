@@ -25,8 +25,8 @@
 #include "ackstall/core/units.h"
 #include "gnuplot.h"
 #include "sim_keys.h"
-#include "sim_causes.h"
-#include "sim_pcap.h"
+#include "ackstall/analysis/sim_causes.h"
+#include "ackstall/analysis/sim_pcap.h"
 #include "sim_plot.h"
 #include "sim_report.h"
 #include "sim_sweep.h"
@@ -39,7 +39,7 @@ struct SimOptions {
   std::vector<std::string> files;
   std::vector<std::string> sets;
   bool json = false;
-  bool causes = true;  // the scanner's accounts of a single run (sim_causes.h)
+  bool causes = true;  // the scanner's accounts of a single run (analysis/sim_causes.h)
   std::string pcap_path;
   std::uint32_t snaplen = 128;
   std::string pcap_at = "wire";
@@ -205,15 +205,15 @@ int execute(const SimOptions& o, Io io) {
 
   std::vector<SimRun> runs;
   if (scenarios.size() == 1) {
-    std::unique_ptr<PcapTraceSink> pcap_sink;
+    std::unique_ptr<analysis::PcapTraceSink> pcap_sink;
     if (!o.pcap_path.empty()) {
       auto w = pcap::Writer::create(o.pcap_path, pcap::WriterOptions{o.snaplen});
       if (!w) return fail(io, w.error());
-      pcap_sink = std::make_unique<PcapTraceSink>(std::move(*w), *parse_capture_point(o.pcap_at));
+      pcap_sink = std::make_unique<analysis::PcapTraceSink>(std::move(*w), *analysis::parse_capture_point(o.pcap_at));
     }
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
-    CauseTraceSink causes(scenarios[0].config.stall_threshold.count());
+    analysis::CauseTraceSink causes(scenarios[0].config.stall_threshold.count());
     std::vector<sim::TraceSink*> sinks;
     if (o.causes) sinks.push_back(&causes);
     if (pcap_sink) sinks.push_back(pcap_sink.get());
@@ -292,7 +292,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--pcap-at", o->pcap_at,
                   "where the pcap is taken: wire (a tap, every frame at its first bit), sender or receiver "
                   "(that host's capture: its own frames leaving, the peer's at their last bit in)")
-      ->check(one_of(std::vector<std::string>(std::begin(kCapturePointNames), std::end(kCapturePointNames))))
+      ->check(one_of(std::vector<std::string>(std::begin(analysis::kCapturePointNames), std::end(analysis::kCapturePointNames))))
       ->needs(pcap_opt);
   cmd->add_option("--snaplen", o->snaplen, "bytes kept per frame in the pcap")
       ->check(CLI::Range(54u, 262144u));

@@ -149,9 +149,8 @@ void write_stalls(std::ostream& out, const pcap::DirectionReport& d, std::int64_
 // replaces with the stalls, streamed.
 nlohmann::json to_json(const pcap::DirectionReport& d) {
   nlohmann::json kinds = nlohmann::json::object();
-  for (std::size_t k = 0; k < pcap::kStallKindCount; ++k) {
-    kinds[std::string(pcap::to_string(static_cast<pcap::StallKind>(k)))] = d.stall_counts[k];
-  }
+  for (const pcap::StallKind k : core::kScannerStallKinds)
+    kinds[std::string(pcap::to_string(k))] = d.stall_counts[static_cast<std::size_t>(k)];
   return {{"sender", pcap::format_socket_addr(d.sender)},
           {"receiver", pcap::format_socket_addr(d.receiver)},
           {"data_segments", d.data_segments},

@@ -54,9 +54,7 @@ void MapData::add(std::uint64_t cell, const sim::Summary& s) {
   auto at = sweep_.coordinates(cell);
   at.resize(3, 0);
   std::uint64_t stalls = 0;
-  for (const auto* t : {&s.stalls.delayed_ack, &s.stalls.nagle_hold, &s.stalls.quota_wait, &s.stalls.wakeup,
-                        &s.stalls.select_teardown})
-    stalls += t->count;
+  for (const sim::StallKind k : sim::kStallKinds) stalls += s.stalls.of(k)->count;
   data_ << fmt::format("{} {} {} {:.6f} {:.6f} {}\n", at[0], at[1], at[2], std::max(s.goodput_mib_s, kFloor),
                        s.ceiling_mib_s, stalls > 0 ? 1 : 0);
   max_goodput_ = std::max(max_goodput_, s.ceiling_mib_s);

@@ -42,7 +42,7 @@ void PlotTraceSink::on_stall(const sim::StallMarker& stall) {
 core::Result<void> PlotTraceSink::render(const std::string& path, const std::string& title,
                                         const PlotWindow& window) const {
   TimeSequence ts = ts_;
-  for (const sim::StallKind k : sim::kStallKinds) ts.lanes.emplace_back(sim::to_string(k));
+  for (const sim::StallKind k : sim::kStallKinds) ts.lanes.emplace_back(core::label_of(k));
   return render_time_sequence(ts, path, title, window);
 }
 

@@ -7,7 +7,7 @@
 #include <array>
 
 #include "ackstall/core/units.h"
-#include "sim_explain.h"
+#include "ackstall/analysis/sim_explain.h"
 #include <ostream>
 #include <utility>
 
@@ -32,17 +32,8 @@ std::string title(const SimRun& r) {
 
 }  // namespace
 
-// The total of one kind (a kind added to the enum fails to compile here until it has one).
-const sim::StallTotal& stall_total(const sim::StallTotals& t, StallKind kind) {
-  switch (kind) {
-    case StallKind::delayed_ack: return t.delayed_ack;
-    case StallKind::nagle_hold: return t.nagle_hold;
-    case StallKind::quota_wait: return t.quota_wait;
-    case StallKind::wakeup: return t.wakeup;
-    case StallKind::select_teardown: return t.select_teardown;
-  }
-  return t.delayed_ack;
-}
+// The total of one kind the simulator marks (sim::kStallKinds).
+const sim::StallTotal& stall_total(const sim::StallTotals& t, StallKind kind) { return *t.of(kind); }
 
 double total_time(const sim::StallTotals& t) {
   double s = 0;
@@ -55,7 +46,7 @@ std::string stall_brief(const sim::StallTotals& t) {
   for (StallKind k : sim::kStallKinds) {
     const sim::StallTotal& x = stall_total(t, k);
     if (x.count == 0) continue;
-    out += fmt::format("{}{} {:.3f} s ({}x)", out.empty() ? "" : "; ", sim::to_string(k), x.time.seconds(), x.count);
+    out += fmt::format("{}{} {:.3f} s ({}x)", out.empty() ? "" : "; ", core::label_of(k), x.time.seconds(), x.count);
   }
   return out.empty() ? "none" : out;
 }
@@ -91,7 +82,7 @@ void print_summary(std::ostream& out, const SimRun& r) {
              "that ends it); shorter waits {:.3f} s in all ({})\n",
              stall_brief(s.stalls), core::format_duration_ns(r.scenario.config.stall_threshold.count()),
              total_time(s.short_waits), stall_brief(s.short_waits));
-  fmt::print(out, "why        {}\n", explain(r.scenario.config, s));
+  fmt::print(out, "why        {}\n", analysis::explain(r.scenario.config, s));
   fmt::print(out,
              "segments   data {}, pure ACKs {} (window updates {}, delayed {}), retransmits {}, "
              "RTO {}, drops {}\n",
@@ -107,8 +98,8 @@ nlohmann::json summary_fields(const sim::Summary& s) {
   for (StallKind k : sim::kStallKinds) {
     const auto& t = stall_total(s.stalls, k);
     const auto& w = stall_total(s.short_waits, k);
-    stalls[std::string(sim::to_string(k))] = {{"seconds", t.time.seconds()}, {"count", t.count}};
-    short_waits[std::string(sim::to_string(k))] = {{"seconds", w.time.seconds()}, {"count", w.count}};
+    stalls[std::string(core::label_of(k))] = {{"seconds", t.time.seconds()}, {"count", t.count}};
+    short_waits[std::string(core::label_of(k))] = {{"seconds", w.time.seconds()}, {"count", w.count}};
   }
   return {
       {"completed", s.completed},
@@ -148,7 +139,7 @@ nlohmann::json summary_json(const SimRun& r) {
   j["overrides"] = r.scenario.overrides;
   j["calibration"] = r.scenario.calibration;
   j["wall_s"] = r.wall_seconds;
-  j["explanation"] = explain(r.scenario.config, r.summary);
+  j["explanation"] = analysis::explain(r.scenario.config, r.summary);
   if (!r.causes.empty()) {
     nlohmann::json causes = nlohmann::json::object();
     for (const auto& c : r.causes) causes[std::string(core::to_string(c.cause))] = static_cast<double>(c.ns) / 1e9;
@@ -184,7 +175,7 @@ void print_table(std::ostream& out, std::span<const SimRun> runs) {
         worst_total = total;
       }
     fmt::print(out, "{:<{}} {:>10} {:>10.4f} {:>8} {:>8.2f}  {} {:.3f} s ({}x){}\n", row_name(r), width, seed,
-               s.goodput_mib_s, ratio, s.ceiling_mib_s, sim::to_string(worst),
+               s.goodput_mib_s, ratio, s.ceiling_mib_s, core::label_of(worst),
                worst_total->time.seconds(), worst_total->count, s.completed ? "" : "  INCOMPLETE");
   }
 }

@@ -18,7 +18,7 @@ struct SimRun {
   scenario::Scenario scenario;
   sim::Summary summary;
   double wall_seconds = 0;
-  // Where the time went, in the scanner's causes (sim_causes.h), largest first; single runs only.
+  // Where the time went, in the scanner's causes (analysis/sim_causes.h), largest first; single runs only.
   std::vector<pcap::CauseShare> causes;
 };
 

@@ -39,11 +39,7 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string column(sim::StallKind kind, const char* suffix) {
-  std::string name(sim::to_string(kind));
-  for (char& c : name) c = c == '-' ? '_' : c;
-  return name + suffix;
-}
+std::string column(sim::StallKind kind, const char* suffix) { return std::string(core::to_string(kind)) + suffix; }
 
 // One output format: a header, then one row per cell.
 class RowWriter {

@@ -1,6 +1,7 @@
 // ackstall/core/limit_cause.h — what limits a TCP transfer at a given moment: one vocabulary for
-// the capture diagnosis (pcap/stall_scanner.h attributes every moment of a transfer to one cause)
-// and for reports. Each cause names the rule that defines it (docs/SCAN.md "Where the time went").
+// the capture diagnosis (pcap/stall_scanner.h attributes every moment of a transfer to one cause),
+// the simulator's own accounts and reports. One closed table (kLimitCauseTable): each cause with
+// its key, its prose and the rule that defines it (docs/SCAN.md "Where the time went").
 //
 //   network          the path is full: the sender sends back to back (line rate) or waits one
 //                    round trip for the ACKs that clock out its congestion window
@@ -22,12 +23,18 @@
 //                    ACK came with, or after, the peer's reply);
 //   not_captured     time around segments missing from the capture: what limited it is not in
 //                    the capture.
+//
+// A new cause: one enumerator and one row of kLimitCauseTable (in enum order; checked below and by
+// tests/core/vocabulary_test.cc). Everything else (counts, arrays, names) is read from the table.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
+
+#include "ackstall/core/closed_table.h"
 
 namespace ackstall::core {
 
@@ -41,18 +48,55 @@ enum class LimitCause : std::uint8_t {
   peer_reply,
   not_captured,
 };
-inline constexpr std::size_t kLimitCauseCount = 8;
 
-inline constexpr std::array<LimitCause, kLimitCauseCount> kLimitCauses = {
-    LimitCause::network,     LimitCause::loss,       LimitCause::receiver_window, LimitCause::send_buffer,
-    LimitCause::delayed_ack, LimitCause::sender_app, LimitCause::peer_reply,      LimitCause::not_captured};
+struct LimitCauseRow {
+  LimitCause cause;
+  std::string_view key;          // JSON and command line: "receiver_window"
+  std::string_view description;  // prose: "limited by the receiver's window"
+  std::string_view rule;         // the rule that defines it, with its source (one line)
+};
+
+inline constexpr LimitCauseRow kLimitCauseTable[] = {
+    {LimitCause::network, "network", "the network (path full: line rate or congestion window)",
+     "segments back to back, or a wait of one round trip for ACKs that clock out the congestion window "
+     "(RFC 5681 3.1; T-RAT bandwidth/congestion limited)"},
+    {LimitCause::loss, "loss", "loss and recovery",
+     "a retransmission, and the time until the lost data is ACKed (RFC 6298, RFC 5681 3.2, RFC 6675)"},
+    {LimitCause::receiver_window, "receiver_window", "the receiver's window",
+     "window full or zero, or a wait ended by a window update (RFC 9293 3.8.6; T-RAT receiver limited)"},
+    {LimitCause::send_buffer, "send_buffer", "the sender's buffer or per-send quota",
+     "in flight plateaus below both windows while the sender waits for ACKs (T-RAT transport limited; "
+     "Winsock KB214397, STACKS 1)"},
+    {LimitCause::delayed_ack, "delayed_ack", "delayed-ACK stalls",
+     "a lone segment's ACK held beyond the path's round trip, at most 0.5 s (RFC 1122 4.2.3.2; STACKS 1-4)"},
+    {LimitCause::sender_app, "sender_app", "the sending application",
+     "nothing in flight and nothing sent (T-RAT application limited)"},
+    {LimitCause::peer_reply, "peer_reply", "the peer's reply (request/response)",
+     "nothing sent until the peer's data arrived, or the ACK came with the peer's data (request/response)"},
+    {LimitCause::not_captured, "not_captured", "not in the capture",
+     "ACKs for data the capture never saw (the capture dropped segments)"},
+};
+
+inline constexpr std::size_t kLimitCauseCount = std::size(kLimitCauseTable);
+
+// Every cause, in enum order (from the table).
+inline constexpr std::array<LimitCause, kLimitCauseCount> kLimitCauses = column_of(kLimitCauseTable, &LimitCauseRow::cause);
+static_assert(in_enum_order(kLimitCauseTable, &LimitCauseRow::cause), "kLimitCauseTable: one row per LimitCause, in enum order");
+
+constexpr const LimitCauseRow& row_of(LimitCause c) noexcept { return kLimitCauseTable[static_cast<std::size_t>(c)]; }
 
 // "receiver_window": the key used in JSON and on the command line.
-std::string_view to_string(LimitCause c) noexcept;
+constexpr std::string_view to_string(LimitCause c) noexcept { return row_of(c).key; }
 // "the receiver's window": for prose ("limited by ...").
-std::string_view describe(LimitCause c) noexcept;
+constexpr std::string_view describe(LimitCause c) noexcept { return row_of(c).description; }
 // The rule that defines the cause, with its source (one line).
-std::string_view rule_of(LimitCause c) noexcept;
+constexpr std::string_view rule_of(LimitCause c) noexcept { return row_of(c).rule; }
+// The cause whose key is `key`, if any.
+constexpr std::optional<LimitCause> parse_limit_cause(std::string_view key) noexcept {
+  for (const auto& r : kLimitCauseTable)
+    if (r.key == key) return r.cause;
+  return std::nullopt;
+}
 
 // Time (ns) attributed to each cause.
 using CauseTimes = std::array<std::int64_t, kLimitCauseCount>;

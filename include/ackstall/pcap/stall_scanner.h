@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/stall_kind.h"
 #include "ackstall/core/units.h"
 #include "ackstall/pcap/flow_key.h"
 #include "ackstall/pcap/stall_spill.h"
@@ -55,17 +56,11 @@
 
 namespace ackstall::pcap {
 
-enum class StallKind : std::uint8_t {
-  delayed_ack,
-  zero_window,
-  window_update,
-  window_limited,
-  slow_ack,
-  retransmission,
-  reply,
-};
-inline constexpr std::size_t kStallKindCount = 7;
-std::string_view to_string(StallKind kind) noexcept;
+// The kinds are core's one vocabulary (core/stall_kind.h); the scanner finds those the table says
+// it sees (core::kScannerStallKinds). stall_counts is indexed by the kind's value.
+using core::StallKind;
+using core::kStallKindCount;
+using core::to_string;
 
 enum class AckEvery : std::uint8_t { unknown, every_segment, every_second_segment, other };
 std::string_view to_string(AckEvery a) noexcept;

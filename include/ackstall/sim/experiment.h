@@ -38,12 +38,18 @@ struct StallTotal {
   std::uint64_t count = 0;
 };
 
+// One total per kind the simulator marks (core::kSimulatorStallKinds).
 struct StallTotals {
   StallTotal delayed_ack;
   StallTotal nagle_hold;
   StallTotal quota_wait;
   StallTotal wakeup;
   StallTotal select_teardown;
+  // The total of `kind`; nullptr for a kind only the scanner finds.
+  const StallTotal* of(StallKind kind) const noexcept;
+  StallTotal* of(StallKind kind) noexcept {
+    return const_cast<StallTotal*>(static_cast<const StallTotals&>(*this).of(kind));
+  }
 };
 
 struct Summary {

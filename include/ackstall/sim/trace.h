@@ -2,6 +2,7 @@
 // and every stall, through a TraceSink (experiment.h's run_experiment takes one).
 #pragma once
 
+#include "ackstall/core/stall_kind.h"
 #include "ackstall/core/tcp_flags.h"
 #include "ackstall/core/tcp_options.h"
 #include "ackstall/sim/time.h"
@@ -11,14 +12,11 @@
 
 namespace ackstall::sim {
 
-enum class StallKind : std::uint8_t {
-  delayed_ack,      // a receiver delayed-ACK timer that ran to expiry (arm -> fire)
-  nagle_hold,       // sender had a short segment ready and Nagle held it (hold -> send)
-  quota_wait,       // application blocked by the send-buffer accounting (WOULDBLOCK -> FD_WRITE)
-  wakeup,           // FD_WRITE / send completion -> the transmitting thread runs again
-  select_teardown,  // scp: socket readable -> select() returned
-};
-inline constexpr StallKind kStallKinds[] = {StallKind::delayed_ack, StallKind::nagle_hold, StallKind::quota_wait, StallKind::wakeup, StallKind::select_teardown};
+// The stall kinds are core's one vocabulary (core/stall_kind.h); the simulator marks those the
+// table says it sees (delayed_ack: a receiver timer run to expiry, arm -> fire; nagle_hold: hold ->
+// send; quota_wait: WOULDBLOCK -> FD_WRITE; wakeup: FD_WRITE -> the thread runs; select_teardown).
+using core::StallKind;
+inline constexpr const auto& kStallKinds = core::kSimulatorStallKinds;
 
 enum class Direction : std::uint8_t { sender_to_receiver, receiver_to_sender };
 
@@ -59,7 +57,5 @@ class TraceSink {
   virtual void on_frame(const WireFrame& frame) = 0;
   virtual void on_stall(const StallMarker& /*stall*/) {}
 };
-
-std::string_view to_string(StallKind v) noexcept;  // "delayed-ack", "nagle-hold", ...
 
 }  // namespace ackstall::sim
