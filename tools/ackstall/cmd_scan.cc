@@ -112,8 +112,10 @@ int run_scan(const ScanCli& o, Io io) {
     }
     if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   }
-  if (!o.report.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
-    return fail(io, "scan: --report describes one capture file (read twice: not stdin, not -i)", kExitUsage);
+  if (!o.report.empty() && (o.files.empty() || (o.files.size() > 1 && !o.merge) ||
+                            std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
+    return fail(io, "scan: --report describes one capture, a file or --merge's files (read twice: not stdin, not -i)",
+                kExitUsage);
   }
   if (!o.annotate.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
     return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i)", kExitUsage);
@@ -287,7 +289,7 @@ int run_scan(const ScanCli& o, Io io) {
     }
   }
   if (!o.report.empty() && emitted_from != nullptr) {
-    auto n = write_html_report(o.files[0], o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
+    auto n = write_html_report(o.files, o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
     if (!n) return fail(io, n.error(), kExitFailure, "--report: ");
     if (!o.json) fmt::print(io.out, "\nreport written to {} ({} bytes; one file, opens offline)\n", o.report, *n);
   }

@@ -45,7 +45,7 @@ double secs(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
 // and spans narrower than a tenth of a pixel are skipped: a page stays small however long the
 // transfer.
 std::string svg_of(const TimeSequence& ts) {
-  constexpr double kW = 880, kH = 260, kLeft = 70, kLane = 12, kTop = 10;
+  constexpr double kW = 860, kH = 260, kLeft = 90, kLane = 12, kTop = 10;
   double t_end = 0, s_end = 1;
   for (const auto& p : ts.data) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq);
   for (const auto& p : ts.acks) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq);
@@ -56,7 +56,8 @@ std::string svg_of(const TimeSequence& ts) {
   const double lanes_h = kLane * static_cast<double>(ts.lanes.size());
   const double height = kTop + kH + 24 + lanes_h + 8;
   const auto x = [&](double t) { return kLeft + (t - t_begin) / (t_end - t_begin) * kW; };
-  const auto y = [&](double s) { return kTop + kH - s / s_end * kH; };
+  // The offered window's edge may run far above the data: drawn clipped at the plot's top.
+  const auto y = [&](double s) { return std::max(kTop, kTop + kH - s / s_end * kH); };
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
       "role=\"img\">\n<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#999\"/>\n",
@@ -213,7 +214,7 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
   return out;
 }
 
-core::Result<std::size_t> write_html_report(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
+core::Result<std::size_t> write_html_report(const std::vector<std::string>& files, const std::string& bpf, const pcap::FileScan& scan,
                                             std::size_t top, bool all, double threshold_ms, const std::string& path) {
   const pcap::Triage t = pcap::triage(scan.flows);
   std::vector<HtmlConnection> shown;
@@ -224,7 +225,7 @@ core::Result<std::size_t> write_html_report(const std::string& file, const std::
     shown.push_back({&t.rows[i], {}});
     directions.push_back(&t.rows[i].judged());
   }
-  auto graphs = collect_time_sequences(file, bpf, scan, directions);
+  auto graphs = collect_time_sequences(files, bpf, scan, directions);
   if (!graphs) return tl::unexpected(graphs.error());
   for (std::size_t i = 0; i < shown.size(); ++i) shown[i].graph = std::move((*graphs)[i]);
   const std::string page = render_html_report(scan, t, shown, threshold_ms);

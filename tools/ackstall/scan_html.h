@@ -26,8 +26,9 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
                                const std::vector<HtmlConnection>& connections, double threshold_ms);
 
 // Scans nothing itself: triage of `scan`, the graphs of the rows to show (problem rows among the
-// first `top`, or every row with `all`) read from `file` in one more pass, written to `path`.
-core::Result<std::size_t> write_html_report(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
+// first `top`, or every row with `all`) read from `files` (the capture, or a --merge's files) in
+// one more pass, written to `path`.
+core::Result<std::size_t> write_html_report(const std::vector<std::string>& files, const std::string& bpf, const pcap::FileScan& scan,
                                             std::size_t top, bool all, double threshold_ms, const std::string& path);
 
 }  // namespace ackstall::tools

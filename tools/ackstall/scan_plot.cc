@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "ackstall/pcap/capture_source.h"
@@ -11,14 +12,15 @@
 
 namespace ackstall::tools {
 
-core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string& file, const std::string& bpf,
+core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::vector<std::string>& files, const std::string& bpf,
                                                               const pcap::FileScan& scan,
                                                               const std::vector<const pcap::DirectionReport*>& directions) {
-  auto source = pcap::CaptureSource::open(file, bpf);
-  if (!source) return core::fail(source.error().message());
   std::vector<TimeSequence> out(directions.size());
   std::vector<std::optional<std::uint32_t>> base(directions.size());  // each sender's first data byte
   const auto seconds = [&scan](std::int64_t ns) { return static_cast<double>(ns - scan.first_ns) / 1e9; };
+  for (const std::string& file : files) {
+  auto source = pcap::CaptureSource::open(file, bpf);
+  if (!source) return core::fail(source.error().message());
   for (;;) {
     auto rec = source->next();
     if (!rec || !*rec) break;  // the scan has reported any error already
@@ -43,6 +45,11 @@ core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string
       }
     }
   }
+  }
+  const auto by_time = [](const TimeSequence::Point& a, const TimeSequence::Point& b) { return a.t < b.t; };
+  for (TimeSequence& ts : out) {
+    for (auto* series : {&ts.data, &ts.acks, &ts.window}) std::stable_sort(series->begin(), series->end(), by_time);
+  }
   // Under the graph, where the time went: one lane per cause (core/limit_cause.h), each span of
   // the timeline in its cause's lane.
   for (std::size_t i = 0; i < directions.size(); ++i) {
@@ -57,7 +64,7 @@ core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string
 core::Result<void> plot_capture(const std::string& file, const std::string& bpf, const pcap::FileScan& scan,
                                 const pcap::DirectionReport& d, const std::string& path,
                                 const PlotWindow& window) {
-  auto collected = collect_time_sequences(file, bpf, scan, {&d});
+  auto collected = collect_time_sequences({file}, bpf, scan, {&d});
   if (!collected) return core::fail("--plot: " + collected.error().message());
   const TimeSequence& ts = collected->front();
   // The header: goodput, and the dominant cause with its share of the time (pcap/diagnosis.h).

@@ -19,8 +19,9 @@ namespace ackstall::tools {
 
 // The time-sequence data of each of `directions` (data segments, the other side's cumulative
 // ACKs and offered window, the cause spans of its timeline as `stalls` in one lane per cause),
-// read in one pass over the file.
-core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::string& file, const std::string& bpf,
+// read in one pass over the files (several: a ring buffer scanned with --merge; each series is
+// put in time order afterwards, whatever the files' order).
+core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::vector<std::string>& files, const std::string& bpf,
                                                               const pcap::FileScan& scan,
                                                               const std::vector<const pcap::DirectionReport*>& directions);
 
