@@ -11,7 +11,7 @@ build_pkgs=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libbenchm
             libpcap0.8-dev zlib1g-dev liblzma-dev)
 plot_pkgs=(gnuplot-nox)
 test_pkgs=(tshark python3 iproute2 iperf3 jq clang libclang-rt-14-dev ns3 libns3-dev time
-           g++-mingw-w64-x86-64-posix wine wine64 googletest parallel)  # googletest: sources, for MinGW
+           g++-mingw-w64-x86-64-posix wine wine64 googletest parallel chromium)  # googletest: sources, for MinGW; chromium: scan --report in a browser
 pkgs=()
 for group in "${@:-build}"; do
   case $group in

@@ -36,9 +36,17 @@ std::string rate(double bytes_per_s) {
   return fmt::format("{:.2f} KB/s", bytes_per_s / 1e3);
 }
 
+// "10 x 1448 + 448": a run of three or more equal chunks is written once with its count.
 std::string plan_text(const std::vector<std::size_t>& plan) {
   std::string s;
-  for (std::size_t c : plan) s += fmt::format("{}{}", s.empty() ? "" : " + ", c);
+  for (std::size_t i = 0; i < plan.size();) {
+    std::size_t n = 1;
+    while (i + n < plan.size() && plan[i + n] == plan[i]) ++n;
+    const std::string part = n >= 3 ? fmt::format("{} x {}", n, plan[i]) : fmt::format("{}", plan[i]);
+    s += (s.empty() ? "" : " + ") + part;
+    if (n == 2) s += fmt::format(" + {}", plan[i]);
+    i += n;
+  }
   return s;
 }
 

@@ -126,7 +126,6 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
            {"sim", bad.string()},
            {"sim", example("seed/02-unpatched.toml"), "--set", "receiver.ack.wat=1"},
            {"sim", example("seed/02-unpatched.toml"), "--set", "link.mtu=12"},
-           {"sim", "/nonexistent.toml"},
            {"sim"},
            {"sim", example("seed/02-unpatched.toml"), example("seed/03-unpatched-ackonpush.toml"),
             "--pcap", "x.pcap"}}) {
@@ -137,6 +136,11 @@ TEST(SimCli, BadInputIsOneLineExitTwo) {
   }
   const auto r = run_ackstall({"sim", bad.string()});
   EXPECT_NE(r.err.find("receiver.ack.kind: unknown value \"solaris\""), std::string::npos) << r.err;
+  // A missing file: exit 1 and the words scan uses (issue: sim said 2 and "File does not exist").
+  expect_one_line_error(run_ackstall({"sim", "/nonexistent.toml"}), kExitFailure,
+                        "sim: /nonexistent.toml: cannot open: No such file or directory");
+  expect_one_line_error(run_ackstall({"scan", "/nonexistent.pcap"}), kExitFailure,
+                        "/nonexistent.pcap: cannot open: No such file or directory");
 }
 
 // The scenario library says "override KEY"; the command line names its flag (sim_keys.h).

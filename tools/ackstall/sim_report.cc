@@ -174,9 +174,13 @@ void print_table(std::ostream& out, std::span<const SimRun> runs) {
         worst = kind;
         worst_total = total;
       }
-    fmt::print(out, "{:<{}} {:>10} {:>10.4f} {:>8} {:>8.2f}  {} {:.3f} s ({}x){}\n", row_name(r), width, seed,
-               s.goodput_mib_s, ratio, s.ceiling_mib_s, core::label_of(worst),
-               worst_total->time.seconds(), worst_total->count, s.completed ? "" : "  INCOMPLETE");
+    // A row without a stall says so ("none"), not "delayed-ack 0.000 s (0x)".
+    const std::string largest = worst_total == nullptr || worst_total->count == 0
+                                    ? std::string("none")
+                                    : fmt::format("{} {:.3f} s ({}x)", core::label_of(worst),
+                                                  worst_total->time.seconds(), worst_total->count);
+    fmt::print(out, "{:<{}} {:>10} {:>10.4f} {:>8} {:>8.2f}  {}{}\n", row_name(r), width, seed, s.goodput_mib_s, ratio,
+               s.ceiling_mib_s, largest, s.completed ? "" : "  INCOMPLETE");
   }
 }
 
