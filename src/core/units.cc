@@ -76,17 +76,14 @@ Result<std::uint64_t> parse_size(std::string_view text) {
     return bad("size", text, kSizeGrammar);
   }
   // "8kb", "8kib": the unit spelled with a lowercase b reads as bits (IEC 80000-13: Kib is a
-  // kibibit); said so, with the byte spelling, rather than the grammar alone.
-  if (text.size() >= 3 && text.back() == 'b' && (text[text.size() - 2] == 'k' || text[text.size() - 2] == 'K' ||
-                                                 text[text.size() - 2] == 'i' || text[text.size() - 2] == 'm' ||
-                                                 text[text.size() - 2] == 'M' || text[text.size() - 2] == 'g' ||
-                                                 text[text.size() - 2] == 'G')) {
+  // kibibit); said so, with the byte spellings, where they are sizes (not for "-1kb" or "0.1kb").
+  if (text.size() >= 3 && text.back() == 'b') {
     std::string bytes(text);
     bytes.back() = 'B';
-    if (scaled(bytes, kUnits)) {
+    const std::string_view stem = text.substr(0, text.size() - (text.ends_with("ib") ? 2 : 1));  // "8k"
+    if (parse_size(bytes) && parse_size(stem)) {
       return fail("bad size '" + std::string(text) + "': a lowercase b reads as bits; for bytes write " + bytes +
-                  " (or " + std::string(text.substr(0, text.find_first_not_of("0123456789."))) +
-                  std::string(1, text[text.find_first_not_of("0123456789.")]) + ")");
+                  " (or " + std::string(stem) + ")");
     }
   }
   const auto v = scaled(text, kUnits);

@@ -54,7 +54,14 @@ using Key = std::tuple<SocketAddr, SocketAddr>;
 std::map<Key, Pool> pool(const std::vector<FlowReport>& flows) {
   std::map<Key, Pool> out;
   for (const TriageRow& r : triage(flows).rows) {
-    const DirectionReport& d = r.judged();
+    // The name and the times are the data direction's (the one more bytes were acknowledged in),
+    // whichever direction triage judged: a fix that removes a request's stall moves triage's
+    // choice to the reply, and the service must still match. The problem is the row's own.
+    const auto data = std::max_element(r.flow->directions.begin(), r.flow->directions.end(),
+                                       [](const DirectionReport& a, const DirectionReport& b) {
+                                         return a.bytes_acked < b.bytes_acked;
+                                       });
+    const DirectionReport& d = *data;
     // The service's port is the lower one; the client's (ephemeral) port is dropped.
     SocketAddr s = d.sender, v = d.receiver;
     (s.port < v.port ? v : s).port = 0;

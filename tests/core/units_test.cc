@@ -54,7 +54,9 @@ TEST(Units, SizesAreBinaryMultiples) {
 TEST(Units, ALowercaseBSaysBitsAndHowToWriteBytes) {
   EXPECT_EQ(parse_size("8kib").error().message(), "bad size '8kib': a lowercase b reads as bits; for bytes write 8kiB (or 8k)");
   EXPECT_EQ(parse_size("64Kb").error().message(), "bad size '64Kb': a lowercase b reads as bits; for bytes write 64KB (or 64K)");
-  EXPECT_NE(parse_size("8qb").error().message().find("expected bytes"), std::string::npos);
+  for (const char* grammar : {"8qb", "-1kb", "0.1kb", "1e3kb", "kb"}) {
+    EXPECT_NE(parse_size(grammar).error().message().find("expected bytes"), std::string::npos) << grammar;
+  }
 }
 
 TEST(Units, FormatIsTheShortestExactSpellingAndRoundTrips) {

@@ -50,6 +50,22 @@ TEST(Compare, UnrelatedCapturesMatchNothing) {
   EXPECT_EQ(c.only_after.size(), 1u);
 }
 
+// The service is named by its data direction, whichever direction triage judged: the same
+// capture with its directions listed the other way round still matches.
+TEST(Compare, TheNameIsTheDataDirectionsWhicheverDirectionIsJudged) {
+  auto before = flows("classic-15928-unpatched-v4.a.pcapng");
+  auto after = flows("classic-15928-seed-v4.a.pcapng");
+  ASSERT_EQ(after.size(), 1u);
+  // An ACK direction that carried a few bytes too: still the data direction names the service.
+  DirectionReport acks = after[0].directions[0];
+  std::swap(acks.sender, acks.receiver);
+  acks.bytes_acked = 10;
+  after[0].directions.insert(after[0].directions.begin(), acks);
+  const Comparison c = compare(before, after);
+  ASSERT_EQ(c.matched.size(), 1u);
+  EXPECT_EQ(service_name(c.matched[0].sender, c.matched[0].receiver), "10.77.0.1 -> 10.77.0.2:5001");
+}
+
 TEST(Compare, AProblemOnlyAfterIsNew) {
   const Comparison c = compare(flows("classic-15928-seed-v4.a.pcapng"), flows("classic-15928-unpatched-v4.a.pcapng"));
   ASSERT_EQ(c.matched.size(), 1u);

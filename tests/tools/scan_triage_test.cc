@@ -118,8 +118,28 @@ TEST_F(BusyCapture, TriageTableFirstThenOnlyTheProblemReports) {
   const auto top = run_ackstall({"scan", busy().string(), "--top", "1"});
   EXPECT_NE(top.out.find("... 7 more (--top N, --all)"), std::string::npos);
   EXPECT_EQ(count(top.out, "  verdict: "), 1u);
+  // --all: every connection's report, the 1,000 not judged after the judged ones.
   const auto all = run_ackstall({"scan", busy().string(), "--all"});
-  EXPECT_EQ(count(all.out, "  verdict: "), 8u);
+  EXPECT_EQ(count(all.out, "  verdict: "), 1008u);
+  EXPECT_NE(all.out.find("the connections not judged:"), std::string::npos);
+}
+
+// Connections too small to judge, and nothing else: their reports as before, after the line
+// that says why there is no table.
+TEST_F(BusyCapture, OnlyTinyConnectionsAreStillReported) {
+  auto w = pcap::Writer::create(*dir_ / "tiny.pcap");
+  ASSERT_TRUE(w);
+  const auto h = packets_of(*dir_ / "healthy.pcap");
+  const std::vector<pcap::TcpPacket> tiny(h.begin(), h.begin() + 5);
+  std::int64_t t = 0;
+  append(*w, tiny, 41000, &t);
+  append(*w, tiny, 41001, &t);
+  ASSERT_TRUE(w->flush());
+  const auto r = run_ackstall({"scan", (*dir_ / "tiny.pcap").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("triage: 0 connections judged, 0 with a problem; 2 under 10 data segments: not judged"),
+            std::string::npos) << r.out;
+  EXPECT_EQ(count(r.out, "\nflow 10.0.0.1:4100"), 2u) << r.out;
 }
 
 TEST_F(BusyCapture, JsonHasTheSameTriage) {

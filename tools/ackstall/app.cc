@@ -101,8 +101,9 @@ int run(std::span<const char* const> argv, Io io) {
                           (hint.empty() ? " (try " + name + " --help)" : hint),
                   kExitUsage);
     }
-    // Other errors ("target is required", a bad value) name the command they belong to.
-    if (const CLI::App* sub = deepest_parsed(app)) {
+    // Other errors ("target is required", a bad value) name the command they belong to; the
+    // program's own stray arguments (`ackstall --bogus scan`) are the program's.
+    if (const CLI::App* sub = deepest_parsed(app); sub != nullptr && app.remaining().empty()) {
       const std::string name = command_name(*sub);
       return fail(io, name + ": " + e.what() + " (try " + name + " --help)", kExitUsage);
     }

@@ -68,14 +68,16 @@ int run_compare(const ScanCli& o, Io io) {
   if (o.files.size() != 2 || !o.iface.empty()) {
     return fail(io, "scan --compare: give two capture files, BEFORE and AFTER", kExitUsage);
   }
-  if (o.merge || !o.plot_path.empty() || !o.annotate.empty() || !o.emit_scenario.empty()) {
-    return fail(io, "scan --compare: --merge, --plot, --annotate and --emit-scenario read one capture", kExitUsage);
+  if (o.merge || !o.plot_path.empty() || !o.annotate.empty() || !o.emit_scenario.empty() || !o.report.empty()) {
+    return fail(io, "scan --compare: --merge, --plot, --annotate, --report and --emit-scenario read one capture",
+                kExitUsage);
   }
   pcap::ScanRequest req;
   req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
   req.options.keep_stalls = 0;  // the comparison lists no stall
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
   req.bpf = o.bpf;
+  req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
   std::vector<pcap::FileScan> sides;
   for (const std::string& f : o.files) {
     auto s = pcap::scan_capture(f, req);

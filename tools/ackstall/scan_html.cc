@@ -46,9 +46,9 @@ double secs(std::int64_t ns) { return static_cast<double>(ns) / 1e9; }
 // transfer.
 std::string svg_of(const TimeSequence& ts) {
   constexpr double kW = 860, kH = 260, kLeft = 90, kLane = 12, kTop = 10;
-  double t_end = 0, s_end = 1;
-  for (const auto& p : ts.data) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq);
-  for (const auto& p : ts.acks) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq);
+  double t_end = 0, s_end = 1, s_begin = 0;  // s_begin < 0: a capture started mid-transfer
+  for (const auto& p : ts.data) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq), s_begin = std::min(s_begin, p.seq);
+  for (const auto& p : ts.acks) t_end = std::max(t_end, p.t), s_end = std::max(s_end, p.seq), s_begin = std::min(s_begin, p.seq);
   double t_begin = t_end;
   for (const auto& p : ts.data) t_begin = std::min(t_begin, p.t);
   for (const auto& p : ts.acks) t_begin = std::min(t_begin, p.t);
@@ -57,7 +57,7 @@ std::string svg_of(const TimeSequence& ts) {
   const double height = kTop + kH + 24 + lanes_h + 8;
   const auto x = [&](double t) { return kLeft + (t - t_begin) / (t_end - t_begin) * kW; };
   // The offered window's edge may run far above the data: drawn clipped at the plot's top.
-  const auto y = [&](double s) { return std::max(kTop, kTop + kH - s / s_end * kH); };
+  const auto y = [&](double s) { return std::clamp(kTop + kH - (s - s_begin) / (s_end - s_begin) * kH, kTop, kTop + kH); };
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} {:.0f}\" "
       "role=\"img\">\n<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\" stroke=\"#999\"/>\n",
@@ -97,9 +97,9 @@ std::string svg_of(const TimeSequence& ts) {
                  "<text x=\"{}\" y=\"{:.0f}\" font-size=\"11\">{:.3f} s</text><text x=\"{:.0f}\" y=\"{:.0f}\" "
                  "font-size=\"11\" text-anchor=\"end\">{:.3f} s</text><text x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" "
                  "text-anchor=\"end\">{:.0f} B</text><text x=\"{:.0f}\" y=\"{:.0f}\" font-size=\"11\" "
-                 "text-anchor=\"end\">0</text>\n",
+                 "text-anchor=\"end\">{:.0f}</text>\n",
                  kLeft, kTop + kH + 14, t_begin, kLeft + kW, kTop + kH + 14, t_end, kLeft - 4, kTop + 10, s_end, kLeft - 4,
-                 kTop + kH);
+                 kTop + kH, s_begin);
   const double lanes_top = kTop + kH + 22;
   for (std::size_t lane = 0; lane < ts.lanes.size(); ++lane) {
     const double ly = lanes_top + kLane * static_cast<double>(lane);

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <utility>
 #include <optional>
 
 #include "ackstall/pcap/capture_source.h"
@@ -18,6 +20,11 @@ core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::vector
   std::vector<TimeSequence> out(directions.size());
   std::vector<std::optional<std::uint32_t>> base(directions.size());  // each sender's first data byte
   const auto seconds = [&scan](std::int64_t ns) { return static_cast<double>(ns - scan.first_ns) / 1e9; };
+  std::multimap<std::pair<pcap::SocketAddr, pcap::SocketAddr>, std::pair<std::size_t, bool>> by_endpoints;
+  for (std::size_t i = 0; i < directions.size(); ++i) {
+    by_endpoints.insert({{directions[i]->sender, directions[i]->receiver}, {i, true}});
+    by_endpoints.insert({{directions[i]->receiver, directions[i]->sender}, {i, false}});
+  }
   for (const std::string& file : files) {
   auto source = pcap::CaptureSource::open(file, bpf);
   if (!source) return core::fail(source.error().message());
@@ -28,12 +35,17 @@ core::Result<std::vector<TimeSequence>> collect_time_sequences(const std::vector
     auto frame = pcap::decode_frame(source->link(), r.data, r.orig_len, r.time_ns);
     if (!frame) continue;
     const pcap::TcpPacket& p = frame->packet;
-    for (std::size_t i = 0; i < directions.size(); ++i) {
+    // The directions this frame belongs to: as sent (data) or as their ACKs (one lookup a frame).
+    const auto [first, last] = by_endpoints.equal_range({frame->src, frame->dst});
+    for (auto it = first; it != last; ++it) {
+      const auto [i, from_sender] = it->second;
       const pcap::DirectionReport& d = *directions[i];
       TimeSequence& ts = out[i];
-      const auto rel = [&b = base[i]](std::uint32_t seq) { return static_cast<double>(static_cast<std::uint32_t>(seq - *b)); };
-      const bool from_sender = frame->src == d.sender && frame->dst == d.receiver;
-      const bool to_sender = frame->src == d.receiver && frame->dst == d.sender;
+      // Signed distance from the first byte seen: a capture started mid-transfer shows ACKs (or
+      // retransmissions) below it, which an unsigned one would put 4 GB up (RFC 9293 §3.4: sequence
+      // numbers compare modulo 2^32).
+      const auto rel = [&b = base[i]](std::uint32_t seq) { return static_cast<double>(static_cast<std::int32_t>(seq - *b)); };
+      const bool to_sender = !from_sender;
       if (from_sender) {
         if (!base[i]) base[i] = p.seq + (p.has(pcap::tcp_flag::syn) ? 1u : 0u);
         if (p.payload_len > 0) ts.data.push_back({seconds(r.time_ns), rel(p.seq) + p.payload_len});

@@ -13,6 +13,7 @@
 #include <vector>
 #include <string_view>
 #include <map>
+#include <unordered_set>
 
 #include "ackstall/core/limit_cause.h"
 #include "ackstall/core/plural.h"
@@ -400,7 +401,9 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
   // directions that carried data.
   fmt::print(out, "{}: {} records, {} TCP segments{}, {}{}; stall threshold {} ms\n", scan.name, scan.records,
              scan.tcp_packets, o.flow_filtered ? " in matching flows" : "", core::plural(scan.flows.size(), "connection"),
-             directions == scan.flows.size() ? "" : fmt::format(" ({} with data)", core::plural(directions, "direction")),
+             std::all_of(scan.flows.begin(), scan.flows.end(), [](const auto& f) { return f.directions.size() == 1; })
+                 ? ""
+                 : fmt::format(" ({} with data)", core::plural(directions, "direction")),
              o.threshold_ms);
   std::uint64_t skipped = 0;
   for (const auto& [reason, n] : scan.skipped) skipped += n;
@@ -412,10 +415,12 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
     }
     for (const pcap::DirectionReport& d : f.directions) print_direction(o, scan, d, out);
   };
-  if (scan.flows.size() <= 1) {
+  const pcap::Triage t = scan.flows.size() > 1 ? pcap::triage(scan.flows) : pcap::Triage{};
+  if (scan.flows.size() <= 1 || t.rows.empty()) {
+    // One connection, or none to judge: every flow's report, as it is.
+    if (scan.flows.size() > 1) print_triage(t, 0, out);
     for (const pcap::FlowReport& f : scan.flows) print_flow(f);
   } else {
-    const pcap::Triage t = pcap::triage(scan.flows);
     const std::size_t shown = o.all ? t.rows.size() : std::min(o.top, t.rows.size());
     print_triage(t, shown, out);
     std::size_t reported = 0;
@@ -428,6 +433,15 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
       print_flow(*t.rows[i].flow);
     }
     if (reported == 0) fmt::print(out, "\nno connection has a problem (--all for every connection's report)\n");
+    if (o.all && t.rows.size() < scan.flows.size()) {
+      // --all: the connections too small to judge, or without data, after the judged ones.
+      fmt::print(out, "\nthe connections not judged:\n");
+      std::unordered_set<const pcap::FlowReport*> judged;
+      for (const pcap::TriageRow& r : t.rows) judged.insert(r.flow);
+      for (const pcap::FlowReport& f : scan.flows) {
+        if (!judged.contains(&f)) print_flow(f);
+      }
+    }
   }
   if (scan.stats) {
     fmt::print(out, "\ncapture on {}: {} packets passed the filter, {} dropped by libpcap/the kernel, {} by the "

@@ -1,7 +1,8 @@
 // ackstall/pcap/compare.h — two captures of the same service, before and after a change: which
 // connections match, where their time went in each, and whether the problem is gone.
 //
-// Matching: a connection is named by its data direction's endpoints without the client's port
+// Matching: a connection is named by its data direction's (the one with more bytes acknowledged)
+// endpoints without the client's port
 // (ephemeral, new on every run: RFC 6056) — sender address, receiver address and the service
 // port, the lower of the two ports (services listen on registered ports below the ephemeral
 // range, IANA RFC 6335 §6). Connections with the same name in one capture are pooled: their
