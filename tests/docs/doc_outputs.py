@@ -56,6 +56,17 @@ def first_word(s):
     return parts[0] if parts else ""
 
 
+def skip_ellipsis(expected, k, actual, a):
+    """Where the "..." at expected[k] stops, starting at actual[a]: at the first line whose first
+    word is the next expected line's, or at the end when it is the last."""
+    if k + 1 >= len(expected):
+        return len(actual)
+    want = first_word(expected[k + 1])
+    while a < len(actual) and first_word(actual[a]) != want:
+        a += 1
+    return a
+
+
 def align(expected, actual):
     """Matches expected (trimmed) lines to actual ones: a list of (expected, [actual lines]) or None
     on the first mismatch, with the mismatch's description."""
@@ -63,14 +74,7 @@ def align(expected, actual):
     a = 0
     for k, e in enumerate(expected):
         if e.strip() == "...":
-            nxt = expected[k + 1] if k + 1 < len(expected) else None
-            start = a
-            if nxt is None:
-                a = len(actual)
-            else:
-                want = first_word(nxt)
-                while a < len(actual) and first_word(actual[a]) != want:
-                    a += 1
+            start, a = a, skip_ellipsis(expected, k, actual, a)
             pairs.append((e, actual[start:a]))
             continue
         if a >= len(actual):
@@ -95,13 +99,7 @@ def regenerate(expected, actual):
     a = 0
     for k, e in enumerate(expected):
         if e.strip() == "...":
-            nxt = expected[k + 1] if k + 1 < len(expected) else None
-            if nxt is None:
-                a = len(actual)
-            else:
-                want = first_word(nxt)
-                while a < len(actual) and first_word(actual[a]) != want:
-                    a += 1
+            a = skip_ellipsis(expected, k, actual, a)
             out.append(e)
             continue
         if a >= len(actual):
