@@ -189,6 +189,16 @@ TEST_F(BusyCapture, HtmlReportLoadsInABrowserWithoutErrors) {
   EXPECT_EQ(s.str().find("data-error="), std::string::npos);
 }
 
+// A chunk plan of many equal chunks is written with its count, once ("11 x 1448"), not spelled
+// out eleven times.
+TEST(ScanFix, AChunkPlanOfEqualChunksIsCounted) {
+  const auto lab = fs::path(ACKSTALL_SOURCE_DIR) / "tests" / "data" / "lab-captures";
+  const auto r = run_ackstall({"scan", (lab / "classic-15928-unpatched-v4.a.pcapng").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("a 15928-byte write goes as 11 x 1448\n"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("1448 + 1448 + 1448"), std::string::npos);
+}
+
 TEST(ScanCompare, TheLabsFixReadsAsStallsGoneAndUnrelatedCapturesMatchNothing) {
   const auto lab = fs::path(ACKSTALL_SOURCE_DIR) / "tests" / "data" / "lab-captures";
   const auto r = run_ackstall({"scan", "--compare", (lab / "classic-15928-unpatched-v4.a.pcapng").string(),

@@ -88,6 +88,15 @@ TEST(SimCli, JsonAndTable) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("unpatched stream write (netcat/ttcp)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("patched, ttcp -l 7300"), std::string::npos) << r.out;
+  // A row without a stall says "none", not "delayed-ack 0.000 s (0x)".
+  const auto patched = r.out.find("patched, ttcp -l 7300");
+  const std::string row7300 = r.out.substr(patched, r.out.find('\n', patched) - patched);
+  EXPECT_TRUE(row7300.ends_with("  none")) << row7300;
+  EXPECT_EQ(r.out.find("(0x)"), std::string::npos) << r.out;
+  // Help names flags as they are typed (not "--no-causes{false}").
+  const auto help = run_ackstall({"sim", "--help"});
+  EXPECT_NE(help.out.find("  --no-causes "), std::string::npos) << help.out;
+  EXPECT_EQ(help.out.find("{false}"), std::string::npos);
 }
 
 // Several scenarios: one row each, the numbers in line however long the names (the lab

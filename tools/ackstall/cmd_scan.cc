@@ -120,7 +120,9 @@ int run_scan(const ScanCli& o, Io io) {
                 kExitUsage);
   }
   if (!o.annotate.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
-    return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i)", kExitUsage);
+    return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i; for a ring buffer's "
+                    "files, annotate each, or join them with mergecap first)",
+                kExitUsage);
   }
   if (!o.plot_window.empty()) {
     if (o.plot_path.empty()) return fail(io, "scan: --plot-window needs --plot", kExitUsage);
