@@ -4,7 +4,8 @@
 # to the child and to its process group; the second copy ended the process before its report
 # was written (tools/ackstall/interrupt.h). Each run here is interrupted after the transmitter has
 # started (its first line is out), at a random moment up to 0.3 s, by one SIGINT, by two back to
-# back, or by timeout(1) itself; every run must end 130 (124 through timeout) with its report.
+# back, or by timeout(1) itself (after 0.4-0.8 s: past start-up, also under ASan); every run must
+# end 130 (124 through timeout) with its report.
 # Usage: ttcp_interrupt_many.sh ACKSTALL [RUNS]
 set -uo pipefail
 ackstall=$1
@@ -24,7 +25,7 @@ for i in $(seq "$runs"); do
   out="$dir/tx-$i.txt"
   if [ "$how" -eq 2 ]; then
     # timeout(1) as a user runs it: the signal to the child and to the process group.
-    timeout -s INT "0.$((RANDOM % 400 + 250))" "$ackstall" ttcp -t -s --time 30 --interval 0.1 -p "$port" 127.0.0.1 > "$out" 2>&1
+    timeout -s INT "0.$((RANDOM % 400 + 400))" "$ackstall" ttcp -t -s --time 30 --interval 0.1 -p "$port" 127.0.0.1 > "$out" 2>&1
     code=$?; want=124
   else
     "$ackstall" ttcp -t -s --time 30 --interval 0.1 -p "$port" 127.0.0.1 > "$out" 2>&1 &
