@@ -178,15 +178,21 @@ TEST_F(BusyCapture, HtmlReportLoadsInABrowserWithoutErrors) {
   const auto page = *dir_ / "report.html";
   ASSERT_EQ(run_ackstall({"scan", busy().string(), "--report", page.string()}).code, 0);
   const auto dom = *dir_ / "dom.html";
-  const std::string cmd = "chromium --headless --no-sandbox --disable-gpu --user-data-dir=" + (*dir_ / "profile").string() +
-                          " --virtual-time-budget=3000 --dump-dom file://" + page.string() + " > " + dom.string() +
-                          " 2> " + (*dir_ / "chromium.log").string();
+  // --enable-logging=stderr --v=0: every console message, errors included, as a CONSOLE line.
+  const std::string cmd = "chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 --user-data-dir=" +
+                          (*dir_ / "profile").string() + " --virtual-time-budget=3000 --dump-dom file://" + page.string() +
+                          " > " + dom.string() + " 2> " + (*dir_ / "chromium.log").string();
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::ifstream in(dom);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_NE(s.str().find("data-ready=\"1\""), std::string::npos) << s.str().substr(0, 300);
-  EXPECT_EQ(s.str().find("data-error="), std::string::npos);
+  const auto text = [](const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string d = text(dom);
+  EXPECT_NE(d.find("data-ready=\"1\""), std::string::npos) << d.substr(0, 300);
+  EXPECT_EQ(d.find("data-error="), std::string::npos);
+  EXPECT_EQ(text(*dir_ / "chromium.log").find(":CONSOLE"), std::string::npos) << text(*dir_ / "chromium.log");
 }
 
 // A chunk plan of many equal chunks is written with its count, once ("11 x 1448"), not spelled

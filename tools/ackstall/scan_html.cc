@@ -130,7 +130,7 @@ document.querySelectorAll('table.triage th').forEach(function(th,col){th.addEven
 var tb=th.closest('table').tBodies[0],rows=Array.from(tb.rows),dir=th.dataset.dir==='1'?-1:1;th.dataset.dir=dir===1?'1':'0';
 rows.sort(function(a,b){var x=a.cells[col],y=b.cells[col],p=parseFloat(x.dataset.v),q=parseFloat(y.dataset.v);
 return dir*(isNaN(p)||isNaN(q)?x.textContent.localeCompare(y.textContent):p-q)});rows.forEach(function(r){tb.appendChild(r)})})});
-document.body.setAttribute('data-ready','1');)";
+document.body.setAttribute('data-ready','1');document.body.setAttribute('data-ready-ms',Math.round(performance.now()));)";
 
 }  // namespace
 
