@@ -205,6 +205,20 @@ TEST(ScanFix, AChunkPlanOfEqualChunksIsCounted) {
   EXPECT_EQ(r.out.find("1448 + 1448 + 1448"), std::string::npos);
 }
 
+// "Without it at most X": never faster than the link the capture shows. The seed's patched
+// defaults (8 KiB SO_SNDBUF on 100 Mbit/s) said 55.63 MB/s before the bound met the line rate.
+TEST(ScanFix, TheBoundWithoutTheProblemIsNoFasterThanTheLink) {
+  const TempDir dir;
+  ASSERT_EQ(run_ackstall({"sim", example("seed/07-patched-defaults.toml"), "--set", "app.transmitter.writes=40", "--pcap",
+                          (dir / "p.pcap").string()}).code, 0);
+  const auto r = run_ackstall({"scan", (dir / "p.pcap").string(), "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& g = j["flows"][0]["directions"][0]["diagnosis"];
+  ASSERT_EQ(g["problem"], "send_buffer") << g.dump();
+  EXPECT_LE(g["goodput_without_problem_bytes_per_s"].get<double>(), 100e6 / 8) << g.dump();
+}
+
 TEST(ScanCompare, TheLabsFixReadsAsStallsGoneAndUnrelatedCapturesMatchNothing) {
   const auto lab = fs::path(ACKSTALL_SOURCE_DIR) / "tests" / "data" / "lab-captures";
   const auto r = run_ackstall({"scan", "--compare", (lab / "classic-15928-unpatched-v4.a.pcapng").string(),
