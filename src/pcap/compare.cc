@@ -72,7 +72,7 @@ std::map<Key, Pool> pool(const std::vector<FlowReport>& flows) {
     p.side.bytes += d.bytes_acked;
     p.side.duration_ns += d.duration_ns;
     for (std::size_t c = 0; c < p.side.cause_ns.size(); ++c) p.side.cause_ns[c] += d.cause_ns[c];
-    if (r.diagnosis.problem) p.lost[static_cast<std::size_t>(*r.diagnosis.problem)] += r.lost_ns;
+    if (r.problem_cause) p.lost[static_cast<std::size_t>(*r.problem_cause)] += r.lost_ns;
   }
   for (auto& [key, p] : out) {
     const auto worst = std::max_element(p.lost.begin(), p.lost.end());

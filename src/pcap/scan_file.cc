@@ -68,7 +68,7 @@ Result<FileScan> scan_capture(const std::string& path, const ScanRequest& reques
   scan.records = source->records_read();
   scan.cut_short = source->cut_short();
   scan.capture_drops = source->capture_drops();
-  scan.flows = scanner.report();
+  scan.flows = scanner.take_report();
   return scan;
 }
 
@@ -99,7 +99,7 @@ Result<FileScan> scan_merged(const std::vector<std::string>& paths, const ScanRe
     if (!ok) break;
   }
   scan.records = offset;
-  scan.flows = scanner.report();
+  scan.flows = scanner.take_report();
   return scan;
 }
 
@@ -121,7 +121,7 @@ Result<FileScan> scan_live(const LiveRequest& request) {
   }
   scan.records = source->records_read();
   scan.stats = source->stats();
-  scan.flows = scanner.report();
+  scan.flows = scanner.take_report();
   return scan;
 }
 

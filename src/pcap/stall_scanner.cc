@@ -3,6 +3,11 @@
 #include "ackstall/pcap/capture_artefacts.h"
 #include "half_flow.h"
 
+#include <algorithm>
+#include <iterator>
+#include <utility>
+#include <optional>
+
 namespace ackstall::pcap {
 
 struct StallScanner::Flow {
@@ -11,6 +16,8 @@ struct StallScanner::Flow {
   std::uint64_t packets = 0;
   DuplicateFilter duplicates;
   detail::HalfFlow a_to_b, b_to_a;
+  bool fin_from_a = false, fin_from_b = false;
+  std::optional<std::int64_t> closed_ns;  // both FINs seen, or a RST
 };
 
 std::string_view to_string(AckEvery a) noexcept {
@@ -49,24 +56,63 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   if (f.duplicates.is_duplicate(p, from_a, ip_id)) return;
   (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
   (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
+  if (p.has(tcp_flag::fin)) (from_a ? f.fin_from_a : f.fin_from_b) = true;
+  if (!f.closed_ns && (p.has(tcp_flag::rst) || (f.fin_from_a && f.fin_from_b))) {
+    f.closed_ns = p.time_ns;
+    closing_.emplace_back(p.time_ns, key);
+  }
+  if (!closing_.empty() && p.time_ns - closing_.front().first >= kRetireAfterNs) retire_closed(p.time_ns);
 }
 
-std::vector<FlowReport> StallScanner::report() const {
-  std::vector<FlowReport> out;
-  out.reserve(flows_.size());
-  for (const auto& [key, flow] : flows_) {
-    FlowReport r{key, flow->packets, {}};
-    if (flow->a_to_b.carried_data()) {
-      r.directions.push_back(flow->a_to_b.report());
-      r.directions.back().duplicate_frames = flow->duplicates.count(true);
-    }
-    if (flow->b_to_a.carried_data()) {
-      r.directions.push_back(flow->b_to_a.report());
-      r.directions.back().duplicate_frames = flow->duplicates.count(false);
-    }
-    out.push_back(std::move(r));
+FlowReport StallScanner::report_of(const FlowKey& key, const Flow& flow) {
+  FlowReport r{key, flow.packets, {}};
+  if (flow.a_to_b.carried_data()) {
+    r.directions.push_back(flow.a_to_b.report());
+    r.directions.back().duplicate_frames = flow.duplicates.count(true);
   }
+  if (flow.b_to_a.carried_data()) {
+    r.directions.push_back(flow.b_to_a.report());
+    r.directions.back().duplicate_frames = flow.duplicates.count(false);
+  }
+  return r;
+}
+
+void StallScanner::retire_closed(std::int64_t now_ns) {
+  while (!closing_.empty() && now_ns - closing_.front().first >= kRetireAfterNs) {
+    const auto [closed_at, key] = closing_.front();
+    closing_.pop_front();
+    const auto it = flows_.find(key);
+    if (it == flows_.end() || it->second->closed_ns != closed_at) continue;
+    retired_.push_back(report_of(it->first, *it->second));
+    if (last_ == it->second.get()) last_ = nullptr;
+    flows_.erase(it);
+  }
+}
+
+namespace {
+
+// Every flow's report: the retired ones, then the held ones, by key as the map held them (a key's
+// retired connection before its later one).
+std::vector<FlowReport> joined(std::vector<FlowReport> out, std::vector<FlowReport> held) {
+  out.insert(out.end(), std::make_move_iterator(held.begin()), std::make_move_iterator(held.end()));
+  std::stable_sort(out.begin(), out.end(), [](const FlowReport& a, const FlowReport& b) { return a.key < b.key; });
   return out;
+}
+
+}  // namespace
+
+std::vector<FlowReport> StallScanner::report() const {
+  std::vector<FlowReport> held;
+  held.reserve(flows_.size());
+  for (const auto& [key, flow] : flows_) held.push_back(report_of(key, *flow));
+  return joined(retired_, std::move(held));
+}
+
+std::vector<FlowReport> StallScanner::take_report() {
+  std::vector<FlowReport> held;
+  held.reserve(flows_.size());
+  for (const auto& [key, flow] : flows_) held.push_back(report_of(key, *flow));
+  return joined(std::exchange(retired_, {}), std::move(held));
 }
 
 }  // namespace ackstall::pcap

@@ -49,7 +49,8 @@ Triage triage(const std::vector<FlowReport>& flows) {
                          (lost == row.lost_ns && f.directions[i].bytes_sent > row.judged().bytes_sent);
       if (worse) {
         row.direction = i;
-        row.diagnosis = std::move(g);
+        row.dominant = g.dominant;
+        row.problem_cause = g.problem;
         row.lost_ns = lost;
       }
       first = false;

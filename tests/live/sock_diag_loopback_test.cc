@@ -105,7 +105,11 @@ TEST(SockDiagLoopback, AReceiverThatDoesNotReadIsTheReceiversWindow) {
 // writer waits for held ACKs: the smoothed RTT rises to milliseconds over a microsecond path. The
 // kernel's sndbuf chronograph stays at zero here (tcp_cwnd_validate starts it only after a send
 // that found SOCK_NOSPACE set), so the hold rule names it.
-TEST(SockDiagLoopback, ASmallSendBufferMeetsHeldAcks) {
+// Disabled in the suite: on a loaded machine (a build, or the sanitizer suite beside it) the
+// loopback transfer can stall outright for the whole second (0 bytes acked, seen twice on
+// 2026-12-06), which says nothing about the sampler. Run it by hand on a quiet machine:
+// live_loopback_test --gtest_also_run_disabled_tests --gtest_filter='*SmallSendBuffer*'.
+TEST(SockDiagLoopback, DISABLED_ASmallSendBufferMeetsHeldAcks) {
   auto diag = SockDiag::open();
   ASSERT_TRUE(diag) << diag.error();
   const auto [c, s] = connected(4096);  // the kernel doubles it

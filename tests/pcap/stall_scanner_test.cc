@@ -203,3 +203,54 @@ TEST(ScanFile, ThroughTheWriterAndReader) {
 
 }  // namespace
 }  // namespace ackstall::pcap
+
+namespace ackstall::pcap {
+namespace {
+
+// A connection closed both ways is retired kRetireAfterNs later (its state becomes its report);
+// the same four-tuple used again afterwards is a connection of its own, reported after it.
+TEST(StallScannerRetire, AClosedConnectionIsRetiredAndAReusedTupleIsANewOne) {
+  StallScanner s;
+  const auto run = [&](std::int64_t t0, int segments) {
+    Conversation c;
+    for (const TcpPacket& p : {c.syn(t0), c.syn_ack(t0 + kMs), c.handshake_ack(t0 + 2 * kMs)}) s.add(p);
+    std::int64_t t = t0 + 3 * kMs;
+    for (int i = 0; i < segments; ++i, t += kMs) {
+      s.add(c.data(t, 1448, i == segments - 1));
+      s.add(c.ack(t + kMs / 2, c.bytes_sent()));
+    }
+    s.add(c.fin(t));
+    TcpPacket server_fin = c.ack(t + kMs / 2, c.bytes_sent() + 1);
+    server_fin.flags |= tcp_flag::fin;
+    s.add(server_fin);
+  };
+  run(0, 12);
+  EXPECT_EQ(s.flow_count(), 1u);
+  run(StallScanner::kRetireAfterNs + 100 * kMs, 20);  // its first packet retires the first one
+  EXPECT_EQ(s.flow_count(), 1u);
+  const auto flows = s.take_report();
+  ASSERT_EQ(flows.size(), 2u);
+  EXPECT_EQ(flows[0].key, flows[1].key);
+  ASSERT_EQ(flows[0].directions.size(), 1u);
+  ASSERT_EQ(flows[1].directions.size(), 1u);
+  EXPECT_EQ(flows[0].directions[0].data_segments, 12u);  // the earlier connection first
+  EXPECT_EQ(flows[1].directions[0].data_segments, 20u);
+}
+
+// Not closed (one FIN): held until the end, however long ago its last packet.
+TEST(StallScannerRetire, AHalfClosedConnectionIsHeld) {
+  StallScanner s;
+  Conversation c;
+  for (const TcpPacket& p : {c.syn(0), c.syn_ack(kMs), c.handshake_ack(2 * kMs), c.data(3 * kMs, 100, true),
+                             c.ack(4 * kMs, 100), c.fin(5 * kMs)})
+    s.add(p);
+  ConversationConfig cfg;
+  cfg.client.port = 40001;
+  Conversation other(cfg);
+  s.add(other.syn(3 * StallScanner::kRetireAfterNs));
+  EXPECT_EQ(s.flow_count(), 2u);
+  EXPECT_EQ(s.report().size(), 2u);
+}
+
+}  // namespace
+}  // namespace ackstall::pcap

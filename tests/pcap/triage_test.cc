@@ -51,9 +51,11 @@ TEST(Triage, ProblemsFirstByTimeLostThenTheRestByBytes) {
       continue;
     }
     // The time lost is the problem's own account in the judged direction's diagnosis.
+    const Diagnosis g = diagnose(r.judged());
+    ASSERT_EQ(g.problem, r.problem_cause);
     bool found = false;
-    for (const CauseShare& a : r.diagnosis.accounts) {
-      if (a.cause == *r.diagnosis.problem) {
+    for (const CauseShare& a : g.accounts) {
+      if (a.cause == *g.problem) {
         EXPECT_EQ(a.ns, r.lost_ns);
         found = true;
       }
@@ -70,7 +72,7 @@ TEST(Triage, JudgesTheDirectionWhoseProblemCostsMost) {
   ASSERT_EQ(t.rows.size(), 1u);
   const TriageRow& r = t.rows[0];
   ASSERT_TRUE(r.problem());
-  EXPECT_EQ(*r.diagnosis.problem, core::LimitCause::delayed_ack);
+  EXPECT_EQ(*r.problem_cause, core::LimitCause::delayed_ack);
   // The judged direction is the data direction, not the ACKs' (which carry no payload).
   for (const DirectionReport& d : r.flow->directions) EXPECT_GE(r.judged().bytes_sent, d.bytes_sent);
 }

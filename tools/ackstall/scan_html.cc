@@ -163,14 +163,13 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
          "class=\"l\">problem</th><th>time lost s</th></tr></thead><tbody>\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const pcap::TriageRow& r = t.rows[i];
-    const pcap::Diagnosis& g = r.diagnosis;
     const std::string name = pcap::format_socket_addr(r.judged().sender) + " -> " + pcap::format_socket_addr(r.judged().receiver);
     fmt::format_to(w,
                    "<tr{}><td data-v=\"{}\">{}</td><td class=\"l\">{}</td><td data-v=\"{}\">{}</td><td data-v=\"{:.6f}\">{:.3f}</td>"
                    "<td data-v=\"{:.0f}\">{}</td><td class=\"l\">{}</td><td class=\"l\">{}</td><td data-v=\"{:.6f}\">{}</td></tr>\n",
                    r.problem() ? " class=\"problem\"" : "", i + 1, i + 1, escape(name), r.bytes, r.bytes, secs(r.duration_ns),
                    secs(r.duration_ns), r.goodput_bytes_per_s, core::format_goodput(r.goodput_bytes_per_s),
-                   g.dominant ? core::to_string(*g.dominant) : "-", g.problem ? core::to_string(*g.problem) : "healthy",
+                   r.dominant ? core::to_string(*r.dominant) : "-", r.problem_cause ? core::to_string(*r.problem_cause) : "healthy",
                    secs(r.lost_ns), r.problem() ? fmt::format("{:.3f}", secs(r.lost_ns)) : "-");
   }
   out += "</tbody></table>\n";
@@ -183,7 +182,7 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
   out += "</p>\n";
   for (const HtmlConnection& c : connections) {
     const pcap::TriageRow& r = *c.row;
-    const pcap::Diagnosis& g = r.diagnosis;
+    const pcap::Diagnosis g = pcap::diagnose(r.judged());
     fmt::format_to(w, "<h2>{} -&gt; {}</h2>\n<p>{} in {:.3f} s, {}.</p>\n<p class=\"verdict\">{}</p>\n",
                    escape(pcap::format_socket_addr(r.judged().sender)), escape(pcap::format_socket_addr(r.judged().receiver)),
                    core::plural(r.judged().bytes_acked, "byte"), secs(r.duration_ns), core::format_goodput(r.goodput_bytes_per_s),

@@ -286,14 +286,14 @@ void print_triage(const pcap::Triage& t, std::size_t shown, std::ostream& out) {
              "bytes", "duration", "goodput", "limited by", "problem", "time lost");
   for (std::size_t i = 0; i < shown; ++i) {
     const pcap::TriageRow& r = t.rows[i];
-    const pcap::Diagnosis& g = r.diagnosis;
     const std::string lost =
         r.problem() ? fmt::format("{:.3f} s ({:.0f} %)", seconds(r.lost_ns),
                                   r.duration_ns > 0 ? 100.0 * static_cast<double>(r.lost_ns) / static_cast<double>(r.duration_ns) : 0.0)
                     : "-";
     fmt::print(out, "  {:>4}  {:<{}}  {:>12}  {:>7.3f} s  {:>11}  {:<16} {:<16} {}\n", i + 1, connection_name(r), width,
                r.bytes, seconds(r.duration_ns), core::format_goodput(r.goodput_bytes_per_s),
-               g.dominant ? core::to_string(*g.dominant) : "-", g.problem ? core::to_string(*g.problem) : "healthy", lost);
+               r.dominant ? core::to_string(*r.dominant) : "-", r.problem_cause ? core::to_string(*r.problem_cause) : "healthy",
+               lost);
   }
   if (shown < t.rows.size()) fmt::print(out, "  ... {} more (--top N, --all)\n", t.rows.size() - shown);
 }
@@ -301,7 +301,6 @@ void print_triage(const pcap::Triage& t, std::size_t shown, std::ostream& out) {
 nlohmann::json triage_json(const pcap::Triage& t) {
   nlohmann::json rows = nlohmann::json::array();
   for (const pcap::TriageRow& r : t.rows) {
-    const pcap::Diagnosis& g = r.diagnosis;
     const auto cause = [](const std::optional<core::LimitCause>& c) {
       return c ? nlohmann::json(std::string(core::to_string(*c))) : nlohmann::json();
     };
@@ -311,8 +310,8 @@ nlohmann::json triage_json(const pcap::Triage& t) {
                     {"data_segments", r.data_segments},
                     {"duration_s", seconds(r.duration_ns)},
                     {"goodput_bytes_per_s", r.goodput_bytes_per_s},
-                    {"dominant", cause(g.dominant)},
-                    {"problem", cause(g.problem)},
+                    {"dominant", cause(r.dominant)},
+                    {"problem", cause(r.problem_cause)},
                     {"lost_s", seconds(r.lost_ns)}});
   }
   return {{"judged", t.rows.size()},

@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -209,13 +210,30 @@ class StallScanner {
   // IPv4 Identification (0: none), which tells a frame captured twice (capture_artefacts.h).
   void add(const TcpPacket& packet, const SocketAddr& src, const SocketAddr& dst,
            std::uint64_t frame, std::uint8_t ttl = 0, std::uint16_t ip_id = 0);
+  // Every flow's report, in the order of their keys (a key used again after its connection was
+  // retired, a port reused, is a connection of its own, after the earlier one).
   std::vector<FlowReport> report() const;
+  // The same, moving the retired connections' reports out (the scanner is done after it): no
+  // second copy of them at the end of a long capture.
+  std::vector<FlowReport> take_report();
+  // Flows whose state is held (not yet retired).
   std::size_t flow_count() const noexcept { return flows_.size(); }
+
+  // A connection closed in both directions (a FIN each way) or reset is retired this long after,
+  // in capture time: its state (two HalfFlows, ~9.5 KB) becomes its report (~1 KB), so memory
+  // grows with the connections open at once, not with every one the capture held. Packets after
+  // it (a late retransmitted FIN) are rare: RFC 9293 §3.6's TIME-WAIT is 2 MSL, but a peer's
+  // last ACK or FIN retransmission comes within an RTO (RFC 6298: 1 s initial, backed off).
+  static constexpr std::int64_t kRetireAfterNs = 10'000'000'000;
 
  private:
   struct Flow;
+  void retire_closed(std::int64_t now_ns);  // those closed kRetireAfterNs before now
+  static FlowReport report_of(const FlowKey& key, const Flow& flow);
   ScanOptions options_;
   std::map<FlowKey, std::unique_ptr<Flow>> flows_;
+  std::vector<FlowReport> retired_;
+  std::deque<std::pair<std::int64_t, FlowKey>> closing_;  // (closed at, key), in closing order
   std::uint64_t added_ = 0;
   Flow* last_ = nullptr;  // cache: consecutive packets usually belong to one flow
   FlowKey last_key_{};

@@ -29,15 +29,16 @@ inline constexpr std::uint64_t kTriageMinSegments = kMinDataSegments;
 
 struct TriageRow {
   const FlowReport* flow = nullptr;
-  // The direction judged (index into flow->directions) and its diagnosis.
+  // The direction judged (index into flow->directions) and what its diagnosis names (the full
+  // diagnosis is pcap::diagnose(judged()); rows keep only this, a capture may hold 10^5 of them).
   std::size_t direction = 0;
-  Diagnosis diagnosis;
+  std::optional<core::LimitCause> dominant, problem_cause;
   std::uint64_t bytes = 0;          // payload sequence space sent, both directions
   std::uint64_t data_segments = 0;  // both directions
   std::int64_t duration_ns = 0;     // the judged direction's transfer (first data to last ACK)
   double goodput_bytes_per_s = 0;   // the judged direction's
   std::int64_t lost_ns = 0;         // time the problem cost (0 when healthy)
-  bool problem() const noexcept { return diagnosis.problem.has_value(); }
+  bool problem() const noexcept { return problem_cause.has_value(); }
   const DirectionReport& judged() const noexcept { return flow->directions[direction]; }
 };
 
