@@ -106,8 +106,8 @@ TEST(SockDiagLoopback, AReceiverThatDoesNotReadIsTheReceiversWindow) {
 // kernel's sndbuf chronograph stays at zero here (tcp_cwnd_validate starts it only after a send
 // that found SOCK_NOSPACE set), so the hold rule names it.
 // Disabled in the suite: on a loaded machine (a build, or the sanitizer suite beside it) the
-// loopback transfer can stall outright for the whole second (0 bytes acked, seen twice on
-// 2026-12-06), which says nothing about the sampler. Run it by hand on a quiet machine:
+// loopback transfer can stall outright for the whole second (0 bytes acked, seen twice),
+// which says nothing about the sampler. Run it by hand on a quiet machine:
 // live_loopback_test --gtest_also_run_disabled_tests --gtest_filter='*SmallSendBuffer*'.
 TEST(SockDiagLoopback, DISABLED_ASmallSendBufferMeetsHeldAcks) {
   auto diag = SockDiag::open();
