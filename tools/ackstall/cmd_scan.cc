@@ -62,6 +62,16 @@ struct ScanCli {
   unsigned jobs = 1;        // -j
 };
 
+// What every scan takes from the flags: the threshold, --flow, --filter, --reader.
+pcap::ScanRequest request_of(const ScanCli& o) {
+  pcap::ScanRequest req;
+  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));  // validated at parse time
+  req.bpf = o.bpf;
+  req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
+  return req;
+}
+
 // --compare BEFORE AFTER: both scanned, their services matched (pcap/compare.h). Exit 1 when
 // nothing matched (nothing to compare is not success, as a capture with no TCP flow).
 int run_compare(const ScanCli& o, Io io) {
@@ -72,12 +82,8 @@ int run_compare(const ScanCli& o, Io io) {
     return fail(io, "scan --compare: --merge, --plot, --annotate, --report and --emit-scenario read one capture",
                 kExitUsage);
   }
-  pcap::ScanRequest req;
-  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  pcap::ScanRequest req = request_of(o);
   req.options.keep_stalls = 0;  // the comparison lists no stall
-  for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
-  req.bpf = o.bpf;
-  req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
   std::vector<pcap::FileScan> sides;
   for (const std::string& f : o.files) {
     auto s = pcap::scan_capture(f, req);
@@ -130,8 +136,7 @@ int run_scan(const ScanCli& o, Io io) {
     if (!w) return fail(io, w.error(), kExitUsage);
     window = *w;
   }
-  pcap::ScanRequest req;
-  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  pcap::ScanRequest req = request_of(o);
   // Text lists --max-stalls per flow: keep no more (memory flat in capture length); JSON and
   // --plot need every stall.
   if (!o.json && o.plot_path.empty() && o.annotate.empty()) req.options.keep_stalls = o.max_stalls;
@@ -142,9 +147,6 @@ int run_scan(const ScanCli& o, Io io) {
     req.options.spill_stalls = true;
   }
   req.options.cause_timeline = !o.plot_path.empty() || !o.report.empty();  // the graphs' bands
-  for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));
-  req.bpf = o.bpf;
-  req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
   const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
   int code = kExitOk;
   std::string first_error;
