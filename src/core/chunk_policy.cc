@@ -353,4 +353,23 @@ std::vector<std::size_t> ChunkPolicy::plan(std::size_t len) const {
   return out;
 }
 
+std::uint64_t ChunkPolicy::run_length(std::uint64_t remaining, std::uint64_t send_len,
+                                      std::uint64_t chunk) const noexcept {
+  const auto same = [&](std::uint64_t k) {  // the k-th chunk from here (0-based) is still `chunk`
+    return k * chunk < remaining &&
+           next_chunk(static_cast<std::size_t>(remaining - k * chunk), static_cast<std::size_t>(send_len)) == chunk;
+  };
+  std::uint64_t good = 0, bad = 1;  // same(good), !same(bad) once found
+  while (same(bad)) {
+    good = bad;
+    bad = bad > remaining / 2 ? remaining : bad * 2;
+    if (bad * chunk >= remaining) break;
+  }
+  while (bad - good > 1) {
+    const std::uint64_t mid = good + (bad - good) / 2;
+    (same(mid) ? good : bad) = mid;
+  }
+  return good + 1;
+}
+
 }  // namespace ackstall::core

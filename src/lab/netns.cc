@@ -2,6 +2,7 @@
 #include "ackstall/lab/netns.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -279,6 +280,16 @@ Status enter_namespace(const std::string& name) {
   const int err = errno;
   ::close(fd);
   if (rc != 0) return core::fail("setns " + name + ": " + core::errno_text(err));
+  return {};
+}
+
+Status enter_namespace(const std::string& name, int realtime_priority) {
+  if (auto r = enter_namespace(name); !r) return r;
+  sched_param sp{};
+  sp.sched_priority = realtime_priority;
+  if (const int rc = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &sp); rc != 0) {
+    return core::fail("lab: SCHED_FIFO for the transfer threads: " + core::errno_text(rc) + " (give --realtime off)");
+  }
   return {};
 }
 

@@ -1,5 +1,6 @@
 #include "ackstall/net/endpoint.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace ackstall::net {
@@ -31,6 +32,19 @@ Result<Endpoint> parse_endpoint(std::string_view text) {
     return core::fail("port must be 1..65535, got '" + std::string(port) + "'");
   }
   return Endpoint{std::string(host), static_cast<std::uint16_t>(value)};
+}
+
+Result<Endpoint> parse_endpoint_or_host(std::string_view text, std::uint16_t default_port) {
+  if (auto e = parse_endpoint(text)) return e;
+  std::string host(text);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const bool bare_v6 = std::count(host.begin(), host.end(), ':') >= 2 &&
+                       host.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
+  if (host.empty() || host.find_first_of("[]/ ") != std::string::npos ||
+      (!bare_v6 && host.find(':') != std::string::npos)) {
+    return tl::unexpected(parse_endpoint(text).error());
+  }
+  return Endpoint{host, default_port};
 }
 
 std::string to_string(const Endpoint& e) {

@@ -130,4 +130,14 @@ Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions option
   return scan_capture(path.string(), {options, filters, {}, CaptureSource::Reader::own, {}});
 }
 
+const DirectionReport* busiest_direction(const FileScan& scan) {
+  const DirectionReport* best = nullptr;
+  for (const auto& f : scan.flows) {
+    for (const auto& d : f.directions) {
+      if (best == nullptr || d.bytes_sent > best->bytes_sent) best = &d;
+    }
+  }
+  return best;
+}
+
 }  // namespace ackstall::pcap

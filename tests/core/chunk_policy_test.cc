@@ -431,5 +431,27 @@ TEST(ChunkPolicy, NoticeSaysWhyAPolicyDoesNotAct) {
   EXPECT_TRUE(has(policy_notice(PolicyKind::automatic, {2000, 1460, true, true}, 4000), "auto (robust)"));
 }
 
+// run_length (found by doubling and bisection) is the count of equal chunks in a row the walk
+// makes, for every policy, at every point of the send the walk reaches.
+TEST(ChunkPolicy, RunLengthIsTheWalksRun) {
+  for (auto k : kPolicyKinds) {
+    for (const SocketParams& p : {SocketParams{8192, 1460, true}, SocketParams{3, 1, true},
+                                  SocketParams{2000, 1460, true, true}, SocketParams{65536, 8948, true}}) {
+      for (std::size_t len : {std::size_t{1}, std::size_t{1000}, std::size_t{8192}, std::size_t{100'003}}) {
+        const ChunkPolicy policy(k, p);
+        const auto plan = policy.plan(len);
+        std::uint64_t left = len;
+        for (std::size_t i = 0; i < plan.size();) {
+          std::size_t n = 1;
+          while (i + n < plan.size() && plan[i + n] == plan[i]) ++n;
+          EXPECT_EQ(policy.run_length(left, len, plan[i]), n) << to_string(k) << " len " << len << " at " << i;
+          left -= n * plan[i];
+          i += n;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ackstall::core

@@ -24,5 +24,22 @@ TEST(Endpoint, RejectsWithAReason) {
   }
 }
 
+// A bare host or v6 address takes the default port; HOST:PORT keeps its own; the rest is refused
+// with parse_endpoint's reason.
+TEST(Endpoint, OrHostTakesTheDefaultPort) {
+  EXPECT_EQ(*parse_endpoint_or_host("host", 5001), (Endpoint{"host", 5001}));
+  EXPECT_EQ(*parse_endpoint_or_host("host:80", 5001), (Endpoint{"host", 80}));
+  EXPECT_EQ(*parse_endpoint_or_host("::1", 5001), (Endpoint{"::1", 5001}));
+  EXPECT_EQ(*parse_endpoint_or_host("[fd77::2]", 5001), (Endpoint{"fd77::2", 5001}));
+  EXPECT_EQ(*parse_endpoint_or_host("[::1]:80", 5001), (Endpoint{"::1", 80}));
+  for (const char* bad : {"", "host:", "a b", "host:0", "x:y:z", "[::1"}) {
+    const auto r = parse_endpoint_or_host(bad, 5001);
+    EXPECT_FALSE(r) << bad;
+    if (!r) {
+      EXPECT_EQ(r.error().message(), parse_endpoint(bad).error().message()) << bad;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ackstall::net

@@ -16,7 +16,6 @@
 #include "app.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
-#include "time_sequence_plot.h"
 
 namespace ackstall::tools {
 namespace {
@@ -160,18 +159,6 @@ TEST(SimCli, OverrideErrorsNameTheSetFlag) {
   r = run_ackstall({"sim", "--defaults", "--set", "x"});
   EXPECT_EQ(r.code, kExitUsage) << r.err;
   EXPECT_NE(r.err.find("ackstall: --set x: expected key=value"), std::string::npos) << r.err;
-}
-
-TEST(SimCli, PlotWindowTakesPlainSecondsOrDurations) {
-  for (const char* text : {"1..2", "1s..2s", "1000ms..2s", "1.0..2"}) {
-    const auto w = parse_plot_window(text);
-    ASSERT_TRUE(w) << text << ": " << w.error().message();
-    EXPECT_EQ(w->from, std::chrono::seconds(1)) << text;
-    EXPECT_EQ(w->to, std::int64_t{2'000'000'000}) << text;
-  }
-  EXPECT_EQ(parse_plot_window("0.5..")->to, std::nullopt);
-  EXPECT_EQ(parse_plot_window("..0.5")->to, std::int64_t{500'000'000});
-  for (const char* bad : {"1", "2..1", "1x..2", "-1..2", "1..2..3"}) EXPECT_FALSE(parse_plot_window(bad)) << bad;
 }
 
 TEST(SimCli, PcapIsReadableAndAgreesWithSummary) {

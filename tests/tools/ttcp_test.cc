@@ -22,7 +22,6 @@
 #include "app.h"
 #include "cli_runner.h"
 #include "ackstall/ttcp/pattern.h"
-#include "ttcp_run.h"
 
 namespace ackstall::tools {
 namespace {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,6 +17,7 @@
 #include "choice_option.h"
 #include "ackstall/core/units.h"
 #include "app.h"
+#include "ackstall/lab/matrix.h"
 #include "ackstall/lab/process.h"
 #include "lab_transfer_pair.h"
 #include "ackstall/lab/netns.h"
@@ -191,40 +191,6 @@ struct MatrixOptions {
   std::string capture_dir;  // one pcapng per cell, taken on the receiver's veth (dumpcap)
 };
 
-struct Row {
-  std::int64_t len = 0;
-  std::string kase;
-  std::vector<double> mbps, stalls_per_s, waited_ms_per_s;
-  std::vector<std::uint64_t> stalls;
-  std::string capture;  // the cell's pcapng (--capture-dir)
-};
-
-// dumpcap on the receiver's veth (ackstall-b), headers only, into `path`; returns once it
-// captures (it has written the file's first block), or an error naming what failed.
-core::Result<lab::BackgroundCommand> start_capture(const std::string& path) {
-  auto cap = lab::BackgroundCommand::start(
-      {"ip", "netns", "exec", lab::kNsB, "dumpcap", "-q", "-i", lab::kVethB, "-s", "128", "-w", path});
-  if (!cap) return tl::unexpected(cap.error());
-  for (int i = 0; i < 500; ++i) {  // 5 s
-    std::error_code ec;
-    if (std::filesystem::file_size(path, ec) > 0 && !ec) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // its first block precedes the capture
-      return cap;
-    }
-    if (!cap->running()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return core::fail("dumpcap on " + std::string(lab::kVethB) + " did not start writing " + path +
-                    " within 5 s (is dumpcap installed, and may it write there?)");
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int run_matrix(const MatrixOptions& o, Io io) {
   if (auto ok = o.up.validate("lab matrix"); !ok) return fail(io, ok.error(), kExitUsage);
   const auto rate = lab::parse_rate(o.up.rate);
@@ -243,15 +209,15 @@ int run_matrix(const MatrixOptions& o, Io io) {
              o.runs == 1 ? "" : "s", o.seconds, o.realtime == "on" ? "SCHED_FIFO" : "ordinary");
   fmt::print(io.out, "{:>6}  {:<10} {:>8} {:>8} {:>8} {:>7} {:>9} {:>10}\n", "len", "case", "MB/s",
              "min", "max", "line%", "stalls/s", "wait ms/s");
-  std::vector<Row> rows;
+  std::vector<lab::MatrixCell> rows;
   std::uint16_t port = 5101;
   for (std::int64_t len : o.lengths) {
     for (const std::string& kase : o.cases) {
-      Row row{len, kase, {}, {}, {}, {}, {}};
+      lab::MatrixCell row{len, kase, {}, {}, {}, {}, {}};
       std::optional<lab::BackgroundCommand> capture;
       if (!o.capture_dir.empty()) {
         row.capture = (std::filesystem::path(o.capture_dir) / fmt::format("{}-{}.pcapng", len, kase)).string();
-        auto c = start_capture(row.capture);
+        auto c = lab::start_cell_capture(row.capture);
         if (!c) return fail(io, "lab matrix: --capture-dir: " + c.error().message());
         capture.emplace(std::move(*c));
       }
@@ -281,52 +247,22 @@ int run_matrix(const MatrixOptions& o, Io io) {
         std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the last frames reach the file
         if (auto r = capture->stop(); !r) return fail(io, "lab matrix: --capture-dir: " + r.error().message());
       }
-      const double m = median(row.mbps);
+      const double m = lab::median(row.mbps);
       fmt::print(io.out, "{:>6}  {:<10} {:8.3f} {:8.3f} {:8.3f} {:6.1f}% {:9.1f} {:10.1f}\n", len, kase, m,
                  *std::min_element(row.mbps.begin(), row.mbps.end()),
                  *std::max_element(row.mbps.begin(), row.mbps.end()), 100 * m / line,
-                 median(row.stalls_per_s), median(row.waited_ms_per_s));
+                 lab::median(row.stalls_per_s), lab::median(row.waited_ms_per_s));
       io.out.flush();
       rows.push_back(std::move(row));
     }
   }
+  const lab::MatrixSetup setup{std::string(ttcp::to_string(cfg.ack_mode)), cfg.rate, o.quota, cfg.timestamps,
+                                o.realtime == "on", o.runs, o.seconds, line};
   if (!o.json_path.empty()) {
-    nlohmann::json j = {{"config",
-                         {{"ack_mode", std::string(ttcp::to_string(cfg.ack_mode))},
-                          {"quota", o.quota},
-                          {"timestamps", cfg.timestamps},
-                          {"rate", cfg.rate},
-                          {"runs", o.runs},
-                          {"realtime", o.realtime == "on"},
-                          {"seconds", o.seconds}}},
-                        {"line_rate_mb_s", line},
-                        {"rows", nlohmann::json::array()}};
-    for (const auto& r : rows) {
-      j["rows"].push_back({{"len", r.len},
-                           {"case", r.kase},
-                           {"mb_s", r.mbps},
-                           {"median_mb_s", median(r.mbps)},
-                           {"fraction_of_line", median(r.mbps) / line},
-                           {"stalls", r.stalls},
-                           {"stalls_per_s", r.stalls_per_s},
-                           {"median_stalls_per_s", median(r.stalls_per_s)},
-                           {"median_wait_ms_per_s", median(r.waited_ms_per_s)}});
-      if (!r.capture.empty()) j["rows"].back()["capture"] = r.capture;
-    }
-    std::ofstream f(o.json_path);
-    f << j.dump(2) << '\n';
-    if (!f) return fail(io, "lab matrix: cannot write " + o.json_path);
+    if (auto w = lab::write_matrix_json(o.json_path, setup, rows); !w) return fail(io, w.error());
   }
   if (!o.csv_path.empty()) {
-    std::ofstream f(o.csv_path);
-    f << "len,case,median_mb_s,min_mb_s,max_mb_s,fraction_of_line,median_stalls_per_s,median_wait_ms_per_s,runs\n";
-    for (const auto& r : rows) {
-      f << fmt::format("{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.2f},{:.2f},{}\n", r.len, r.kase, median(r.mbps),
-                       *std::min_element(r.mbps.begin(), r.mbps.end()),
-                       *std::max_element(r.mbps.begin(), r.mbps.end()), median(r.mbps) / line,
-                       median(r.stalls_per_s), median(r.waited_ms_per_s), r.mbps.size());
-    }
-    if (!f) return fail(io, "lab matrix: cannot write " + o.csv_path);
+    if (auto w = lab::write_matrix_csv(o.csv_path, setup, rows); !w) return fail(io, w.error());
   }
   if (auto r = lab::lab_down(); !r) return fail(io, r.error(), kExitFailure, "lab matrix: ");
   return kExitOk;

@@ -34,28 +34,6 @@ struct PlanOptions {
 constexpr std::uint64_t kMaxLen = std::uint64_t{1} << 40;  // 1 TiB
 constexpr std::int64_t kMaxMss = core::mss_for_mtu(65535);  // loopback: 65495
 
-// How many chunks of C in a row the policy makes from LEFT bytes on of a send of LEN: every
-// policy's chunk is a step function of the bytes left (a base size, then a tail rule near the
-// end; cygwin-patch's also of LEN, which stays), so the run is
-// found by doubling and then bisecting instead of one call per chunk (--summary of a 64 GiB send
-// with a 1-byte MSS takes microseconds). tests/tools/app_test.cc checks it against the walk.
-std::uint64_t repeats(const core::ChunkPolicy& policy, std::uint64_t len, std::uint64_t left, std::uint64_t c) {
-  const auto same = [&](std::uint64_t k) {  // the k-th chunk from here (0-based) is still C
-    return k * c < left && policy.next_chunk(static_cast<std::size_t>(left - k * c), static_cast<std::size_t>(len)) == c;
-  };
-  std::uint64_t good = 0, bad = 1;  // same(good), !same(bad) once found
-  while (same(bad)) {
-    good = bad;
-    bad = bad > left / 2 ? left : bad * 2;
-    if (bad * c >= left) break;
-  }
-  while (bad - good > 1) {
-    const std::uint64_t mid = good + (bad - good) / 2;
-    (same(mid) ? good : bad) = mid;
-  }
-  return good + 1;
-}
-
 int execute(const PlanOptions& o, Io io) {
   const auto net_policy = net::parse_net_policy(o.policy);
   if (!net_policy) return fail(io, "--policy " + o.policy + ": unknown policy", kExitUsage);
@@ -91,7 +69,7 @@ int execute(const PlanOptions& o, Io io) {
       if (o.json) io.out << (chunks ? "," : "") << c;
       else io.out << c << '\n';
     } else {
-      run = repeats(policy, o.len, left, c);
+      run = policy.run_length(left, o.len, c);  // tests/core/chunk_policy_test.cc: as the walk
     }
     sizes[c] += run;
     chunks += run;

@@ -22,13 +22,23 @@
 #include "ackstall/net/ideal_send_backlog.h"
 #include "ackstall/net/path_probe.h"
 #include "ackstall/net/tcp_socket.h"
-#include "ack_test.h"
+#include "ackstall/ttcp/ack_test.h"
 #include "app.h"
 #include "finding_json.h"
 #include "size_option.h"
 
 namespace ackstall::tools {
 namespace {
+
+// probe --json's "ack_test".
+nlohmann::json ack_test_json(const ttcp::AckTestResult& r) {
+  nlohmann::json writes = nlohmann::json::array();
+  for (std::size_t k = 0; k < r.ms.size(); ++k) {
+    writes.push_back({{"segments", k + 1}, {"ack_ms", r.ms[k]}, {"median_ms", r.median_ms[k]}});
+  }
+  return {{"segment_bytes", r.mss}, {"writes", writes}, {"delayed_ack_ms", r.delayed_ms},
+          {"verdict", r.verdict}, {"timer_fits", r.fits}};
+}
 
 struct ProbeOptions {
   std::string target;
@@ -45,20 +55,6 @@ struct ProbeOptions {
 // The port when the target names none: ttcp's.
 constexpr std::uint16_t kDefaultPort = 5001;
 
-// HOST:PORT, [V6]:PORT, or a HOST / V6 address / [V6] alone (port 5001).
-core::Result<net::Endpoint> parse_target(const std::string& text) {
-  if (auto e = net::parse_endpoint(text)) return e;
-  std::string host = text;
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const bool bare_v6 = std::count(host.begin(), host.end(), ':') >= 2 &&
-                       host.find_first_not_of("0123456789abcdefABCDEF:.") == std::string::npos;
-  if (host.empty() || host.find_first_of("[]/ ") != std::string::npos ||
-      (!bare_v6 && host.find(':') != std::string::npos)) {
-    return core::fail(net::parse_endpoint(text).error().message());
-  }
-  return net::Endpoint{host, kDefaultPort};
-}
-
 nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
@@ -69,7 +65,7 @@ void print_finding(std::ostream& out, std::string_view name, const std::string& 
 }
 
 int run_probe(const ProbeOptions& opt, Io io) {
-  net::Endpoint target = *parse_target(opt.target);  // validated at parse time
+  net::Endpoint target = *net::parse_endpoint_or_host(opt.target, kDefaultPort);  // validated at parse time
   if (opt.port) {
     // -p PORT beside a HOST:PORT that names another port: which one was meant is unknowable.
     if (net::parse_endpoint(opt.target) && target.port != *opt.port) {
@@ -107,9 +103,9 @@ int run_probe(const ProbeOptions& opt, Io io) {
   const std::string local = net::local_address(*sock).value_or("?");
   const std::string peer = net::peer_address(*sock).value_or(where);
   const auto notice = core::policy_notice(policy->kind(), policy->params(), static_cast<std::size_t>(opt.len));
-  std::optional<AckTestResult> acks;
+  std::optional<ttcp::AckTestResult> acks;
   if (opt.ack_test) {
-    auto r = run_ack_test(net::system_socket_ops(), sock->native(), report.mss.value, opt.rounds);
+    auto r = ttcp::run_ack_test(net::system_socket_ops(), sock->native(), report.mss.value, opt.rounds);
     if (!r) return fail(io, "probe " + where + ": " + r.error().message());
     acks = std::move(*r);
   }
@@ -138,7 +134,7 @@ int run_probe(const ProbeOptions& opt, Io io) {
           {"base_chunk", policy->base_chunk()},
           {"chunks", chunks},
           {"notice", notice ? nlohmann::json(*notice) : nlohmann::json(nullptr)}}}};
-    if (acks) j["ack_test"] = to_json(*acks);
+    if (acks) j["ack_test"] = ack_test_json(*acks);
     io.out << j.dump(2) << '\n';
     return kExitOk;
   }
@@ -182,7 +178,7 @@ void add_probe_command(CLI::App& parent, Action& selected) {
                "fallback) and the chunk plan for one send");
   const CLI::Validator endpoint(
       [](std::string& text) -> std::string {
-        auto e = parse_target(text);
+        auto e = net::parse_endpoint_or_host(text, kDefaultPort);
         return e ? std::string() : "bad HOST[:PORT] '" + text + "': " + e.error().message();
       },
       "HOST[:PORT]");

@@ -26,15 +26,15 @@
 #include "ackstall/pcap/capture_source.h"
 #include "ackstall/pcap/scan_file.h"
 #include "app.h"
-#include "progress_line.h"
-#include "interrupt.h"
-#include "gnuplot.h"
-#include "scan_annotate.h"
-#include "scan_compare.h"
-#include "scan_html.h"
-#include "scan_plot.h"
-#include "scan_report.h"
-#include "scan_scenario.h"
+#include "ackstall/report/progress_line.h"
+#include "ackstall/ttcp/interrupt.h"
+#include "ackstall/report/gnuplot.h"
+#include "ackstall/report/scan_annotate.h"
+#include "ackstall/report/scan_compare.h"
+#include "ackstall/report/scan_html.h"
+#include "ackstall/report/scan_plot.h"
+#include "ackstall/report/scan_report.h"
+#include "ackstall/analysis/capture_scenario.h"
 #include "stall_threshold_option.h"
 
 namespace ackstall::tools {
@@ -93,9 +93,9 @@ int run_compare(const ScanCli& o, Io io) {
   }
   const pcap::Comparison c = pcap::compare(sides[0].flows, sides[1].flows);
   if (o.json) {
-    print_comparison_json(sides[0], sides[1], c, io.out);
+    report::print_comparison_json(sides[0], sides[1], c, io.out);
   } else {
-    print_comparison_text(sides[0], sides[1], c, io.out);
+    report::print_comparison_text(sides[0], sides[1], c, io.out);
   }
   return c.matched.empty() ? kExitFailure : kExitOk;
 }
@@ -110,7 +110,7 @@ int run_scan(const ScanCli& o, Io io) {
     return fail(io, "scan: give capture files or -i INTERFACE (a live capture), not both", kExitUsage);
   }
   if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
-  PlotWindow window;
+  report::PlotWindow window;
   if (o.merge && (!o.iface.empty() || std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
     return fail(io, "scan: --merge reads capture files (not stdin, not -i)", kExitUsage);
   }
@@ -118,7 +118,7 @@ int run_scan(const ScanCli& o, Io io) {
     if (o.files.size() != 1 || o.files[0] == "-") {
       return fail(io, "scan: --plot draws one capture file (read twice: not stdin, not -i)", kExitUsage);
     }
-    if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
+    if (auto t = report::terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   }
   if (!o.report.empty() && (o.files.empty() || (o.files.size() > 1 && !o.merge) ||
                             std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
@@ -132,7 +132,7 @@ int run_scan(const ScanCli& o, Io io) {
   }
   if (!o.plot_window.empty()) {
     if (o.plot_path.empty()) return fail(io, "scan: --plot-window needs --plot", kExitUsage);
-    auto w = parse_plot_window(o.plot_window);
+    auto w = report::parse_plot_window(o.plot_window);
     if (!w) return fail(io, w.error(), kExitUsage);
     window = *w;
   }
@@ -147,7 +147,7 @@ int run_scan(const ScanCli& o, Io io) {
     req.options.spill_stalls = true;
   }
   req.options.cause_timeline = !o.plot_path.empty() || !o.report.empty();  // the graphs' bands
-  const ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
+  const report::ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
   int code = kExitOk;
   std::string first_error;
   const pcap::FileScan* emitted_from = nullptr;
@@ -167,7 +167,7 @@ int run_scan(const ScanCli& o, Io io) {
   const std::vector<std::string> runs = o.merge ? std::vector<std::string>{"merged"} : sources;
   // On a terminal, a capture that takes more than a second shows how far it has come (one file
   // at a time: with -j the files' lines would fight over one line).
-  ProgressLine progress(o.iface.empty() && o.jobs <= 1);
+  report::ProgressLine progress(o.iface.empty() && o.jobs <= 1);
   std::string scanning;
   if (progress.enabled()) {
     req.on_progress = [&](const pcap::ScanProgress& p) {
@@ -189,10 +189,10 @@ int run_scan(const ScanCli& o, Io io) {
     } else {
       // Live: each stall as it is found (text), the report at the end of --duration or on
       // Ctrl-C / SIGTERM (interrupt.h), which end a live capture normally.
-      const InterruptFlag interrupt;
+      const ttcp::InterruptFlag interrupt;
       pcap::LiveRequest live{.scan = req, .iface = o.iface, .duration_s = o.duration_s, .stop = &interrupt.flag(), .on_start = {}};
       if (!o.json) live.scan.options.on_stall = [&io](const pcap::SocketAddr& s, const pcap::SocketAddr& r,
-                                                      const pcap::Stall& st) { print_live_stall(s, r, st, io.out); };
+                                                      const pcap::Stall& st) { report::print_live_stall(s, r, st, io.out); };
       if (!o.json) {
         live.on_start = [&] {
           fmt::print(io.out, "capturing on {}{} ({}); stalls as they are found:\n", o.iface,
@@ -219,7 +219,7 @@ int run_scan(const ScanCli& o, Io io) {
     const pcap::FileScan& s = scans.back();
     if (!o.json) {
       if (scans.size() > 1) io.out << '\n';
-      print_scan_text(print, s, io.out);
+      report::print_scan_text(print, s, io.out);
     }
     if (s.cut_short) io.err << "ackstall: warning: " << *s.cut_short << '\n';
     if (s.capture_drops.value_or(0) > 0) {
@@ -244,7 +244,7 @@ int run_scan(const ScanCli& o, Io io) {
       if (first_error.empty()) first_error = e; else io.err << "ackstall: " << e << '\n';
     } else if (s.flows.empty()) {
       code = std::max(code, kExitFailure);
-      const std::string held = skipped_summary(s);
+      const std::string held = report::skipped_summary(s);
       const std::string e = fmt::format("{}: no TCP flow{}: {}", s.name,
                                 print.flow_filtered ? " matches --flow/--filter" : "",
                                 held.empty() ? fmt::format("{} records", s.records)
@@ -257,24 +257,24 @@ int run_scan(const ScanCli& o, Io io) {
   if (o.json) {
     std::vector<const pcap::FileScan*> done;
     for (const auto& s : scans) done.push_back(&s);
-    write_scan_json(print, done, io.out);
+    report::write_scan_json(print, done, io.out);
   }
   if (!o.emit_scenario.empty() && emitted_from != nullptr) {
-    auto written = write_scan_scenario(*emitted_from, o.emit_scenario);
+    auto written = analysis::write_scan_scenario(*emitted_from, o.emit_scenario);
     if (!written) return fail(io, written.error());
     if (!o.json) io.out << "\nscenario written to " << o.emit_scenario << " (" << *written << ")\n";
     std::ostream& notes = o.json ? io.err : io.out;
     const std::string_view lead = o.json ? "ackstall: note: " : "note: ";
-    for (const std::string& c : scenario_caveats(*emitted_from)) notes << lead << c << '\n';
+    for (const std::string& c : analysis::scenario_caveats(*emitted_from)) notes << lead << c << '\n';
     // The replay beside the capture; a caveat past 15 % (the scenario's inferences are then
     // too weak to stand for the capture).
-    if (auto replay = replay_scan_scenario(*emitted_from); replay) {
+    if (auto replay = analysis::replay_scan_scenario(*emitted_from); replay) {
       notes << lead << fmt::format("replayed in the simulator: {:.3f} MiB/s, the capture {:.3f} MiB/s ({:+.0f} %); "
                                    "with robust chunking the simulator predicts {:.3f} MiB/s\n",
                                    replay->replay_mib_s, replay->capture_mib_s, 100 * replay->deviation,
                                    replay->robust_mib_s);
       if (std::abs(replay->deviation) > 0.15) {
-        const bool named = !scenario_caveats(*emitted_from).empty();
+        const bool named = !analysis::scenario_caveats(*emitted_from).empty();
         notes << lead << "the replay is off by more than 15 %: the scenario does not reproduce this capture; "
               << (named ? "the notes above name what it infers weakly here"
                         : "one of its inferences is too weak here (the link rate from segment spacing, the in-flight "
@@ -286,21 +286,21 @@ int run_scan(const ScanCli& o, Io io) {
     }
   }
   if (!o.plot_path.empty() && emitted_from != nullptr) {
-    const pcap::DirectionReport* d = busiest_direction(*emitted_from);
+    const pcap::DirectionReport* d = pcap::busiest_direction(*emitted_from);
     if (d == nullptr) return fail(io, emitted_from->name + ": no flow carried data: nothing to plot");
-    if (auto ok = plot_capture(o.files[0], o.bpf, *emitted_from, *d, o.plot_path, window); !ok) return fail(io, ok.error());
+    if (auto ok = report::plot_capture(o.files[0], o.bpf, *emitted_from, *d, o.plot_path, window); !ok) return fail(io, ok.error());
     if (!o.json) {
       fmt::print(io.out, "\ntime-sequence graph of {} -> {} written to {}\n", pcap::format_socket_addr(d->sender),
                  pcap::format_socket_addr(d->receiver), o.plot_path);
     }
   }
   if (!o.report.empty() && emitted_from != nullptr) {
-    auto n = write_html_report(o.files, o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
+    auto n = report::write_html_report(o.files, o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
     if (!n) return fail(io, n.error(), kExitFailure, "--report: ");
     if (!o.json) fmt::print(io.out, "\nreport written to {} ({} bytes; one file, opens offline)\n", o.report, *n);
   }
   if (!o.annotate.empty() && emitted_from != nullptr) {
-    auto n = annotate_capture(o.files[0], *emitted_from, o.annotate);
+    auto n = report::annotate_capture(o.files[0], *emitted_from, o.annotate);
     if (!n) return fail(io, n.error(), kExitFailure, "--annotate: ");
     if (!o.json) {
       fmt::print(io.out, "\n{} written with {} commented frames (Wireshark: frame.comment contains \"ackstall\")\n",

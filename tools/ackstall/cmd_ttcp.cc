@@ -3,7 +3,7 @@
 #include <memory>
 
 #include "app.h"
-#include "interrupt.h"
+#include "ackstall/ttcp/interrupt.h"
 #include "ttcp_cli.h"
 #include "ttcp_run.h"
 
@@ -24,7 +24,7 @@ void add_ttcp_command(CLI::App& parent, Action& selected) {
         cfg.data_out = &io.out;
       }
       // Ctrl-C / SIGTERM: the partial report, then 130 / 143 (interrupt.h).
-      const InterruptFlag interrupt;
+      const ttcp::InterruptFlag interrupt;
       cfg.interrupt = &interrupt.flag();
       return run_ttcp(cfg, io);
     };

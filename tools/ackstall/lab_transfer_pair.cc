@@ -1,8 +1,5 @@
 #include "lab_transfer_pair.h"
 
-#include <pthread.h>
-#include <sched.h>
-
 #include <cstring>
 #include <future>
 #include <sstream>
@@ -17,18 +14,8 @@ using namespace ::ackstall::lab;  // the lab library (src/lab): namespaces, addr
 
 namespace {
 
-// Moves the calling thread into namespace `ns` and, if asked, to SCHED_FIFO.
-core::Result<void> prepare_thread(const char* ns, bool realtime) {
-  if (auto r = enter_namespace(ns); !r) return r;
-  if (realtime) {
-    sched_param sp{};
-    sp.sched_priority = kRealtimePriority;
-    if (const int rc = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &sp); rc != 0) {
-      return core::fail("lab: SCHED_FIFO for the transfer threads: " + core::errno_text(rc) +
-                        " (give --realtime off)");
-    }
-  }
-  return {};
+Status prepare_thread(const char* ns, bool realtime) {
+  return realtime ? enter_namespace(ns, kRealtimePriority) : enter_namespace(ns);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "ackstall/scenario/scenario.h"
 #include "ackstall/sim/experiment.h"
 #include "sim_keys.h"
-#include "sim_map.h"
+#include "ackstall/report/sim_map.h"
 #include "sim_report.h"
 
 namespace ackstall::tools {
@@ -155,9 +155,9 @@ int run_sweep(const SweepRun& r, Io io) {
   if (r.csv_path == "-") main = std::make_unique<CsvWriter>(io.out, r.sweep);
   else if (r.json_lines) main = std::make_unique<JsonLinesWriter>(io.out, r.sweep);
   else main = std::make_unique<TextWriter>(io.out, r.sweep);
-  std::unique_ptr<MapData> map;
+  std::unique_ptr<report::MapData> map;
   if (!r.plot_path.empty()) {
-    auto m = MapData::make(r.sweep, r.plot_path);
+    auto m = report::MapData::make(r.sweep, r.plot_path);
     if (!m) return fail(io, m.error(), kExitUsage);
     map = std::move(*m);
   }

@@ -69,6 +69,9 @@ Status lab_down();
 core::Result<std::optional<LabConfig>> read_state();
 // Moves the calling thread into namespace `name` (setns); sockets it makes live there.
 Status enter_namespace(const std::string& name);
+// The same, and the calling thread to SCHED_FIFO at `realtime_priority` (the lab's transfer
+// threads, lab run --realtime on).
+Status enter_namespace(const std::string& name, int realtime_priority);
 
 // Removes the lab when it goes out of scope (every return and exception path).
 class LabGuard {

@@ -21,6 +21,10 @@ struct Endpoint {
 // On failure: an Error whose message is a short reason ("missing ':PORT'", "port must be 1..65535", ...).
 Result<Endpoint> parse_endpoint(std::string_view text);
 
+// HOST:PORT, [V6]:PORT, or a HOST, V6 address or [V6] alone (then `default_port`); an error
+// names what parse_endpoint found wrong.
+Result<Endpoint> parse_endpoint_or_host(std::string_view text, std::uint16_t default_port);
+
 // "host:port", or "[host]:port" when host contains ':'.
 std::string to_string(const Endpoint& e);
 

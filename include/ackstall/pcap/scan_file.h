@@ -81,4 +81,8 @@ Result<FileScan> scan_live(const LiveRequest& request);
 Result<FileScan> scan_file(const std::filesystem::path& path, ScanOptions options = {},
                            const std::vector<FlowFilter>& filters = {});
 
+// The direction that carried the most data (what scan --emit-scenario and --plot describe), or
+// null when no flow has one.
+const DirectionReport* busiest_direction(const FileScan& scan);
+
 }  // namespace ackstall::pcap
