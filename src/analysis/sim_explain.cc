@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <optional>
 
 #include "ackstall/core/chunk_policy.h"
 #include "ackstall/core/link_framing.h"
 #include "ackstall/core/plural.h"
 #include "ackstall/core/units.h"
+#include "ackstall/pcap/mechanism.h"
 
 namespace ackstall::analysis {
 namespace {
@@ -17,24 +20,27 @@ using sim::StallKind;
 
 std::string bytes(std::int64_t n) { return fmt::format("{}-byte", n); }
 
-// "every segment", "every 2 segments".
-std::string every_segments(std::int64_t n) { return n == 1 ? "every segment" : "every " + core::plural(n, "segment"); }
-
-std::string ack_rule(const sim::TcpProfile& rx) {
-  const std::string timer = core::format_duration_ns(rx.ack.delack_timeout.count());
+// The receiver's ACK rule as the mechanism names it (docs/STACKS.md §1, §3, §4, §6).
+void receiver_of(const sim::TcpProfile& rx, pcap::LoneSegmentHold& m) {
+  m.hold = std::chrono::nanoseconds(rx.ack.delack_timeout.count());
+  m.acks_every = 2;
   switch (rx.ack.kind) {
-    case sim::AckPolicyKind::openbsd: return "the receiver (BSD) ACKs every second segment and delays a lone one's ACK up to " + timer;
-    case sim::AckPolicyKind::bsd_tick: return "the receiver (old BSD) holds a lone segment's ACK until its global delayed-ACK tick";
-    case sim::AckPolicyKind::freebsd: return "the receiver (FreeBSD) ACKs every second segment and delays a lone one's ACK up to " + timer;
+    case sim::AckPolicyKind::openbsd: m.receiver = "BSD"; break;
+    case sim::AckPolicyKind::bsd_tick: m.receiver = "old BSD, a global delayed-ACK tick"; break;
+    case sim::AckPolicyKind::freebsd: m.receiver = "FreeBSD"; break;
     case sim::AckPolicyKind::windows:
-      return fmt::format("the receiver (Windows) ACKs {} and delays a lone one's ACK up to {}",
-                         every_segments(rx.ack.ack_frequency), timer);
+      m.receiver = "Windows";
+      m.acks_every = static_cast<std::uint32_t>(rx.ack.ack_frequency);
+      break;
     case sim::AckPolicyKind::ns3:
-      return fmt::format("the receiver (ns-3) ACKs {} and delays a lone one's ACK up to {}",
-                         every_segments(rx.ack.ack_frequency), timer);
-    default:
-      return "the receiver (Linux) delays the ACK of a lone segment by its ATO (" +
-             core::format_duration_ns(rx.ack.ato_min.count()) + " and up)";
+      m.receiver = "ns-3";
+      m.acks_every = static_cast<std::uint32_t>(rx.ack.ack_frequency);
+      break;
+    default:  // Linux: the ATO, from its minimum up
+      m.receiver = "Linux";
+      m.acks_every = 0;
+      m.hold = std::chrono::nanoseconds(rx.ack.ato_min.count());
+      m.hold_minimum = true;
   }
 }
 
@@ -64,8 +70,10 @@ std::string explain(const sim::ExperimentConfig& cfg, const sim::Summary& s) {
     return fmt::format("no stall above {}: the link is the limit ({:.0f} % of its ceiling)", threshold, 100 * share);
   const auto wait = dominant(s.short_waits);
   if (!wait) return fmt::format("no stall and no wait, at {:.0f} % of the link's ceiling", 100 * share);
+  std::string why = mechanism(cfg, s, *wait, *s.short_waits.of(*wait));
+  if (why.starts_with("The ")) why[0] = 't';  // pcap::word's sentence, after a colon
   return fmt::format("no stall above {}, {:.0f} % of the link's ceiling, lost to short waits: {}", threshold,
-                     100 * share, mechanism(cfg, s, *wait, *s.short_waits.of(*wait)));
+                     100 * share, why);
 }
 
 static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summary& s, StallKind worst,
@@ -84,36 +92,30 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
   const std::int64_t segs = (last + mss - 1) / mss;
   const std::int64_t tail = last % mss;
   const bool afd = cfg.sender.send_buffer.kind == sim::SendBufferKind::afd;
-  const std::string cut = pieces.size() > 1 ? fmt::format(" (cut by the {} policy into {} pieces)",
-                                                          core::to_string(tx.chunking), pieces.size())
-                                            : "";
   switch (worst) {
-    case StallKind::delayed_ack: {
-      std::string lone;
-      if (segs % 2 == 1)
-        lone = fmt::format(" ends in {} of up to {} bytes, so its last segment is alone", core::plural(segs, "segment"),
-                           mss);
-      else if (tail > 0 && cfg.sender.nagle != sim::NagleKind::off)
-        lone = fmt::format(" is {}; Nagle ({}) holds the {}-byte tail until {} before it {} ACKed, "
-                           "which leaves segment {} alone",
-                           core::plural(segs, "segment"), sim::to_string(cfg.sender.nagle), tail,
-                           segs - 1 == 1 ? "the one" : fmt::format("the {}", segs - 1), segs - 1 == 1 ? "is" : "are",
-                           segs - 1);
-      else
-        lone = fmt::format(" is {} of up to {} bytes", core::plural(segs, "segment"), mss);
-      return fmt::format("each {} send{}{}; {}; {} ({})", bytes(tx.write_len), cut, lone, ack_rule(cfg.receiver),
-                         afd && tx.write_len >= sndbuf
-                             ? fmt::format("with SO_SNDBUF {} charged per whole send, the sender cannot send on "
-                                           "until that ACK",
-                                           sndbuf)
-                             : std::string("the sender waits for that ACK"),
-                         when);
+    case StallKind::delayed_ack:
+    case StallKind::nagle_hold: {  // the same mechanism, worded once (pcap/mechanism.h)
+      pcap::LoneSegmentHold m;
+      m.in_flight_limit = static_cast<std::uint64_t>(sndbuf);
+      m.quota_per_send = afd && tx.write_len >= sndbuf;
+      m.write_size = static_cast<std::uint64_t>(tx.write_len);
+      m.segments = static_cast<std::uint32_t>(segs);
+      if (pieces.size() > 1) {
+        m.cut_by = std::string(core::to_string(tx.chunking));
+        m.pieces = pieces.size();
+      }
+      // An odd count leaves the last segment alone; an even one with a sub-MSS tail leaves the one
+      // before the tail Nagle holds.
+      if (segs % 2 == 0 && tail > 0 && cfg.sender.nagle != sim::NagleKind::off) {
+        m.nagle = std::string(sim::to_string(cfg.sender.nagle));
+        m.nagle_tail = static_cast<std::uint64_t>(tail);
+      }
+      m.lone = segs % 2 == 1 || !m.nagle.empty();
+      receiver_of(cfg.receiver, m);
+      m.holds = total.count;
+      m.held = std::chrono::nanoseconds(std::llround(worst_s * 1e9));
+      return pcap::word(m);
     }
-    case StallKind::nagle_hold:
-      return fmt::format("Nagle ({}) holds the {}-byte tail of each {} send until everything before it is ACKed, "
-                         "and {} ({})",
-                         sim::to_string(cfg.sender.nagle), tail > 0 ? tail : mss, bytes(tx.write_len),
-                         ack_rule(cfg.receiver), when);
     case StallKind::quota_wait:
       return fmt::format("the sender waits for its per-send quota: each {} send is charged whole against "
                          "SO_SNDBUF {} and released only when its last byte is ACKed ({})",

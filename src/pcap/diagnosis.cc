@@ -10,6 +10,7 @@
 #include "ackstall/core/delayed_ack_timers.h"
 #include "ackstall/pcap/capture_artefacts.h"
 #include "ackstall/pcap/evidence.h"
+#include "ackstall/pcap/mechanism.h"
 #include "ackstall/pcap/stack_fit.h"
 
 namespace ackstall::pcap {
@@ -250,7 +251,11 @@ std::string_view to_string(StackFamily f) noexcept {
   return "?";
 }
 
-Diagnosis diagnose(const DirectionReport& d) {
+namespace {
+
+// The facts: the figures, the stacks, where the time went, the problem and what its removal
+// would at most give, the receiver's timer fits and the delayed-ACK mechanism (mechanism.h).
+Diagnosis find_facts(const DirectionReport& d) {
   Diagnosis g;
   g.mss = d.effective_mss ? *d.effective_mss : d.max_segment;
   g.in_flight_limit = std::max({d.max_in_flight, d.max_outstanding_at_stall, d.flight_per_round ? d.flight_p90 : 0});
@@ -265,29 +270,6 @@ Diagnosis diagnose(const DirectionReport& d) {
   g.receiver_stack = guess_receiver(d);
   const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
 
-  if (d.earlier_connections > 0) {
-    g.capture_warnings.push_back(fmt::format(
-        "the addresses and ports were reused: {} earlier connection{} on them {} left out, this report is the last one's",
-        d.earlier_connections, d.earlier_connections == 1 ? "" : "s", d.earlier_connections == 1 ? "is" : "are"));
-  }
-  if (gaps) {
-    g.capture_warnings.push_back(fmt::format(
-        "the capture missed segments: {} bytes were ACKed that no captured segment carried ({} sequence hole{}); "
-        "write sizes and segment counts are left out, and the time around them is 'not in the capture'",
-        d.uncaptured_bytes, d.sequence_holes, d.sequence_holes == 1 ? "" : "s"));
-  }
-
-  if (d.starts_mid_stream) {
-    g.capture_warnings.push_back(fmt::format(
-        "the capture begins mid-stream: the receiver ACKed {} bytes before the first captured data segment{}",
-        d.acked_before_data_bytes,
-        d.zero_window_before_data_ns > 0
-            ? fmt::format(", and offered a zero window for {:.1f} ms, counted as the receiver's window",
-                          static_cast<double>(d.zero_window_before_data_ns) / 1e6)
-            : std::string()));
-  }
-
-  if (auto w = duplicate_frames_warning(d)) g.capture_warnings.push_back(*w);
   g.too_little = too_little_evidence(d);
 
   // Where the time went.
@@ -332,6 +314,48 @@ Diagnosis diagnose(const DirectionReport& d) {
     g.goodput_without_problem = bound;
     break;
   }
+
+  // A single hold may be a late ACK on a jittery path: a timer is fitted only when it recurs.
+  if (d.delayed_ack_timeout_ns && delayed >= 2) g.timer_fits = timer_fits_for(*d.delayed_ack_timeout_ns, d.receiver_ttl);
+  if (g.problem == LimitCause::delayed_ack) {
+    LoneSegmentHold& m = g.lone_segment_hold.emplace();
+    m.in_flight_limit = g.in_flight_limit;
+    m.write_size = g.write_size;
+    m.segments = g.segments_per_write;
+    m.hold = std::chrono::nanoseconds(d.delayed_ack_timeout_ns.value_or(0));
+    m.holds = delayed;
+    m.waits = d.stall_count;
+  }
+  return g;
+}
+
+// The facts worded: what the capture lacks, the evidence lines, the verdict and the fixes.
+void word_facts(const DirectionReport& d, Diagnosis& g) {
+  const bool gaps = d.uncaptured_bytes > 0;
+  const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
+  if (d.earlier_connections > 0) {
+    g.capture_warnings.push_back(fmt::format(
+        "the addresses and ports were reused: {} earlier connection{} on them {} left out, this report is the last one's",
+        d.earlier_connections, d.earlier_connections == 1 ? "" : "s", d.earlier_connections == 1 ? "is" : "are"));
+  }
+  if (gaps) {
+    g.capture_warnings.push_back(fmt::format(
+        "the capture missed segments: {} bytes were ACKed that no captured segment carried ({} sequence hole{}); "
+        "write sizes and segment counts are left out, and the time around them is 'not in the capture'",
+        d.uncaptured_bytes, d.sequence_holes, d.sequence_holes == 1 ? "" : "s"));
+  }
+
+  if (d.starts_mid_stream) {
+    g.capture_warnings.push_back(fmt::format(
+        "the capture begins mid-stream: the receiver ACKed {} bytes before the first captured data segment{}",
+        d.acked_before_data_bytes,
+        d.zero_window_before_data_ns > 0
+            ? fmt::format(", and offered a zero window for {:.1f} ms, counted as the receiver's window",
+                          static_cast<double>(d.zero_window_before_data_ns) / 1e6)
+            : std::string()));
+  }
+
+  if (auto w = duplicate_frames_warning(d)) g.capture_warnings.push_back(*w);
 
   // Evidence: the application's latency before the transfer (the handshake's last ACK to the
   // first data), when it is longer than a stall and than the path's round trip.
@@ -386,8 +410,6 @@ Diagnosis diagnose(const DirectionReport& d) {
     case AckEvery::unknown: break;
   }
   if (d.delayed_ack_timeout_ns) {
-    // A single hold may be a late ACK on a jittery path: a timer is fitted only when it recurs.
-    if (delayed >= 2) g.timer_fits = timer_fits_for(*d.delayed_ack_timeout_ns, d.receiver_ttl);
     std::string fits;
     for (const auto& f : g.timer_fits) fits += (fits.empty() ? "" : "; ") + f;
     g.evidence.push_back(fmt::format("receiver: {}; delayed-ACK hold ~{} beyond the path (median of {}){}", rule,
@@ -407,7 +429,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   if (g.accounts.empty()) {
     g.mechanism = "Too little to judge: the capture holds no measurable span of this transfer (one segment, or no "
                   "ACK for its data).";
-    return g;
+    return;
   }
   const CauseShare& top = g.accounts.front();
   const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
@@ -415,11 +437,11 @@ Diagnosis diagnose(const DirectionReport& d) {
   if (g.too_little) {
     g.mechanism = fmt::format("Too little to judge: {}. The figures it has: {}", *g.too_little, lead);
     if (!before.empty()) g.mechanism += " Before the transfer, its first data came " + before + ".";
-    return g;
+    return;
   }
   if (!g.problem && d.bytes_acked == 0) {
     g.mechanism = lead + " None of its data was ACKed in the capture: no goodput to judge a cost by.";
-    return g;
+    return;
   }
   if (!g.problem) {
     g.healthy = true;
@@ -447,21 +469,14 @@ Diagnosis diagnose(const DirectionReport& d) {
       g.mechanism += " Before the transfer, its first data came " + before + ".";
     }
     application_fixes(d, top.cause, g);
-    return g;
+    return;
   }
   const LimitCause p = *g.problem;
   const double share = static_cast<double>(d.cause_ns[static_cast<std::size_t>(p)]) / static_cast<double>(d.duration_ns);
   std::string what;
   switch (p) {
     case LimitCause::delayed_ack:
-      what = fmt::format(
-          "The sender stops with at most {} bytes in flight{} and the receiver holds the ACK of the lone last "
-          "segment for its delayed-ACK timer (~{}): {} of {} waits are that hold.",
-          g.in_flight_limit,
-          g.write_size ? fmt::format(" (each {}-byte write in {} segment{})", *g.write_size,
-                                     g.segments_per_write.value_or(0), g.segments_per_write == 1u ? "" : "s")
-                       : "",
-          ms(d.delayed_ack_timeout_ns.value_or(0)), delayed, d.stall_count);
+      what = word(*g.lone_segment_hold);
       delayed_ack_fixes(d, g);
       break;
     case LimitCause::receiver_window:
@@ -499,6 +514,13 @@ Diagnosis diagnose(const DirectionReport& d) {
                                              rate(d.goodput_bytes_per_s));
   g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; {}). {}", lead, core::describe(p), 100 * share,
                             gain, what);
+}
+
+}  // namespace
+
+Diagnosis diagnose(const DirectionReport& d) {
+  Diagnosis g = find_facts(d);
+  word_facts(d, g);
   return g;
 }
 

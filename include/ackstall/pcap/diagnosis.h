@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/pcap/mechanism.h"
 #include "ackstall/pcap/stall_scanner.h"
 
 namespace ackstall::pcap {
@@ -64,11 +65,14 @@ struct Diagnosis {
   std::vector<std::string> capture_warnings;  // one line each: what the capture lacks
   std::optional<std::string> too_little;      // why the capture is too little to judge (evidence.h)
   std::vector<std::string> evidence;     // one line each: limit, pattern, Nagle, receiver, path
+  std::optional<LoneSegmentHold> lone_segment_hold;  // the problem is delayed ACKs: their mechanism
   std::string mechanism;                 // the verdict, one or two sentences
   std::vector<std::string> fixes;        // ranked, best first
   std::vector<std::string> would_not_help;
 };
 
+// Finds the facts (figures, accounts, problem, stacks, mechanism), then words them (warnings,
+// evidence, mechanism, fixes).
 Diagnosis diagnose(const DirectionReport& d);
 
 }  // namespace ackstall::pcap
