@@ -135,7 +135,7 @@ document.body.setAttribute('data-ready','1');document.body.setAttribute('data-re
 }  // namespace
 
 std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t,
-                               const std::vector<HtmlConnection>& connections, double threshold_ms) {
+                               const std::vector<HtmlConnection>& connections, core::StallThreshold threshold) {
   std::string out;
   auto w = std::back_inserter(out);
   fmt::format_to(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>ackstall: {}</title>\n<style>{}</style></head>\n<body>\n",
@@ -155,7 +155,7 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
   fact("capture drops", scan.capture_drops ? fmt::format("{} (pcapng statistics)", *scan.capture_drops)
                                            : std::string("none recorded"));
   if (scan.cut_short) fact("cut short", *scan.cut_short);
-  fact("stall threshold", fmt::format("{} ms", threshold_ms));
+  fact("stall threshold", fmt::format("{} ms", core::stall_threshold_ms(threshold)));
   out += "</table>\n";
 
   out += "<h2>Triage: one row a connection, worst first</h2>\n<table class=\"triage\"><thead><tr><th>#</th><th class=\"l\">connection "
@@ -214,7 +214,8 @@ std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& t
 }
 
 core::Result<std::size_t> write_html_report(const std::vector<std::string>& files, const std::string& bpf, const pcap::FileScan& scan,
-                                            std::size_t top, bool all, double threshold_ms, const std::string& path) {
+                                            std::size_t top, bool all, core::StallThreshold threshold,
+                                            const std::string& path) {
   const pcap::Triage t = pcap::triage(scan.flows);
   std::vector<HtmlConnection> shown;
   std::vector<const pcap::DirectionReport*> directions;
@@ -227,7 +228,7 @@ core::Result<std::size_t> write_html_report(const std::vector<std::string>& file
   auto graphs = collect_time_sequences(files, bpf, scan, directions);
   if (!graphs) return tl::unexpected(graphs.error());
   for (std::size_t i = 0; i < shown.size(); ++i) shown[i].graph = std::move((*graphs)[i]);
-  const std::string page = render_html_report(scan, t, shown, threshold_ms);
+  const std::string page = render_html_report(scan, t, shown, threshold);
   std::ofstream f(path, std::ios::binary);
   f << page;
   f.close();

@@ -345,7 +345,7 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
   }
   nlohmann::json j = {{"file", scan.name},
           {"format", scan.stats ? "live" : scan.pcapng ? "pcapng" : "pcap"},
-          {"threshold_ms", o.threshold_ms},
+          {"threshold_ms", core::stall_threshold_ms(o.threshold)},
           {"records", scan.records},
           {"matched_records", scan.matched},
           {"tcp_packets", scan.tcp_packets},
@@ -403,7 +403,7 @@ void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostrea
              std::all_of(scan.flows.begin(), scan.flows.end(), [](const auto& f) { return f.directions.size() == 1; })
                  ? ""
                  : fmt::format(" ({} with data)", core::plural(directions, "direction")),
-             o.threshold_ms);
+             core::stall_threshold_ms(o.threshold));
   std::uint64_t skipped = 0;
   for (const auto& [reason, n] : scan.skipped) skipped += n;
   if (skipped > 0) fmt::print(out, "skipped {} frames: {}\n", skipped, skipped_summary(scan));

@@ -41,7 +41,7 @@ core::Result<PlotWindow> parse_plot_window(std::string_view text) {
   if (dots + 2 < text.size()) {
     const auto b = ns(text.substr(dots + 2));
     if (!b || *b <= w.from.count()) return bad();
-    w.to = *b;
+    w.to = std::chrono::nanoseconds(*b);
   }
   return w;
 }
@@ -75,7 +75,7 @@ core::Result<void> render_time_sequence(const TimeSequence& ts, const std::strin
   for (const auto& p : ts.acks) t_end = std::max(t_end, p.t);
   for (const auto& st : ts.stalls) t_end = std::max(t_end, st.end);
   const double from = static_cast<double>(window.from.count()) / 1e9;
-  const double to = window.to ? static_cast<double>(*window.to) / 1e9 : (t_end > 0 ? t_end * 1.01 : 1.0);
+  const double to = window.to ? std::chrono::duration<double>(*window.to).count() : (t_end > 0 ? t_end * 1.01 : 1.0);
   gp << fmt::format("set xrange [{:.9f}:{:.9f}]\n", from, to);
   gp << "set lmargin 16\nset rmargin 4\n";  // room for the longest lane name (receiver_window)
   gp << "set origin 0,0.30\nset size 1,0.66\nset key top left\nset format x ''\n";

@@ -29,7 +29,7 @@ void print_summary(std::ostream& out, std::string_view who, const TransferResult
 // wait more than once, and the last wait, for every ACK before the close, belongs to no send).
 void print_stalls(std::ostream& out, const Config& cfg, std::string_view who, const TransferResult& r) {
   fmt::print(out, "{}: {} > {} ms, counted per application {} (longest {:.1f} ms)\n", who,
-             core::plural(r.stalls, "stall"), cfg.stall_ms, cfg.transmit ? "send" : "read", r.longest_call_ms);
+             core::plural(r.stalls, "stall"), core::stall_threshold_ms(cfg.stall_threshold), cfg.transmit ? "send" : "read", r.longest_call_ms);
 }
 
 void print_transmitter_report(const Config& cfg, bool verbose, std::ostream& out, std::string_view who,
@@ -43,7 +43,7 @@ void print_transmitter_report(const Config& cfg, bool verbose, std::ostream& out
                who, *cfg.afd_quota,
                a.final_quota != *cfg.afd_quota ? fmt::format(" (SO_SNDBUF raised it to {})", a.final_quota) : "",
                core::plural(a.sends, "send"), std::chrono::duration<double>(a.waited).count(),
-               core::plural(a.waits, "wait"), core::plural(a.stalls, "stall"), cfg.stall_ms,
+               core::plural(a.waits, "wait"), core::plural(a.stalls, "stall"), core::stall_threshold_ms(cfg.stall_threshold),
                std::chrono::duration<double, std::milli>(a.longest_wait).count());
   }
   if (verbose && res.mss) {
@@ -127,7 +127,7 @@ std::string result_json(const Config& cfg, const TransferResult& r) {
       {"end", {{cfg.transmit ? "sum_sent" : "sum_received", sum_json(r.seconds, r.bytes)},
                {"io_calls", r.calls},
                {"stalls", {{"count", r.stalls},
-                           {"threshold_ms", cfg.stall_ms},
+                           {"threshold_ms", core::stall_threshold_ms(cfg.stall_threshold)},
                            {"longest_call_ms", r.longest_call_ms}}},
                {"interrupted", r.interrupted ? nlohmann::json(signal_name(r.interrupted)) : nlohmann::json(nullptr)}}}};
   if (r.lost) j["error"] = r.lost->message();  // iperf3 -J's key: the transfer ended early
@@ -149,7 +149,7 @@ std::string result_json(const Config& cfg, const TransferResult& r) {
                        {"would_blocks", a.would_blocks},
                        {"waits", a.waits},
                        {"stalls", a.stalls},
-                       {"stall_threshold_ms", cfg.stall_ms},
+                       {"stall_threshold_ms", core::stall_threshold_ms(cfg.stall_threshold)},
                        {"completions", a.completions},
                        {"waited_seconds", std::chrono::duration<double>(a.waited).count()},
                        {"longest_wait_ms", std::chrono::duration<double, std::milli>(a.longest_wait).count()}};

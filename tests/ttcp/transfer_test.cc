@@ -271,7 +271,7 @@ TEST(TtcpTransfer, ReceiverIgnoresAConnectionThatSendsNothing) {
 TEST(TtcpTransfer, ReceiverCountsAWaitForDataAsAStall) {
   Receiver rx;
   rx.cfg.bind = "127.0.0.1";
-  rx.cfg.stall_ms = 20;
+  rx.cfg.stall_threshold = std::chrono::milliseconds(20);
   const auto port = rx.start();
   {
     auto s = net::connect_tcp({"127.0.0.1", port}, std::chrono::milliseconds(2000));

@@ -44,7 +44,7 @@ struct ScanCli {
   std::vector<std::string> files;
   std::string iface;      // -i: a live capture
   double duration_s = 0;  // --duration (0: until Ctrl-C)
-  double threshold_ms = static_cast<double>(core::kDefaultStallThreshold.count()) / 1e6;
+  core::StallThreshold threshold = core::kDefaultStallThreshold;
   std::vector<std::string> flows;
   std::string bpf;
   std::string reader = "own";  // --reader
@@ -65,7 +65,7 @@ struct ScanCli {
 // What every scan takes from the flags: the threshold, --flow, --filter, --reader.
 pcap::ScanRequest request_of(const ScanCli& o) {
   pcap::ScanRequest req;
-  req.options.threshold_ns = static_cast<std::int64_t>(o.threshold_ms * 1e6);
+  req.options.threshold_ns = o.threshold.count();
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));  // validated at parse time
   req.bpf = o.bpf;
   req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;
@@ -147,7 +147,7 @@ int run_scan(const ScanCli& o, Io io) {
     req.options.spill_stalls = true;
   }
   req.options.cause_timeline = !o.plot_path.empty() || !o.report.empty();  // the graphs' bands
-  const report::ScanPrint print{o.threshold_ms, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
+  const report::ScanPrint print{o.threshold, !o.flows.empty() || !o.bpf.empty(), o.max_stalls, o.top, o.all};
   int code = kExitOk;
   std::string first_error;
   const pcap::FileScan* emitted_from = nullptr;
@@ -295,7 +295,7 @@ int run_scan(const ScanCli& o, Io io) {
     }
   }
   if (!o.report.empty() && emitted_from != nullptr) {
-    auto n = report::write_html_report(o.files, o.bpf, *emitted_from, o.top, o.all, o.threshold_ms, o.report);
+    auto n = report::write_html_report(o.files, o.bpf, *emitted_from, o.top, o.all, o.threshold, o.report);
     if (!n) return fail(io, n.error(), kExitFailure, "--report: ");
     if (!o.json) fmt::print(io.out, "\nreport written to {} ({} bytes; one file, opens offline)\n", o.report, *n);
   }
@@ -326,7 +326,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--duration", opt->duration_s, "-i: capture this many seconds (default: until Ctrl-C)")
       ->check(CLI::Range(0.001, 86400.0 * 365));
   add_stall_threshold_option(
-      *cmd, [opt](std::int64_t ns) { opt->threshold_ms = static_cast<double>(ns) / 1e6; },
+      *cmd, [opt](core::StallThreshold t) { opt->threshold = t; },
       "an idle sender waiting this long beyond the path's round trip for an ACK is a stall", "--threshold-ms",
       std::int64_t{3600} * 1'000'000'000);
   cmd->add_option("--flow", opt->flows,

@@ -20,8 +20,8 @@ inline std::string default_stall_threshold_text() {
 }
 
 // Registers --stall-threshold and, unless LEGACY_MS_FLAG is empty, its alias in ms; both call
-// SET with the threshold in ns, checked against [0, MAX_NS] at parse time.
-inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(std::int64_t)> set, const std::string& what,
+// SET with the threshold (the one conversion from text), checked against [0, MAX_NS] at parse time.
+inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(core::StallThreshold)> set, const std::string& what,
                                        const std::string& legacy_ms_flag = {},
                                        std::int64_t max_ns = std::int64_t{86400} * 1'000'000'000) {
   const auto in_range = [max_ns](std::int64_t ns) {
@@ -30,7 +30,7 @@ inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(std::in
   };
   auto* opt = cmd.add_option_function<std::string>(
                      "--stall-threshold",
-                     [set](const std::string& v) { set(*core::parse_duration_ns(v)); },
+                     [set](const std::string& v) { set(core::StallThreshold(*core::parse_duration_ns(v))); },
                      what + " (a duration: 20ms, 0.1s; default " + default_stall_threshold_text() + ")")
                   ->check(CLI::Validator(
                       [in_range](std::string& text) -> std::string {
@@ -40,10 +40,20 @@ inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(std::in
                       "DURATION"));
   if (legacy_ms_flag.empty()) return;
   auto* legacy = cmd.add_option_function<double>(
-                        legacy_ms_flag, [set](double ms) { set(static_cast<std::int64_t>(ms * 1e6 + 0.5)); },
+                        legacy_ms_flag, [set](double ms) { set(core::StallThreshold(static_cast<std::int64_t>(ms * 1e6 + 0.5))); },
                         "the same in ms (old spelling of --stall-threshold)")
                      ->check(CLI::Range(0.0, static_cast<double>(max_ns) / 1e6));
   opt->excludes(legacy);
+}
+
+// The same for a setter of ns (cmd_sim.cc, changed on another branch this round, until it takes
+// core::StallThreshold).
+inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(std::int64_t)> set, const std::string& what,
+                                       const std::string& legacy_ms_flag = {},
+                                       std::int64_t max_ns = std::int64_t{86400} * 1'000'000'000) {
+  add_stall_threshold_option(
+      cmd, std::function<void(core::StallThreshold)>([set](core::StallThreshold t) { set(t.count()); }), what,
+      legacy_ms_flag, max_ns);
 }
 
 }  // namespace ackstall::tools

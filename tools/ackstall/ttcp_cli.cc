@@ -58,7 +58,7 @@ void TtcpCli::add_to(CLI::App& cmd) {
                  "-r: default, classic (TCP_QUICKACK=0 after every read) or quickack")
       ->check(one_of(ack_mode_names()));
   add_stall_threshold_option(
-      cmd, [this](std::int64_t ns) { cfg.stall_ms = static_cast<double>(ns) / 1e6; },
+      cmd, [this](core::StallThreshold t) { cfg.stall_threshold = t; },
       "a send or read (or an emulated quota's completion wait) longer than this is a stall", "--stall-ms",
       std::int64_t{60} * 1'000'000'000);
   cmd.add_option("--bind", cfg.bind,

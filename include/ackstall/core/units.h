@@ -26,7 +26,16 @@ namespace ackstall::core {
 // The one default stall threshold of every tool (sim, scan, ttcp, the AFD emulator): a wait
 // longer than this is a stall. 20 ms: far above a 100BASE-T or LAN RTT, far below any
 // delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
-inline constexpr std::chrono::nanoseconds kDefaultStallThreshold = std::chrono::milliseconds(20);
+//
+// StallThreshold names the one type a stall threshold has at every public boundary (scan's
+// report, ttcp's Config, the AFD emulator); the command line converts its text once
+// (tools/ackstall/stall_threshold_option.h). Printed in ms as stall_threshold_ms gives it.
+using StallThreshold = std::chrono::nanoseconds;
+inline constexpr StallThreshold kDefaultStallThreshold = std::chrono::milliseconds(20);
+// The threshold in ms as the reports print it ("20", "0.5").
+constexpr double stall_threshold_ms(StallThreshold t) noexcept {
+  return std::chrono::duration<double, std::milli>(t).count();
+}
 
 inline constexpr std::string_view kDurationGrammar = "a number and ns, us, ms or s, e.g. 200ms";
 inline constexpr std::string_view kRateGrammar = "a number and bit, kbit, mbit or gbit, e.g. 100mbit";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ackstall/core/error.h"
+#include "ackstall/core/units.h"
 #include "ackstall/pcap/scan_file.h"
 #include "ackstall/pcap/triage.h"
 #include "ackstall/report/time_sequence_plot.h"
@@ -23,12 +24,13 @@ struct HtmlConnection {
 
 // The page's text; `connections` are the ones drawn in full, in order.
 std::string render_html_report(const pcap::FileScan& scan, const pcap::Triage& triage,
-                               const std::vector<HtmlConnection>& connections, double threshold_ms);
+                               const std::vector<HtmlConnection>& connections, core::StallThreshold threshold);
 
 // Scans nothing itself: triage of `scan`, the graphs of the rows to show (problem rows among the
 // first `top`, or every row with `all`) read from `files` (the capture, or a --merge's files) in
 // one more pass, written to `path`.
 core::Result<std::size_t> write_html_report(const std::vector<std::string>& files, const std::string& bpf, const pcap::FileScan& scan,
-                                            std::size_t top, bool all, double threshold_ms, const std::string& path);
+                                            std::size_t top, bool all, core::StallThreshold threshold,
+                                            const std::string& path);
 
 }  // namespace ackstall::report

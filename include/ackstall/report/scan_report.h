@@ -14,7 +14,7 @@
 namespace ackstall::report {
 
 struct ScanPrint {
-  double threshold_ms = static_cast<double>(core::kDefaultStallThreshold.count()) / 1e6;
+  core::StallThreshold threshold = core::kDefaultStallThreshold;
   bool flow_filtered = false;
   std::size_t max_stalls = 20;
   // A capture of several connections opens with the triage table (pcap/triage.h): at most `top`

@@ -19,7 +19,7 @@ namespace ackstall::report {
 // The time axis shown: FROM to TO (nullopt: the end of the run).
 struct PlotWindow {
   std::chrono::nanoseconds from{0};
-  std::optional<std::int64_t> to;  // ns
+  std::optional<std::chrono::nanoseconds> to;
 };
 // "A..B" in core's duration grammar ("0.5s..1s", "200ms..", "..2s"); a plain number is seconds
 // ("1..2").

@@ -53,8 +53,8 @@ struct Config {
   bool verify = false;             // --verify: the receiver checks the pattern byte for byte
   AckMode ack_mode = AckMode::normal;  // --ack-mode (-r)
   // --stall-threshold: a send or read (or an emulated quota's completion wait) longer than this
-  // many ms is a stall (default core::kDefaultStallThreshold, 20 ms).
-  double stall_ms = std::chrono::duration<double, std::milli>(core::kDefaultStallThreshold).count();
+  // is a stall.
+  core::StallThreshold stall_threshold = core::kDefaultStallThreshold;
   int connect_timeout_ms = 5000;   // -t: retry refused connects this long (receiver starting)
   int accept_timeout_ms = -1;      // -r: give up waiting for the transmitter (< 0: never)
   // Set (by a signal handler) to a signal number to stop early: the transfer ends at its next
