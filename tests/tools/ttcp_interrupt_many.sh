@@ -2,7 +2,7 @@
 # ttcp -t interrupted at many random moments (issue: "once in four runs under load, `timeout -s INT
 # 2.5 ackstall ttcp -t ...` printed nothing after 'socket'"). timeout(1) delivers SIGINT twice,
 # to the child and to its process group; the second copy ended the process before its report
-# was written (tools/ackstall/interrupt.h). Each run here is interrupted after the transmitter has
+# was written (include/ackstall/ttcp/interrupt.h). Each run here is interrupted after the transmitter has
 # started (its first line is out), at a random moment up to 0.3 s, by one SIGINT, by two back to
 # back, or by timeout(1) itself (after 0.4-0.8 s: past start-up, also under ASan); every run must
 # end 130 (124 through timeout) with its report.
