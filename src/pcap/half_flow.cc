@@ -866,6 +866,8 @@ DirectionReport HalfFlow::report() const {
     // 2 x in it (net/ipv4/tcp_input.c, tcp_update_pacing_rate; sysctls tcp_pacing_ca_ratio = 120,
     // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
     const bool path_full = line > 0 && goodput >= 0.9 * line;
+    r.path_full = path_full;
+    r.no_handshake = !sender_syn_ && !receiver_syn_;
     // The receiver's window by Little's law: a rate that carries the offered window every round
     // trip is bounded by it (T-RAT's receiver-window-limited test), wherever the capture was taken.
     const double rtt_s = static_cast<double>(std::max(floor_ns(), hs_rtt)) / 1e9;

@@ -28,4 +28,10 @@ inline constexpr std::int64_t kMinRoundTrips = 4;
 // Why the capture is too little to judge (one clause, "only 6 data segments"), or nullopt.
 std::optional<std::string> too_little_evidence(const DirectionReport& d);
 
+// Part of it: a capture started mid-stream with neither SYN (no window scale, MSS or handshake
+// round trip) whose time went mostly to the flight's limit (the receiver's window, the sender's
+// buffer, the application's pace or the path) without loss, a zero window, a delayed-ACK stall or
+// a full path to tell them apart: the reason, or nullopt.
+std::optional<std::string> mid_stream_flight(const DirectionReport& d);
+
 }  // namespace ackstall::pcap
