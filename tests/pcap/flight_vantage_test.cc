@@ -45,30 +45,33 @@ std::vector<TcpPacket> handshake_beside_receiver(Conversation& c, std::int64_t r
 
 // Bulk captured beside the receiver: 30 round trips of 10 ms, 8 segments each 120 us apart, ACKed
 // every second segment at once. In rounds 5, 12 and 19 the third segment is lost before the
-// capture point; FILLED: its retransmission arrives first in the next round (else the receiver
-// ACKs past it: the capture missed it).
+// capture point; FILLED: its retransmission arrives among the next round's segments (else the receiver
+// ACKs past it: the capture missed it) among the next round's segments.
 std::vector<TcpPacket> bulk_with_holes(bool filled) {
   Conversation c;
   std::vector<TcpPacket> v = handshake_beside_receiver(c, 10 * kMs);
   std::int64_t t = 11 * kMs;
   std::optional<TcpPacket> lost;
+  int lost_round = 0;
   std::uint64_t hole_at = 0;  // with a hole open the receiver's cumulative ACK stops there until it fills
   for (int round = 0; round < 30; ++round) {
     std::int64_t at = t;
-    if (lost) {
-      TcpPacket again = *lost;
-      again.time_ns = at;
-      v.push_back(again);
-      v.push_back(c.ack(at + 20 * kUs, c.bytes_sent()));
-      at += 120 * kUs;
-      lost.reset();
-    }
     for (int i = 0; i < 8; ++i, at += 120 * kUs) {
+      if (lost && lost_round < round && i == 4) {
+        // The retransmission among the round's new data (fast recovery goes on sending).
+        TcpPacket again = *lost;
+        again.time_ns = at;
+        v.push_back(again);
+        v.push_back(c.ack(at + 20 * kUs, c.bytes_sent()));
+        at += 120 * kUs;
+        lost.reset();
+      }
       const std::uint64_t start = c.bytes_sent();
       TcpPacket seg = c.data(at, kSeg, i == 7);
       if (i == 2 && (round == 5 || round == 12 || round == 19)) {
         if (filled) {
           lost = seg;
+          lost_round = round;
           hole_at = start;
         }
         continue;
