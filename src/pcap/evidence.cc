@@ -38,7 +38,10 @@ std::optional<std::string> mid_stream_flight(const DirectionReport& d) {
   // or the buffer: they look alike. A stated event (loss, a zero window) is judged.
   if (!d.no_handshake || d.loss_events > 0 || d.zero_window_acks > 0) return std::nullopt;
   const auto top = static_cast<core::LimitCause>(std::ranges::max_element(d.cause_ns) - d.cause_ns.begin());
-  if (top != core::LimitCause::receiver_window && top != core::LimitCause::send_buffer) return std::nullopt;
+  // The flight's time read as the path's on a path not shown full is the same flight.
+  const bool flight = top == core::LimitCause::receiver_window || top == core::LimitCause::send_buffer ||
+                      (top == core::LimitCause::network && !d.path_full);
+  if (!flight) return std::nullopt;
   // (Beside the receiver the flight at an ACK is only the last hop's, and without the handshake
   // nothing tells that vantage from a LAN's: a data-to-ACK floor under 1 ms says nothing of the
   // flight either.)

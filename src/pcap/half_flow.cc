@@ -174,7 +174,13 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // to the sender (a receiver-side capture sees it whole): the path's, not the
             // application's.
             const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
-            const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
+            // A sender that went idle in the middle of a write (its last segment without PSH:
+            // BSD and Linux set PSH when a write's last byte, or the send buffer's, leaves;
+            // Winsock on each send's last segment, docs/STACKS.md §1) had data queued: the wait
+            // is the flight's (a window or a buffer held it, the ACK's way back included, whatever
+            // the vantage point), not the application's.
+            const std::int64_t clock =
+                last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app) : app;
             app -= clock;
             if (idle_after_peer_data_) {
               // The ACK came with the peer's request: the data that follows answers it (a
@@ -865,7 +871,8 @@ DirectionReport HalfFlow::report() const {
     // sender's spacing is not the link's: Linux paces at 1.2 x cwnd/srtt after slow start and
     // 2 x in it (net/ipv4/tcp_input.c, tcp_update_pacing_rate; sysctls tcp_pacing_ca_ratio = 120,
     // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
-    const bool path_full = line > 0 && goodput >= 0.9 * line;
+    // (A spacing as long as a stall is no frame time: paced_after_previous's rule.)
+    const bool path_full = line > 0 && goodput >= 0.9 * line && r.back_to_back_ns < threshold_ns_;
     r.path_full = path_full;
     r.no_handshake = !sender_syn_ && !receiver_syn_;
     // The receiver's window by Little's law: a rate that carries the offered window every round

@@ -239,5 +239,38 @@ TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
   EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
 }
 
+// --- idle mid-write is the flight's, idle after a write's end the application's ---
+
+// Captured beside the receiver after the handshake: each 30 ms two full segments arrive and are
+// ACKed at once; PSH: the second ends a write (else the write goes on: the sender had more).
+std::vector<TcpPacket> idle_between_pairs(bool psh) {
+  ConversationConfig cfg;
+  cfg.wscale = std::nullopt;
+  cfg.window = 40 * kSeg;
+  Conversation c(cfg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (int round = 0; round < 30; ++round) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.data(t + 120 * kUs, kSeg, psh));
+    v.push_back(c.ack(t + 180 * kUs, c.bytes_sent()));
+    t += 30 * kMs;
+  }
+  return v;
+}
+
+TEST(IdleMidWrite, AnIdleSenderInTheMiddleOfAWriteIsNotTheApplication) {
+  // It had data queued: a window or a buffer held it (here, mid-stream beside the receiver,
+  // which of them is not told). "Limited by the sending application" before.
+  const DirectionReport d = scan_client(idle_between_pairs(false));
+  EXPECT_EQ(share_ns(d, LimitCause::sender_app), 0);
+  EXPECT_NE(diagnose(d).dominant, LimitCause::sender_app) << diagnose(d).mechanism;
+}
+
+TEST(IdleMidWrite, AnIdleSenderAfterAWritesEndIsTheApplication) {
+  const Diagnosis g = diagnose(scan_client(idle_between_pairs(true)));
+  EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+}
+
 }  // namespace
 }  // namespace ackstall::pcap
