@@ -319,9 +319,11 @@ bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
   // A spacing as long as a stall is no frame time (20 ms a 1500-byte frame is 0.6 Mbit/s): an
   // application writing at its own pace (a poller, a paced writer), whose idle time is its own.
   if (*mid >= threshold_ns_) return false;
-  // Nor is one of half the round trip or more: one segment a round trip (a window of one
-  // segment), clocked by the ACKs, not queued at a link (window_edge.h decides that flight).
-  if (2 * *mid >= report_.handshake_rtt_ns.value_or(std::numeric_limits<std::int64_t>::max())) return false;
+  // Nor is one of half the round trip or more on a path of a millisecond or more (kFarRttNs: a
+  // LAN's round trip is a few frame times): one segment a round trip (a window of one segment),
+  // clocked by the ACKs, not queued at a link (window_edge.h decides that flight).
+  const std::int64_t rtt = report_.handshake_rtt_ns.value_or(0);
+  if (rtt >= kFarRttNs && 2 * *mid >= rtt) return false;
   return since_last_data <= *mid + *mid / 4;
 }
 
