@@ -417,8 +417,11 @@ Diagnosis diagnose(const DirectionReport& d) {
     return g;
   }
   const CauseShare& top = g.accounts.front();
-  const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
-                                       100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  const auto thin = g.too_little ? std::nullopt : thin_evidence(d);  // evidence.h: "Likely ..."
+  const std::string lead = fmt::format("{} {} ({:.0f} % of {:.3f} s).", thin ? "Likely limited by" : "Limited by",
+                                       core::describe(top.cause), 100 * top.share,
+                                       static_cast<double>(d.duration_ns) / 1e9);
+  const std::string settle = thin ? fmt::format(" Likely, not certain: {}.", *thin) : std::string();
   if (g.too_little) {
     g.mechanism = fmt::format("Too little to judge: {}. The figures it has: {}", *g.too_little, lead);
     if (!before.empty()) g.mechanism += " Before the transfer, its first data came " + before + ".";
@@ -440,7 +443,7 @@ Diagnosis diagnose(const DirectionReport& d) {
         break;
       default: why = " It costs too little to be worth fixing."; break;
     }
-    g.mechanism = lead + why;
+    g.mechanism = lead + why + settle;
     if (d.stall_count > 0) {
       // A wait's round trip is the path's: only what it held beyond that is the stalls' cost.
       const std::int64_t held = d.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)];
@@ -506,6 +509,7 @@ Diagnosis diagnose(const DirectionReport& d) {
                                              rate(d.goodput_bytes_per_s));
   g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; {}). {}", lead, core::describe(p), 100 * share,
                             gain, what);
+  g.mechanism += settle;
   report_quota_or_nagle(d, g);  // look_alike.h: a quota and Nagle, where the wire cannot tell them apart
   return g;
 }

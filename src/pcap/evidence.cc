@@ -28,6 +28,18 @@ std::optional<std::string> too_little_evidence(const DirectionReport& d) {
   return mid_stream_flight(d);
 }
 
+std::optional<std::string> thin_evidence(const DirectionReport& d) {
+  if (!d.rtt_floor_ns) return std::nullopt;
+  const std::int64_t rtt = std::max(*d.rtt_floor_ns, d.handshake_rtt_ns.value_or(0));
+  const double rounds = rtt > 0 ? static_cast<double>(d.duration_ns) / static_cast<double>(rtt) : 1e9;
+  if (d.data_segments >= kSettleSegments && rounds >= static_cast<double>(kSettleRoundTrips)) return std::nullopt;
+  return fmt::format(
+      "the evidence is thin: {} data segment{} over {} round trips; a capture of {} or more segments over {} or "
+      "more round trips of the same transfer would settle it",
+      d.data_segments, d.data_segments == 1 ? "" : "s", rounds >= 1e8 ? std::string("many") : fmt::format("{:.1f}", rounds),
+      kSettleSegments, kSettleRoundTrips);
+}
+
 std::optional<std::string> mid_stream_flight(const DirectionReport& d) {
   // Started mid-stream with neither SYN (window scale, MSS and the handshake's round trip
   // unknown; RFC 7323 §2.2: the scale lives only in the SYNs): the window read is a lower bound

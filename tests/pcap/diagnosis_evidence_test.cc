@@ -131,6 +131,21 @@ TEST(Evidence, ManySegmentsOverManyRoundTripsAreJudged) {
   EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
 }
 
+TEST(Evidence, ThinEvidenceSaysLikelyAndWhatWouldSettleIt) {
+  // 15 segments: judged (10 or more), but under the 30 that settle a pattern.
+  const Diagnosis g = diagnose(scan_client(window_bound(15)));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_TRUE(g.mechanism.starts_with("Likely limited by")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("15 data segments"), std::string::npos) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("would settle it"), std::string::npos) << g.mechanism;
+}
+
+TEST(Evidence, EnoughEvidenceIsNotCalledLikely) {
+  const Diagnosis g = diagnose(scan_client(window_bound(40)));
+  EXPECT_TRUE(g.mechanism.starts_with("Limited by")) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("would settle it"), std::string::npos) << g.mechanism;
+}
+
 TEST(Evidence, AZeroWindowIsJudgedHoweverFewTheSegments) {
   // One segment, then the receiver's window shut for 2 s: its own statement, not a pattern.
   Conversation c;
