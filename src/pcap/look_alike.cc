@@ -28,7 +28,7 @@ void report_quota_or_nagle(const DirectionReport& d, Diagnosis& g) {
     return f.starts_with("sender: disable Nagle (TCP_NODELAY)");
   });
   if (nagle == g.fixes.end()) return;
-  std::string fix = "sender, if the rerun with TCP_NODELAY shows no stall (Nagle, not a quota): keep TCP_NODELAY " +
+  std::string fix = "sender, if the rerun with TCP_NODELAY shows no stall (Nagle, not a quota): keep TCP_NODELAY" +
                     nagle->substr(std::string("sender: disable Nagle (TCP_NODELAY)").size());
   g.fixes.erase(nagle);
   g.fixes.push_back(std::move(fix));
