@@ -13,6 +13,7 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
 
 namespace ackstall::pcap {
 namespace {
@@ -21,18 +22,7 @@ using core::LimitCause;
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 constexpr std::uint32_t kSeg = 1448;  // a full segment: MSS 1460 less the timestamps option
 
-DirectionReport scan_client(const std::vector<TcpPacket>& packets) {
-  StallScanner s;
-  std::uint64_t frame = 0;
-  for (const auto& p : packets) s.add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, ++frame, 64);
-  for (const auto& f : s.report()) {
-    for (const auto& d : f.directions) {
-      if (d.sender.port == 40000) return d;
-    }
-  }
-  ADD_FAILURE() << "no client direction";
-  return {};
-}
+DirectionReport scan_client(const std::vector<TcpPacket>& packets) { return testing::scan_client_direction(packets); }
 
 std::int64_t share_ns(const DirectionReport& d, LimitCause c) { return d.cause_ns[static_cast<std::size_t>(c)]; }
 

@@ -11,24 +11,14 @@
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/look_alike.h"
 #include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
 
 namespace ackstall::pcap {
 namespace {
 
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 
-DirectionReport scan_client(const std::vector<TcpPacket>& packets) {
-  StallScanner s;
-  std::uint64_t frame = 0;
-  for (const auto& p : packets) s.add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, ++frame, 64);
-  for (const auto& f : s.report()) {
-    for (const auto& d : f.directions) {
-      if (d.sender.port == 40000) return d;
-    }
-  }
-  ADD_FAILURE() << "no client direction";
-  return {};
-}
+DirectionReport scan_client(const std::vector<TcpPacket>& packets) { return testing::scan_client_direction(packets); }
 
 // Writes of FULL full segments and a TAIL-byte tail over a LAN; the full ones ACKed in pairs at
 // once, the tail sent only once they are all ACKed and its own ACK held 200 ms.
