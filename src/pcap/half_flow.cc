@@ -628,8 +628,9 @@ void HalfFlow::loss_since_hole(std::int64_t now) {
     const auto loss = static_cast<std::uint8_t>(core::LimitCause::loss);
     const auto net = static_cast<std::uint8_t>(core::LimitCause::network);
     std::size_t from = std::min(m.timeline_size, timeline_.size());
-    if (from > 0 && timeline_[from - 1].end > m.at && (timeline_[from - 1].cause == kFlight || timeline_[from - 1].cause == net)) {
-      // The span that ran on past the mark: split at it.
+    if (from > 0 && timeline_[from - 1].end > m.at && timeline_.size() < max_spans_ &&
+        (timeline_[from - 1].cause == kFlight || timeline_[from - 1].cause == net)) {
+      // The span that ran on past the mark: split at it (within the timeline's bound).
       Span& sp = timeline_[from - 1];
       const Span tail{std::max(sp.start, m.at), sp.end, loss};
       sp.end = tail.start;

@@ -83,6 +83,20 @@ TEST(UpstreamLoss, AHoleFilledLaterIsALossBesideTheReceiver) {
   EXPECT_EQ(diagnose(d).problem, LimitCause::loss) << diagnose(d).mechanism;
 }
 
+TEST(UpstreamLoss, TheTimelineKeepsTheMovedTime) {
+  // The plot's bands are the same accounts: the time moved to loss is relabelled there too.
+  ScanOptions o;
+  o.cause_timeline = true;
+  StallScanner s(o);
+  for (const auto& p : bulk_with_holes(true)) s.add(p);
+  const DirectionReport d = s.report().front().directions.front();
+  ASSERT_EQ(d.sender.port, 40000);
+  core::CauseTimes from_timeline{};
+  for (const auto& sp : d.timeline) from_timeline[static_cast<std::size_t>(sp.cause)] += sp.end_ns - sp.start_ns;
+  EXPECT_EQ(from_timeline, d.cause_ns);
+  EXPECT_GT(share_ns(d, LimitCause::loss), 0);
+}
+
 TEST(UpstreamLoss, AHoleAckedPastUnfilledIsNoLoss) {
   // The receiver ACKs past the holes: the capture missed those segments (kernel drops), nothing
   // was lost on the path.
