@@ -876,8 +876,11 @@ DirectionReport HalfFlow::report() const {
     // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
     // (A spacing as long as a stall is no frame time: paced_after_previous's rule.)
     const bool path_full = line > 0 && goodput >= 0.9 * line && r.back_to_back_ns < threshold_ns_;
-    r.path_full = path_full;
     r.no_handshake = !sender_syn_ && !receiver_syn_;
+    // Without the handshake's round trip, a spacing of a millisecond or more that is longer than
+    // the data-to-ACK floor may be one flight a round trip (beside the receiver, at a tap) rather
+    // than a link's frame time: the path is not shown full (evidence.h's mid-stream rule).
+    r.path_full = path_full && !(r.no_handshake && r.back_to_back_ns >= kFarRttNs && r.back_to_back_ns > floor_ns());
     // The receiver's window by Little's law: a rate that carries the offered window every round
     // trip is bounded by it (T-RAT's receiver-window-limited test), wherever the capture was taken.
     const double rtt_s = static_cast<double>(std::max(floor_ns(), hs_rtt)) / 1e9;

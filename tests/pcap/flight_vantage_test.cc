@@ -243,6 +243,40 @@ TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
   EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
 }
 
+// Mid-stream beside the receiver: full segments SPACING apart, each ACKed 60 us after it arrives
+// (a floor of 60 us), the window read far above the flight.
+std::vector<TcpPacket> mid_stream_spaced(std::int64_t spacing) {
+  ConversationConfig cfg;
+  cfg.wscale = std::nullopt;
+  cfg.window = 40 * kSeg;
+  Conversation c(cfg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (int i = 0; i < 200; ++i, t += spacing) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.ack(t + 60 * kUs, c.bytes_sent()));
+  }
+  return v;
+}
+
+TEST(MidStream, SegmentsARoundTripApartWithoutTheSynsShowNoFullPath) {
+  // One segment every 10 ms: a window of one segment over a 10 ms path, or a 1.2 Mbit/s link;
+  // without the round trip they look alike. "Limited by the network (path full)" before.
+  const DirectionReport d = scan_client(mid_stream_spaced(10 * kMs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(d.path_full);
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+}
+
+TEST(MidStream, SegmentsAFrameTimeApartWithoutTheSynsAreAFullPath) {
+  // 120 us apart (100 Mbit/s), under a millisecond: a link's frame time, judged.
+  const DirectionReport d = scan_client(mid_stream_spaced(120 * kUs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_TRUE(d.path_full);
+  EXPECT_EQ(g.dominant, LimitCause::network) << g.mechanism;
+  EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
+}
+
 // --- idle mid-write is the flight's, idle after a write's end the application's ---
 
 // Captured beside the receiver after the handshake: each 30 ms two full segments arrive and are
