@@ -26,6 +26,14 @@ DirectionReport scan_client(const std::vector<TcpPacket>& packets) { return test
 
 std::int64_t share_ns(const DirectionReport& d, LimitCause c) { return d.cause_ns[static_cast<std::size_t>(c)]; }
 
+// A conversation whose SYNs carry no window scale, its window WINDOW bytes.
+Conversation unscaled(std::uint32_t window) {
+  ConversationConfig cfg;
+  cfg.wscale = std::nullopt;
+  cfg.window = static_cast<std::uint16_t>(window);
+  return Conversation(cfg);
+}
+
 // Beside the receiver of a 10 ms path: a handshake whose round trip is whole at the capture.
 std::vector<TcpPacket> handshake_beside_receiver(Conversation& c, std::int64_t rtt) {
   return {c.syn(0), c.syn_ack(20 * kUs), c.handshake_ack(rtt + 20 * kUs)};
@@ -115,10 +123,7 @@ TEST(UpstreamLoss, AHoleAckedPastUnfilledIsNoLoss) {
 // trip: two thirds of it, under Little's law's three quarters). MID_STREAM: the capture starts
 // after the handshake.
 std::vector<TcpPacket> two_a_round(std::int64_t rtt, std::uint16_t window, bool mid_stream = false) {
-  ConversationConfig cfg;
-  cfg.wscale = std::nullopt;
-  cfg.window = window;
-  Conversation c(cfg);
+  Conversation c = unscaled(window);
   std::vector<TcpPacket> v;
   if (!mid_stream) v = handshake_beside_receiver(c, rtt);
   std::int64_t t = rtt + 1 * kMs;
@@ -187,10 +192,7 @@ TEST(SenderLag, APauseBetweenSegmentsAtTheSenderIsTheApplications) {
 // Beside the receiver of a 10 ms path, a window of one segment: each segment ACKed at once, the
 // next a round trip later.
 std::vector<TcpPacket> one_a_round() {
-  ConversationConfig cfg;
-  cfg.wscale = std::nullopt;
-  cfg.window = kSeg;
-  Conversation c(cfg);
+  Conversation c = unscaled(kSeg);
   std::vector<TcpPacket> v = handshake_beside_receiver(c, 10 * kMs);
   std::int64_t t = 11 * kMs;
   for (int i = 0; i < 40; ++i, t += 10 * kMs + 100 * kUs) {
@@ -211,10 +213,7 @@ TEST(WindowEdge, OneSegmentARoundTripInAOneSegmentWindowIsTheWindow) {
 // At the sender of a 30 ms path, captured after the handshake: FLIGHT segments a round trip
 // under a window read of WINDOW segments (unscaled as read: the scale is unknown).
 std::vector<TcpPacket> mid_stream_at_sender(int flight, std::uint16_t window) {
-  ConversationConfig cfg;
-  cfg.wscale = std::nullopt;
-  cfg.window = static_cast<std::uint16_t>(window * kSeg);
-  Conversation c(cfg);
+  Conversation c = unscaled(window * kSeg);
   std::vector<TcpPacket> v;
   std::int64_t t = 0;
   for (int round = 0; round < 30; ++round) {
@@ -246,10 +245,7 @@ TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
 // Mid-stream beside the receiver: full segments SPACING apart, each ACKed 60 us after it arrives
 // (a floor of 60 us), the window read far above the flight.
 std::vector<TcpPacket> mid_stream_spaced(std::int64_t spacing) {
-  ConversationConfig cfg;
-  cfg.wscale = std::nullopt;
-  cfg.window = 40 * kSeg;
-  Conversation c(cfg);
+  Conversation c = unscaled(40 * kSeg);
   std::vector<TcpPacket> v;
   std::int64_t t = 0;
   for (int i = 0; i < 200; ++i, t += spacing) {
@@ -282,10 +278,7 @@ TEST(MidStream, SegmentsAFrameTimeApartWithoutTheSynsAreAFullPath) {
 // Captured beside the receiver after the handshake: each 30 ms two full segments arrive and are
 // ACKed at once; PSH: the second ends a write (else the write goes on: the sender had more).
 std::vector<TcpPacket> idle_between_pairs(bool psh) {
-  ConversationConfig cfg;
-  cfg.wscale = std::nullopt;
-  cfg.window = 40 * kSeg;
-  Conversation c(cfg);
+  Conversation c = unscaled(40 * kSeg);
   std::vector<TcpPacket> v;
   std::int64_t t = 0;
   for (int round = 0; round < 30; ++round) {
