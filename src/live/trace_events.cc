@@ -9,6 +9,9 @@
 namespace ackstall::live {
 namespace {
 
+// A retransmission this close after a probe ran in that ACK's softirq (a fast retransmit).
+constexpr std::uint64_t kSameSoftirqNs = 1'000'000;
+
 // tcp_probe's saddr/daddr: a struct sockaddr_in or sockaddr_in6 (include/trace/events/tcp.h).
 std::string sockaddr_text(std::span<const std::byte> record, const FieldFormat* f) {
   if (f == nullptr || f->offset + f->size > record.size() || f->size < sizeof(sockaddr_in)) return "?";
@@ -123,7 +126,18 @@ void StallDetector::feed(const TraceEvent& e) {
       return;
     }
     case TraceKind::retransmit:
-      if (const auto it = sockets_.find(e.sk); it != sockets_.end()) it->second.retransmitted = true;
+      if (const auto it = sockets_.find(e.sk); it != sockets_.end()) {
+        Socket& s = it->second;
+        s.retransmitted = true;
+        if (s.recovery_start == 0) {
+          s.recovery_start = e.ts_ns;
+          // A fast retransmit runs in the softirq of the ACK whose probe fired just before it: that
+          // probe's snd_nxt is the recovery point (tcp_enter_recovery: high_seq = snd_nxt). A
+          // timeout's (tcp_retransmit_timer) has none: the next probe's snd_nxt stands for it.
+          s.recover_point.reset();
+          if (s.last_probe_ts != 0 && e.ts_ns - s.last_probe_ts < kSameSoftirqNs) s.recover_point = s.snd_nxt;
+        }
+      }
       return;
     case TraceKind::set_state:
       if (e.new_state == kTcpClose) sockets_.erase(e.sk);
@@ -148,6 +162,23 @@ void StallDetector::feed(const TraceEvent& e) {
   }
   s.retransmitted = false;
   s.last_activity = e.ts_ns;
+  if (s.recovery_start != 0) {
+    if (!s.recover_point) {
+      s.recover_point = e.snd_nxt;
+    } else if (static_cast<std::int32_t>(e.snd_una - *s.recover_point) >= 0) {  // sequence space wraps
+      recoveries_.push_back({e.ts_ns, s.local, s.remote, static_cast<std::int64_t>(e.ts_ns - s.recovery_start)});
+      s.recovery_start = 0;
+      s.recover_point.reset();
+    }
+  }
+  s.last_probe_ts = e.ts_ns;
+  s.snd_nxt = e.snd_nxt;
+}
+
+std::vector<EventRecovery> StallDetector::take_recoveries() {
+  std::vector<EventRecovery> out;
+  out.swap(recoveries_);
+  return out;
 }
 
 std::vector<EventStall> StallDetector::take() {

@@ -48,14 +48,18 @@ std::string port_filter(const std::vector<std::uint16_t>& ports) {
 
 }  // namespace
 
-core::Result<std::string> tracefs_root() {
+core::Result<std::string> tracefs_root(const std::string& at) {
+  if (!at.empty()) {
+    if (is_tracefs(at)) return at;
+    return core::fail("no tracefs at " + at + " (no " + at + "/instances)");
+  }
   for (const char* d : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
     if (is_tracefs(d)) return std::string(d);
   }
-  if (::geteuid() != 0) return core::fail("watch --events needs root: tracefs is not mounted and only root can mount it");
+  if (::geteuid() != 0) return core::fail("root is needed: tracefs is not mounted and only root can mount it");
   if (::mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0) {
     const int err = errno;
-    return core::fail(std::string("watch --events: cannot mount tracefs on /sys/kernel/tracing: ") + core::errno_text(err) +
+    return core::fail(std::string("cannot mount tracefs on /sys/kernel/tracing: ") + core::errno_text(err) +
                       (err == ENODEV ? " (this kernel has no tracefs)" : ""));
   }
   return std::string("/sys/kernel/tracing");
@@ -76,11 +80,12 @@ std::vector<std::string> remove_stale_instances(const std::string& root) {
 }
 
 core::Result<TraceInstance> TraceInstance::create(const std::vector<std::uint16_t>& ports,
-                                                  std::vector<std::string>& notes, std::size_t buffer_kb) {
-  auto root = tracefs_root();
+                                                  std::vector<std::string>& notes, const std::string& tracefs,
+                                                  std::size_t buffer_kb) {
+  auto root = tracefs_root(tracefs);
   if (!root) return tl::unexpected(root.error());
   if (::access((*root + "/instances").c_str(), W_OK) != 0) {
-    return core::fail("watch --events needs root: " + *root + "/instances is not writable");
+    return core::fail("root is needed: " + *root + "/instances is not writable");
   }
   for (const std::string& s : remove_stale_instances(*root)) {
     notes.push_back("removed the tracefs instance " + s + " of a run that was killed");

@@ -12,7 +12,8 @@ bool busier(const ConnectionView& a, const ConnectionView& b) {
 }
 
 std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
-                                            const std::unordered_map<std::string, std::int64_t>& stalls) {
+                                            const std::unordered_map<std::string, std::int64_t>& stalls,
+                                            const std::unordered_map<std::string, std::int64_t>& losses) {
   for (auto& [cookie, e] : connections_) e.seen = false;
   std::vector<ConnectionView> active;
   for (Sample& s : samples) {
@@ -21,8 +22,12 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
     e.seen = true;
     e.view.closed = false;
     if (!fresh) {
-      e.view.last = attribute(e.view.now, s);
-      if (const auto st = stalls.find(s.key.local + " " + s.key.remote); st != stalls.end()) e.pending_stall_ns += st->second;
+      e.view.last = attribute(e.view.now, s, &e.busy_carry_ns);
+      const std::string key = s.key.local + " " + s.key.remote;
+      if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
+      // Loss first: a stall inside a recovery is the loss's (trace_events.h).
+      if (events_ || e.pending_loss_ns > 0) e.pending_loss_ns = apply_event_loss(e.view.last, e.pending_loss_ns);
       if (e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.last, e.pending_stall_ns);
       accumulate(e.view.total, e.view.last);
     }

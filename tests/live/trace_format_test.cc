@@ -214,5 +214,50 @@ TEST(StallDetector, ARetransmissionMakesItLossAndAnIdleSocketNoStall) {
   EXPECT_EQ(stalls[0].cause, core::LimitCause::loss);
 }
 
+TraceEvent probe_at(std::uint64_t us, std::uint32_t una, std::uint32_t nxt) {
+  TraceEvent e = probe(0, 0);
+  e.ts_ns = us * 1000;
+  e.snd_una = una;
+  e.snd_nxt = nxt;
+  return e;
+}
+TraceEvent retransmit_at(std::uint64_t us) {
+  TraceEvent r;
+  r.kind = TraceKind::retransmit;
+  r.sk = 1;
+  r.ts_ns = us * 1000;
+  return r;
+}
+
+TEST(StallDetector, AFastRecoveryLastsUntilItsRecoveryPointIsAcked) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  d.feed(probe_at(10'000, 1000, 60'000));  // the third duplicate ACK: recovery point 60,000
+  d.feed(retransmit_at(10'020));           // in its softirq
+  d.feed(probe_at(40'000, 1000, 70'000));  // new data sent meanwhile does not move the point
+  d.feed(probe_at(41'000, 59'999, 71'000));
+  EXPECT_TRUE(d.take_recoveries().empty());
+  d.feed(retransmit_at(41'500));            // inside the recovery: no new one
+  d.feed(probe_at(42'000, 60'000, 72'000));  // everything before it ACKed
+  const auto r = d.take_recoveries();
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].duration_ns, 42'000'000 - 10'020'000);
+  EXPECT_EQ(r[0].local, "10.0.0.1:40000");
+  EXPECT_TRUE(d.take_recoveries().empty());
+}
+
+TEST(StallDetector, ATimeoutsRecoveryPointIsTheNextProbesSndNxt) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  d.feed(retransmit_at(200'000));           // a timeout, long after the last ACK
+  d.feed(probe_at(230'000, 1000, 80'000));  // snd_nxt 80,000 then
+  d.feed(probe_at(231'000, 50'000, 80'000));
+  EXPECT_TRUE(d.take_recoveries().empty());  // 50,000 is not yet 80,000
+  d.feed(probe_at(260'000, 80'000, 90'000));
+  const auto r = d.take_recoveries();
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].duration_ns, 60'000'000);
+}
+
 }  // namespace
 }  // namespace ackstall::live

@@ -2,7 +2,7 @@
 # Issue 39's proof on the lab: the same lab transfers read by `ackstall watch` at the sender (the
 # kernel's accounting, in ackstall-a) and by `ackstall scan` on a capture of them (dumpcap at the
 # receiver's veth, as bench/scan_cause_corpus.sh takes its corpus) name the same cause, and the
-# share of the transfer's time each gives that cause agrees within 10 points; on the delayed-ACK
+# time each gives that cause agrees within 10 % (of scan's); on the delayed-ACK
 # transfers, watch --events shows the stalls with the sends behind them. Root (namespaces) and
 # dumpcap; skipped otherwise.
 # Usage: watch_lab_vs_scan.sh ACKSTALL SOURCE_DIR [CASE...]   (default: every case)
@@ -91,10 +91,10 @@ s_share, w_share = s_t / d["duration_s"], w_t / w["interval_s"]
 print(f"{name:16} scan {s_cause} {s_t:.3f} s of {d['duration_s']:.3f} s ({100 * s_share:.1f} %) | watch {w_cause} "
       f"{w_t:.3f} s of {w['interval_s']:.3f} s ({100 * w_share:.1f} %) | shares {100 * abs(w_share - s_share):.1f} "
       f"points apart, times {100 * diff:.1f} %")
-# The figure compared: the cause's share of the transfer's time, within 10 points (each tool
-# times the transfer its own way: scan from the capture's first to last segment, watch over the
-# sampled intervals the socket lived through).
-ok = s_cause == w_cause and abs(w_share - s_share) <= 0.10
+# The figure compared: the time each gives the cause, within 10 % of scan's (issue 39). (The
+# shares differ more in the idle ends: scan times the transfer from the capture's first to last
+# segment, watch over the sampled intervals the socket lived through.)
+ok = s_cause == w_cause and diff <= 0.10
 # watch --events shows each delayed-ACK stall with the send behind it: the writes these transfers make.
 send = {"quota-delack": 15928, "nagle-delack": 300}.get(name)
 if send is not None:
@@ -109,12 +109,7 @@ PY
 rxs="ip netns exec ackstall-b $ackstall ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1"
 txs="ip netns exec ackstall-a $ackstall ttcp -t -s"
 reqresp="python3 $src/bench/lab_reqresp.py"
-# loss is left out of the default set: the cause agrees but watch's loss time (a round trip per
-# retransmitted segment) was 11-19 % above scan's in time, 8-16 points in share (measured
-# 2026-12-06); run it by name. sender-buffer too: the cause agrees, but under load scan's share
-# of it swung from 95 % to 69-77 % (the rest read as the network) while watch stayed at 87-96 %
-# (three runs of 2026-12-06, one with the suite alone): not a figure CI can hold to 10 points yet.
-cases=("${@:-receiver-window nagle-delack quota-delack app-limited}")
+cases=("${@:-receiver-window sender-buffer nagle-delack quota-delack loss app-limited}")
 for c in ${cases[*]}; do
   case $c in
     receiver-window) run "$c" "--rtt 30ms" "ip netns exec ackstall-b $ackstall ttcp -r -s -b 16384 >/dev/null 2>&1" \

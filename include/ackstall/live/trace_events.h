@@ -72,12 +72,23 @@ struct EventStall {
   core::LimitCause cause = core::LimitCause::delayed_ack;  // or loss
 };
 
+// A loss recovery the events timed: from the first retransmission until an ACK covers everything
+// sent before it (RFC 6675's RecoveryPoint, scan's rule: pcap/half_flow.cc). tcp_probe shows
+// snd_una before the ACK it fires for, so the end is seen at the ACK after the covering one (the
+// next segment of a busy flight: a fraction of a round trip late at most while data flows).
+struct EventRecovery {
+  std::uint64_t end_ns = 0;
+  std::string local, remote;
+  std::int64_t duration_ns = 0;
+};
+
 class StallDetector {
  public:
   explicit StallDetector(std::int64_t threshold_ns) : threshold_ns_(threshold_ns) {}
   // Events in time order (per CPU buffers merged by the caller).
   void feed(const TraceEvent& e);
   std::vector<EventStall> take();  // the stalls found since the last take
+  std::vector<EventRecovery> take_recoveries();  // the recoveries ended since the last take
   std::uint64_t events() const noexcept { return events_; }
   std::uint64_t sends() const noexcept { return sends_; }
 
@@ -89,10 +100,15 @@ class StallDetector {
     std::int64_t shortest_wait = -1;
     std::int64_t min_srtt = -1;
     bool retransmitted = false;
+    std::uint64_t last_probe_ts = 0;
+    std::uint32_t snd_nxt = 0;         // at the last probe
+    std::uint64_t recovery_start = 0;  // 0: not in a recovery
+    std::optional<std::uint32_t> recover_point;
   };
   std::int64_t threshold_ns_;
   std::unordered_map<std::uint64_t, Socket> sockets_;
   std::vector<EventStall> stalls_;
+  std::vector<EventRecovery> recoveries_;
   std::uint64_t events_ = 0, sends_ = 0;
 };
 

@@ -18,8 +18,9 @@ namespace ackstall::live {
 inline constexpr std::string_view kInstancePrefix = "ackstall-watch-";
 
 // The tracefs mount (/sys/kernel/tracing, else /sys/kernel/debug/tracing), mounted there if
-// absent; an error saying what is missing (no root, no tracefs in this kernel).
-core::Result<std::string> tracefs_root();
+// absent; an error saying what is missing (no root, no tracefs in this kernel). With AT (a mount
+// the user named), that directory only: an error when it is no tracefs (no instances/ in it).
+core::Result<std::string> tracefs_root(const std::string& at = {});
 
 // Instances named kInstancePrefix<pid> whose process is gone: removed; returns their names.
 std::vector<std::string> remove_stale_instances(const std::string& root);
@@ -33,8 +34,9 @@ class TraceInstance {
   // The instance with the events this kernel has, filtered in the kernel to PORTS (either end;
   // empty: every TCP socket). NOTES gets one line per absent event or field, and per stale
   // instance removed.
+  // TRACEFS: the mount to use (empty: tracefs_root()'s search).
   static core::Result<TraceInstance> create(const std::vector<std::uint16_t>& ports, std::vector<std::string>& notes,
-                                            std::size_t buffer_kb = 4096);
+                                            const std::string& tracefs = {}, std::size_t buffer_kb = 4096);
   TraceInstance(TraceInstance&& other) noexcept;
   TraceInstance& operator=(TraceInstance&&) = delete;
   TraceInstance(const TraceInstance&) = delete;
