@@ -183,10 +183,12 @@ std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns) {
   return std::max<std::int64_t>(more, 0);
 }
 
-std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns) {
+std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns, bool replace) {
   if (a.role != Role::sender) return loss_ns;
-  at(a.times, LimitCause::network) += at(a.times, LimitCause::loss);
-  at(a.times, LimitCause::loss) = 0;
+  if (replace) {
+    at(a.times, LimitCause::network) += at(a.times, LimitCause::loss);
+    at(a.times, LimitCause::loss) = 0;
+  }
   // Scan's rule (pcap/half_flow.cc): every wait inside a recovery is the loss's, whatever else held.
   std::int64_t more = loss_ns;
   for (const LimitCause from : {LimitCause::network, LimitCause::send_buffer, LimitCause::receiver_window,

@@ -39,7 +39,18 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
   }
   // Gone sockets stay for the summary if they ever moved data; the others are forgotten.
   std::erase_if(connections_, [](const auto& kv) { return !kv.second.seen && kv.second.view.total.role == Role::idle; });
-  for (auto& [cookie, e] : connections_) e.view.closed = !e.seen;
+  for (auto& [cookie, e] : connections_) {
+    e.view.closed = !e.seen;
+    // Gone: the event time not yet placed (and what the events still bring) goes into its total
+    // (its last intervals), not lost.
+    if (e.view.closed && e.view.total.role == Role::sender) {
+      const std::string key = e.view.now.key.local + " " + e.view.now.key.remote;
+      if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
+    }
+    if (e.view.closed && e.pending_loss_ns > 0) e.pending_loss_ns = apply_event_loss(e.view.total, e.pending_loss_ns, false);
+    if (e.view.closed && e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.total, e.pending_stall_ns);
+  }
   std::sort(active.begin(), active.end(), busier);
   return active;
 }

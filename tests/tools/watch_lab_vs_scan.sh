@@ -35,9 +35,9 @@ wait_lab_free() {
   exit 77
 }
 
-# run NAME "LAB_UP_ARGS" "RECEIVER_PIPELINE" "SENDER_PIPELINE"
+# run NAME "LAB_UP_ARGS" "RECEIVER_PIPELINE" "SENDER_PIPELINE" [CAPTURE_SIDE: b (default) or a]
 run() {
-  local name=$1 up=$2 rx=$3 tx=$4
+  local name=$1 up=$2 rx=$3 tx=$4 side=${5:-${CAPTURE_SIDE:-b}}
   # Another checkout's lab can come up between the wait and ours: its `lab up` or ours fails; retry.
   local try
   for try in 1 2 3; do
@@ -47,7 +47,7 @@ run() {
     [ "$try" = 3 ] && fail "$name: lab up failed 3 times: $(cat "$dir/lab-up.txt")"
     sleep 1
   done
-  ip netns exec ackstall-b dumpcap -q -i ackstall-vb -s 96 -f 'tcp port 5001' -w "$dir/$name.pcapng" 2>/dev/null &
+  ip netns exec "ackstall-$side" dumpcap -q -i "ackstall-v$side" -s 96 -f 'tcp port 5001' -w "$dir/$name.pcapng" 2>/dev/null &
   local cap=$!
   pids=("$cap")
   wait_for_file "$dir/$name.pcapng" || fail "$name: dumpcap wrote nothing"
@@ -119,7 +119,16 @@ for c in ${cases[*]}; do
                     "ip netns exec ackstall-a $reqresp client 10.77.0.2 5001 --requests 30 --request 600 --pieces 2" ;;
     quota-delack) run "$c" "" "ip netns exec ackstall-b $ackstall ttcp -r -s --ack-mode classic >/dev/null 2>&1" \
                     "$txs -l 15928 -n 20 --emulate-afd=8192 10.77.0.2" ;;
-    loss) run "$c" "--rtt 30ms --queue-bytes 20000" "$rxs" "$txs -l 65536 -n 60 10.77.0.2" ;;
+    # Loss: taken beside the sender, where watch reads it: a capture beside the receiver sees each
+    # recovery a round trip shorter (the retransmission arrives half a round trip after it left,
+    # the ACK that ends it leaves half a round trip before the sender has it: ~30 ms of a 30-160
+    # ms recovery here). The receiver's buffer is fixed at 1 MiB (above the path's 375 KB
+    # bandwidth-delay product, so the window never limits): with autotuning its window grows
+    # during a recovery and scan counts each duplicate ACK that carries a larger window as a window
+    # update (receiver_window), 4-19 % of the recovery time (2026-12-06).
+    loss) run "$c" "--rtt 30ms --queue-bytes 20000" \
+            "ip netns exec ackstall-b $ackstall ttcp -r -s -b 1048576 --accept-timeout-ms 20000 >/dev/null 2>&1" \
+            "$txs -l 65536 -n 60 10.77.0.2" a ;;
     app-limited) run "$c" "" "$rxs" \
                    "for i in \$(seq 40); do head -c 2000 /dev/zero; sleep 0.05; done | ip netns exec ackstall-a $ackstall ttcp -t -l 2000 10.77.0.2" ;;
     *) fail "unknown case $c" ;;

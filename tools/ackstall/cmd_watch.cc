@@ -98,7 +98,8 @@ int run_watch(const WatchCli& o, Io io) {
         if (!o.json && !top) io.out << recent.back();
       }
       if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
-      for (const auto& r : stalls.take_recoveries()) loss_ns[r.local + " " + r.remote] += r.duration_ns;
+      const auto now = static_cast<std::uint64_t>(live::monotonic_ns());  // the trace clock is "mono"
+      for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
     }
     const auto rows = tracker.update(std::move(*samples), stall_ns, loss_ns);
     if (round > 0 && o.json) {

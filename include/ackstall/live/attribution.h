@@ -84,7 +84,8 @@ std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns);
 // estimate: the estimate goes back to the network, then that much network, send-buffer,
 // receiver-window and delayed-ACK time (in that order) becomes loss, at most all of it. Returns
 // the recovery time left over (the caller carries it into the next interval).
-std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns);
+// REPLACE false: the estimate was replaced before (a connection's total), only LOSS_NS moves.
+std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns, bool replace = true);
 
 // Several intervals of one socket added up (the summary).
 void accumulate(Attribution& total, const Attribution& next);

@@ -27,10 +27,13 @@
 
 namespace ackstall::live {
 
-inline constexpr std::array<std::string_view, 4> kTraceEvents = {"tcp/tcp_probe", "sock/sock_send_length",
-                                                                  "tcp/tcp_retransmit_skb", "sock/inet_sock_set_state"};
+// tcp:tcp_cong_state_set (Linux 6.0+; a kernel without it times loss recoveries from the probes
+// and retransmissions, below) is the kernel's own congestion state: Open, Disorder, CWR, Recovery, Loss.
+inline constexpr std::array<std::string_view, 5> kTraceEvents = {"tcp/tcp_probe", "sock/sock_send_length",
+                                                                  "tcp/tcp_retransmit_skb", "sock/inet_sock_set_state",
+                                                                  "tcp/tcp_cong_state_set"};
 
-enum class TraceKind : std::uint8_t { probe, send, retransmit, set_state };
+enum class TraceKind : std::uint8_t { probe, send, retransmit, set_state, cong_state };
 
 struct TraceEvent {
   TraceKind kind = TraceKind::probe;
@@ -41,7 +44,7 @@ struct TraceEvent {
   std::uint32_t snd_nxt = 0, snd_una = 0;
   std::uint32_t srtt_us = 0;         // tcp_probe: the smoothed RTT (0: the field is absent)
   std::int64_t length = 0;           // sock_send_length: bytes sent (negative: an error)
-  int new_state = 0;
+  int new_state = 0;                 // inet_sock_set_state: TCP state; tcp_cong_state_set: TCP_CA_*
 };
 
 // The record layouts of the events this kernel has. An event or field it lacks is named in
@@ -72,12 +75,16 @@ struct EventStall {
   core::LimitCause cause = core::LimitCause::delayed_ack;  // or loss
 };
 
-// A loss recovery the events timed: from the first retransmission until an ACK covers everything
-// sent before it (RFC 6675's RecoveryPoint, scan's rule: pcap/half_flow.cc). tcp_probe shows
-// snd_una before the ACK it fires for, so the end is seen at the ACK after the covering one (the
-// next segment of a busy flight: a fraction of a round trip late at most while data flows).
+// Loss recovery time the events timed: from the first retransmission while the kernel's
+// congestion state is Recovery or Loss until it leaves them (tcp_cong_state_set: it leaves once
+// everything sent before is ACKed, RFC 6675's RecoveryPoint, scan's rule: pcap/half_flow.cc). On a kernel without that
+// tracepoint: from the first retransmission until an ACK covers that point, or the
+// peer has ACKed the FIN (FIN_WAIT2). tcp_probe shows snd_una before the ACK it fires for, so the
+// covering ACK is known at the next one, and the recovery ends at the covering ACK's probe.
+// Reported as it passes: a recovery still going on at take_recoveries() gives the time up to now
+// (the kernel's states: the state holds until it changes), else to the socket's latest ACK.
 struct EventRecovery {
-  std::uint64_t end_ns = 0;
+  std::uint64_t until_ns = 0;  // the time is counted up to here
   std::string local, remote;
   std::int64_t duration_ns = 0;
 };
@@ -88,7 +95,9 @@ class StallDetector {
   // Events in time order (per CPU buffers merged by the caller).
   void feed(const TraceEvent& e);
   std::vector<EventStall> take();  // the stalls found since the last take
-  std::vector<EventRecovery> take_recoveries();  // the recoveries ended since the last take
+  // Recovery time since the last take, per socket; NOW_NS (the trace clock's now, 0: unknown):
+  // with the kernel's states a recovery going on is counted up to it.
+  std::vector<EventRecovery> take_recoveries(std::uint64_t now_ns = 0);
   std::uint64_t events() const noexcept { return events_; }
   std::uint64_t sends() const noexcept { return sends_; }
 
@@ -102,13 +111,17 @@ class StallDetector {
     bool retransmitted = false;
     std::uint64_t last_probe_ts = 0;
     std::uint32_t snd_nxt = 0;         // at the last probe
+    bool kernel_recovery = false;      // tcp_cong_state_set: in Recovery or Loss
     std::uint64_t recovery_start = 0;  // 0: not in a recovery
+    std::uint64_t counted_to = 0;      // the recovery's time is reported up to here
     std::optional<std::uint32_t> recover_point;
   };
   std::int64_t threshold_ns_;
   std::unordered_map<std::uint64_t, Socket> sockets_;
   std::vector<EventStall> stalls_;
   std::vector<EventRecovery> recoveries_;
+  bool kernel_states_ = false;  // tcp_cong_state_set seen: recoveries are the kernel's
+  void end_recovery(Socket& s, std::uint64_t at_ns);
   std::uint64_t events_ = 0, sends_ = 0;
 };
 
