@@ -114,7 +114,13 @@ for c in ${cases[*]}; do
   case $c in
     receiver-window) run "$c" "--rtt 30ms" "ip netns exec ackstall-b $ackstall ttcp -r -s -b 16384 >/dev/null 2>&1" \
                        "$txs -l 65536 -n 20 10.77.0.2" ;;
-    sender-buffer) run "$c" "--rtt 30ms" "$rxs" "$txs -b 32768 -l 65536 -n 20 10.77.0.2" ;;
+    # Sender buffer: taken beside the sender too. Beside the receiver, behind the path's delay line
+    # (a process of its own in ackstall-m), scan's share of it swung from 95 % to 69-77 % under CPU
+    # load (late ACKs of several segments read as the network); beside the sender it read 100 % in
+    # every run (2026-12-06). scan classes a flow's whole flight time at once (the sender's buffer,
+    # slow start included), watch each interval: slow start, the congestion window full, is the
+    # network's (~0.1 s, 3 round trips); 40 writes make that 3-5 % of the transfer.
+    sender-buffer) run "$c" "--rtt 30ms" "$rxs" "$txs -b 32768 -l 65536 -n 40 10.77.0.2" a ;;
     nagle-delack) run "$c" "" "ip netns exec ackstall-b $reqresp server 5001" \
                     "ip netns exec ackstall-a $reqresp client 10.77.0.2 5001 --requests 30 --request 600 --pieces 2" ;;
     quota-delack) run "$c" "" "ip netns exec ackstall-b $ackstall ttcp -r -s --ack-mode classic >/dev/null 2>&1" \
