@@ -57,8 +57,13 @@ run() {
   sleep 0.3
   bash -c "$rx" &
   local rxpid=$!
-  sleep 0.3
-  bash -c "$tx" > /dev/null
+  # The receiver listening (a loaded host can take longer than a fixed pause to start it).
+  for _ in $(seq 100); do
+    [ -n "$(ip netns exec ackstall-b ss -Hltn 'sport = :5001' 2>/dev/null)" ] && break
+    sleep 0.05
+  done
+  sleep 0.1
+  bash -c "$tx" > /dev/null 2> "$dir/$name.tx.err" || fail "$name: the sender failed: $(cat "$dir/$name.tx.err")"
   wait "$rxpid" || true
   sleep 0.2
   kill -INT "$watch"; wait "$watch" 2>/dev/null || true
@@ -112,12 +117,14 @@ reqresp="python3 $src/bench/lab_reqresp.py"
 cases=("${@:-receiver-window sender-buffer nagle-delack quota-delack loss app-limited}")
 for c in ${cases[*]}; do
   case $c in
+    # The transfers over the path's delay line (--rtt) are captured beside the sender, where watch
+    # reads them: behind the delay line (a process of its own in ackstall-m) the receiver's capture
+    # sees the line's scheduling under CPU load, which scan reads as the network's (its share of
+    # the sender buffer's transfer swung from 95 % to 69-77 %, of the receiver window's 84-91 %,
+    # 2026-12-06); beside the sender it read the same each run.
     receiver-window) run "$c" "--rtt 30ms" "ip netns exec ackstall-b $ackstall ttcp -r -s -b 16384 >/dev/null 2>&1" \
-                       "$txs -l 65536 -n 20 10.77.0.2" ;;
-    # Sender buffer: taken beside the sender too. Beside the receiver, behind the path's delay line
-    # (a process of its own in ackstall-m), scan's share of it swung from 95 % to 69-77 % under CPU
-    # load (late ACKs of several segments read as the network); beside the sender it read 100 % in
-    # every run (2026-12-06). scan classes a flow's whole flight time at once (the sender's buffer,
+                       "$txs -l 65536 -n 20 10.77.0.2" a ;;
+    # Sender buffer: scan classes a flow's whole flight time at once (the sender's buffer,
     # slow start included), watch each interval: slow start, the congestion window full, is the
     # network's (~0.1 s, 3 round trips); 40 writes make that 3-5 % of the transfer.
     sender-buffer) run "$c" "--rtt 30ms" "$rxs" "$txs -b 32768 -l 65536 -n 40 10.77.0.2" a ;;

@@ -7,8 +7,8 @@
 //   the interval's time = busy (tcpi_busy_time: data in flight or queued) + idle;
 //   receiver_window  = delta tcpi_rwnd_limited (the peer's window stopped the sender), and the
 //                      rest of the busy time when data waited unsent at both samples while in
-//                      flight left no room for a full segment in the peer's window, with room in
-//                      the congestion window
+//                      flight left no room for a full segment in the peer's window, or filled 3/4
+//                      of it, with room in the congestion window
 //                      (scan's "window full");
 //   send_buffer      = delta tcpi_sndbuf_limited (everything written was sent and the writer
 //                      waits for buffer space), and the rest of the busy time when the write
