@@ -174,10 +174,10 @@ Attribution attribute(const Sample& before, const Sample& after, std::int64_t* b
   return a;
 }
 
-std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns) {
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns, bool replace) {
   if (a.role != Role::sender) return stall_ns;
   // The hold rule's estimate counts towards the timed stalls; only the difference moves.
-  std::int64_t more = stall_ns - at(a.times, LimitCause::delayed_ack);
+  std::int64_t more = replace ? stall_ns - at(a.times, LimitCause::delayed_ack) : stall_ns;
   for (const LimitCause from : {LimitCause::network, LimitCause::send_buffer}) {
     const std::int64_t take = std::clamp<std::int64_t>(more, 0, at(a.times, from));
     at(a.times, from) -= take;

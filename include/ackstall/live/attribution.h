@@ -77,7 +77,8 @@ Attribution attribute(const Sample& before, const Sample& after, std::int64_t* b
 // beyond the path: trace_events.h) replace the smoothed-RTT estimate: that much network and
 // send-buffer time (in that order) becomes delayed_ack, at most all of it. Returns the stall time
 // left over (a stall longer than the interval: the caller carries it into the next).
-std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns);
+// REPLACE false: the estimate was replaced before (a connection's total), all of STALL_NS moves.
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns, bool replace = true);
 
 // --events: LOSS_NS of loss recovery the tracepoints timed (from a retransmission until the
 // peer ACKed everything sent before it: trace_events.h) replace the round-trip-per-retransmission

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,7 +30,8 @@ class Tracker {
   // EVENTS: --events times loss recoveries, so the sampled estimate of loss is never kept.
   explicit Tracker(bool events = false) : events_(events) {}
   // One round of samples (every socket the filter passed): the connections that sent or received
-  // in the interval since the previous round, busiest first. The first round only remembers.
+  // in the interval since the previous round, busiest first. The first round only remembers; a
+  // socket opened after it is attributed from its start (its counters began at zero).
   // STALLS: --events' delayed-ACK stall time per "local remote" since the previous round
   // (apply_event_stalls); LOSSES: its loss recovery time, likewise (apply_event_loss).
   std::vector<ConnectionView> update(std::vector<Sample> samples,
@@ -49,6 +51,7 @@ class Tracker {
   };
   std::unordered_map<std::uint64_t, Entry> connections_;  // by socket cookie
   bool events_ = false;
+  std::optional<std::int64_t> last_round_ns_;  // the previous round's time
 };
 
 }  // namespace ackstall::live
