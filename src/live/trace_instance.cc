@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,7 +142,7 @@ core::Result<TraceInstance> TraceInstance::create(const std::vector<std::uint16_
 
 TraceInstance::TraceInstance(TraceInstance&& o) noexcept
     : path_(std::exchange(o.path_, {})), schema_(std::move(o.schema_)), layout_(o.layout_), page_size_(o.page_size_),
-      pipes_(std::exchange(o.pipes_, {})), records_(o.records_), missed_pages_(o.missed_pages_) {}
+      pipes_(std::exchange(o.pipes_, {})), held_(std::move(o.held_)), records_(o.records_), missed_pages_(o.missed_pages_) {}
 
 TraceInstance::~TraceInstance() {
   for (const int fd : pipes_) ::close(fd);
@@ -152,6 +153,10 @@ TraceInstance::~TraceInstance() {
 
 core::Result<std::vector<TraceEvent>> TraceInstance::drain() {
   std::vector<TraceEvent> out;
+  out.swap(held_);
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const std::int64_t release_before = std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec - kHoldBackNs;
   std::vector<std::byte> page(page_size_);
   for (const int fd : pipes_) {
     for (;;) {
@@ -168,6 +173,11 @@ core::Result<std::vector<TraceEvent>> TraceInstance::drain() {
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const TraceEvent& a, const TraceEvent& b) { return a.ts_ns < b.ts_ns; });
+  const auto later = std::find_if(out.begin(), out.end(), [&](const TraceEvent& e) {
+    return static_cast<std::int64_t>(e.ts_ns) >= release_before;
+  });
+  held_.assign(std::make_move_iterator(later), std::make_move_iterator(out.end()));
+  out.erase(later, out.end());
   return out;
 }
 

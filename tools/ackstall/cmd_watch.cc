@@ -98,7 +98,8 @@ int run_watch(const WatchCli& o, Io io) {
         if (!o.json && !top) io.out << recent.back();
       }
       if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
-      const auto now = static_cast<std::uint64_t>(live::monotonic_ns());  // the trace clock is "mono"
+      // The events are given out up to kHoldBackNs ago (the trace clock is "mono").
+      const auto now = static_cast<std::uint64_t>(live::monotonic_ns() - live::TraceInstance::kHoldBackNs);
       for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
     }
     const auto rows = tracker.update(std::move(*samples), stall_ns, loss_ns);

@@ -42,8 +42,13 @@ class TraceInstance {
   TraceInstance(const TraceInstance&) = delete;
   ~TraceInstance();
 
-  // Reads every per-CPU buffer until it is empty; the decoded events, in time order.
+  // Reads every per-CPU buffer until it is empty; the decoded events, in time order. The buffers
+  // are read one after the other, so an event of a CPU read first may be older than one of a CPU
+  // read later and still come only in the next drain: the events from kHoldBackNs before this
+  // drain began on are held for the next one (the trace clock is CLOCK_MONOTONIC), so that the
+  // events come out in time order across drains too.
   core::Result<std::vector<TraceEvent>> drain();
+  static constexpr std::int64_t kHoldBackNs = 5'000'000;
   TraceCounts counts() const;
   const std::string& path() const noexcept { return path_; }
 
@@ -54,6 +59,7 @@ class TraceInstance {
   PageLayout layout_;
   std::size_t page_size_ = 4096;
   std::vector<int> pipes_;
+  std::vector<TraceEvent> held_;  // read, not yet given out (drain)
   std::uint64_t records_ = 0, missed_pages_ = 0;
 };
 
