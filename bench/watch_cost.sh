@@ -73,10 +73,11 @@ measure() {
       printf "\n"}'
   done
   if [ -f "$dir/$place.events.1.watch" ]; then
+    # "events: R records read, A ACKs and S sends of watched sockets; lost: O overrun, D dropped, ..."
     cat "$dir/$place".events.*.watch | grep '^events: ' | awk -v s="$secs" -v p="$place" '
-      {recs += $2; over += $11; drop += $13; n++}
-      END {printf "%-8s events: %.0f records/s sustained (mean of %d runs over ~%.1f s each); lost %d overrun, %d dropped\n",
-           p, recs / n / (s + 0.3), n, s + 0.3, over, drop}'
+      {recs += $2; acks += $5; over += $14; drop += $16; n++}
+      END {printf "%-8s events: %.0f records/s, %.0f ACKs/s sustained (mean of %d runs over ~%.1f s each); lost %d overrun, %d dropped\n",
+           p, recs / n / (s + 0.3), acks / n / (s + 0.3), n, s + 0.3, over, drop}'
   fi
 }
 

@@ -178,7 +178,7 @@ void StallDetector::feed(const TraceEvent& e) {
         if (e.new_state == kTcpClose) sockets_.erase(it);
       }
       return;
-    case TraceKind::probe: break;
+    case TraceKind::probe: ++acks_; break;
   }
   Socket& s = sockets_[e.sk];
   if (s.local.empty()) {

@@ -129,11 +129,11 @@ int run_watch(const WatchCli& o, Io io) {
   }
   if (trace) {
     const auto c = trace->counts();
-    io.out << fmt::format(fmt::runtime(o.json ? "{{\"event\": \"trace_counts\", \"records\": {}, \"sends\": {}, \"overrun\": {}, "
-                                   "\"dropped\": {}, \"missed_pages\": {}}}\n"
-                                 : "events: {} records read, {} sends of watched sockets; lost: {} overrun, {} dropped, "
-                                   "{} pages with missed events\n"),
-                          c.records, stalls.sends(), c.overrun, c.dropped, c.missed_pages);
+    io.out << fmt::format(fmt::runtime(o.json ? "{{\"event\": \"trace_counts\", \"records\": {}, \"acks\": {}, \"sends\": {}, "
+                                   "\"overrun\": {}, \"dropped\": {}, \"missed_pages\": {}}}\n"
+                                 : "events: {} records read, {} ACKs and {} sends of watched sockets; lost: {} overrun, {} "
+                                   "dropped, {} pages with missed events\n"),
+                          c.records, stalls.acks(), stalls.sends(), c.overrun, c.dropped, c.missed_pages);
   }
   const int sig = interrupt.flag().load();
   return sig ? InterruptFlag::exit_code(sig) : kExitOk;

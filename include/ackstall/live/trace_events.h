@@ -100,6 +100,7 @@ class StallDetector {
   std::vector<EventRecovery> take_recoveries(std::uint64_t now_ns = 0);
   std::uint64_t events() const noexcept { return events_; }
   std::uint64_t sends() const noexcept { return sends_; }
+  std::uint64_t acks() const noexcept { return acks_; }  // tcp_probe: segments the watched sockets took in
 
  private:
   struct Socket {
@@ -122,7 +123,7 @@ class StallDetector {
   std::vector<EventRecovery> recoveries_;
   bool kernel_states_ = false;  // tcp_cong_state_set seen: recoveries are the kernel's
   void end_recovery(Socket& s, std::uint64_t at_ns);
-  std::uint64_t events_ = 0, sends_ = 0;
+  std::uint64_t events_ = 0, sends_ = 0, acks_ = 0;
 };
 
 }  // namespace ackstall::live
