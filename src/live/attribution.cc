@@ -144,7 +144,7 @@ Attribution attribute(const Sample& before, const Sample& after, std::int64_t* b
   // Send buffer, as scan sees it (T-RAT "transport limited"): the kernel's chronograph counts
   // only while tcp_cwnd_validate finds the sender not cwnd-limited, which slow start's rule
   // (cwnd < 2 x packets out) keeps false for long; so a busy interval whose buffer was full at
-  // both ends (write queue >= kBufferFull of SO_SNDBUF) with in flight below 3/4 of both windows
+  // both ends (write queue >= 3/5 of SO_SNDBUF: buffer_full) with in flight below 3/4 of both windows
   // is the send buffer's too. In flight must stay below 3/4 of the congestion window at both
   // samples: in slow start the window is what stops the sender (it is full at each sample, RFC
   // 5681 §3.1). (Not "the window did not grow": Linux keeps growing it in slow start while

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 39's proof on the lab: the same lab transfers read by `ackstall watch` at the sender (the
 # kernel's accounting, in ackstall-a) and by `ackstall scan` on a capture of them (dumpcap at the
-# receiver's veth, as bench/scan_cause_corpus.sh takes its corpus) name the same cause, and the
-# time each gives that cause agrees within 10 % (of scan's); on the delayed-ACK
-# transfers, watch --events shows the stalls with the sends behind them. Root (namespaces) and
-# dumpcap; skipped otherwise.
+# receiver's veth, as bench/scan_cause_corpus.sh takes its corpus, or at the sender's for the
+# transfers over the delay line: below) name the same cause, and the time each gives that cause
+# agrees within 10 % (of scan's); on the delayed-ACK transfers, watch --events shows the stalls
+# with the sends behind them. Root (namespaces) and dumpcap; skipped otherwise.
 # Usage: watch_lab_vs_scan.sh ACKSTALL SOURCE_DIR [CASE...]   (default: every case)
+#   CAPTURE_SIDE=a|b: capture every case beside the sender (a) or the receiver (b).
 source "$(dirname "$0")/script_test_lib.sh"
 ackstall=$1
 src=$2

@@ -13,7 +13,7 @@
 //   send_buffer      = delta tcpi_sndbuf_limited (everything written was sent and the writer
 //                      waits for buffer space), and the rest of the busy time when the write
 //                      queue held 3/5 of SO_SNDBUF at both samples while in flight stayed below
-//                      3/4 of both windows and the congestion window did not grow (scan's plateau
+//                      3/4 of both windows, the congestion window at both samples (scan's plateau
 //                      rule; the chronograph misses slow start);
 //   loss             = one smoothed round trip per segment retransmitted in the interval
 //                      (RFC 6675: fast recovery repairs in about a round trip), the RTO instead
