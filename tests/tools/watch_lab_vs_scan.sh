@@ -38,7 +38,7 @@ wait_lab_free() {
 
 # run NAME "LAB_UP_ARGS" "RECEIVER_PIPELINE" "SENDER_PIPELINE" [CAPTURE_SIDE: b (default) or a]
 run() {
-  local name=$1 up=$2 rx=$3 tx=$4 side=${5:-${CAPTURE_SIDE:-b}}
+  local name=$1 up=$2 rx=$3 tx=$4 side=${CAPTURE_SIDE:-${5:-b}}
   # Another checkout's lab can come up between the wait and ours: its `lab up` or ours fails; retry.
   local try
   for try in 1 2 3; do
