@@ -128,6 +128,20 @@ void StallDetector::end_recovery(Socket& s, std::uint64_t at_ns) {
   s.recover_point.reset();
 }
 
+void StallDetector::settle(Socket& s, std::uint64_t ts_ns, Went went) {
+  if (!s.held) return;
+  const auto after = static_cast<std::int64_t>(ts_ns - s.held->ts_ns);
+  const bool in_time = after <= s.held->path_ns + threshold_ns_ / 2;
+  if (went == Went::at_the_ack || (went == Went::written && in_time)) {
+    stalls_.push_back(*s.held);
+  } else if (!in_time) {
+    // Released late or never (a write after the bound, or nothing): the application's wait.
+  } else {
+    return;  // nothing yet: still held
+  }
+  s.held.reset();
+}
+
 void StallDetector::feed(const TraceEvent& e) {
   ++events_;
   constexpr int kTcpFinWait2 = 5, kTcpTimeWait = 6, kTcpClose = 7;  // include/net/tcp_states.h
@@ -137,6 +151,7 @@ void StallDetector::feed(const TraceEvent& e) {
       const auto it = sockets_.find(e.sk);
       if (it == sockets_.end() || e.length <= 0) return;
       ++sends_;
+      settle(it->second, e.ts_ns, Went::written);
       it->second.last_send = e.length;
       it->second.last_send_ts = e.ts_ns;
       it->second.last_activity = e.ts_ns;
@@ -171,6 +186,8 @@ void StallDetector::feed(const TraceEvent& e) {
       return;
     case TraceKind::set_state:
       if (const auto it = sockets_.find(e.sk); it != sockets_.end()) {
+        constexpr int kTcpFinWait1 = 4;
+        if (e.new_state == kTcpFinWait1) settle(it->second, e.ts_ns, Went::written);  // closed: its FIN goes
         // FIN_WAIT2 and after: the peer ACKed everything, the FIN too.
         if (e.new_state == kTcpFinWait2 || e.new_state == kTcpTimeWait || e.new_state == kTcpClose) {
           end_recovery(it->second, e.ts_ns);
@@ -186,14 +203,23 @@ void StallDetector::feed(const TraceEvent& e) {
     s.remote = e.remote;
   }
   if (e.srtt_us > 0 && (s.min_srtt < 0 || std::int64_t{e.srtt_us} * 1000 < s.min_srtt)) s.min_srtt = std::int64_t{e.srtt_us} * 1000;
+  // Data left since the held stall's ACK without a write: the ACK released queued data (Nagle's,
+  // the congestion window's) as it came, whenever this later probe shows it.
+  settle(s, e.ts_ns, s.held && e.snd_nxt != s.held_nxt ? Went::at_the_ack : Went::not_yet);
   const std::uint32_t outstanding = e.snd_nxt - e.snd_una;
   if (s.last_activity != 0 && outstanding > 0 && e.ts_ns > s.last_activity) {
     const auto wait = static_cast<std::int64_t>(e.ts_ns - s.last_activity);
     if (s.shortest_wait < 0 || wait < s.shortest_wait) s.shortest_wait = wait;
     const std::int64_t path = std::max(s.shortest_wait, s.min_srtt);
     if (wait - path >= threshold_ns_) {
-      stalls_.push_back({e.ts_ns, s.local, s.remote, wait, path, s.last_send, outstanding,
-                         s.retransmitted ? core::LimitCause::loss : core::LimitCause::delayed_ack});
+      const EventStall st{e.ts_ns, s.local, s.remote, wait, path, s.last_send, outstanding,
+                          s.retransmitted ? core::LimitCause::loss : core::LimitCause::delayed_ack};
+      if (st.cause == core::LimitCause::loss) {
+        stalls_.push_back(st);
+      } else {
+        s.held = st;
+        s.held_nxt = e.snd_nxt;
+      }
     }
   }
   s.retransmitted = false;

@@ -183,6 +183,23 @@ TEST(StallDetector, AnAckHeldAfterASendIsADelayedAckStallWithItsSize) {
   EXPECT_TRUE(d.take().empty());
 }
 
+TEST(StallDetector, AnAckAfterWhichTheSenderWritesLateIsNoStall) {
+  StallDetector d(20'000'000);
+  d.feed(probe(0, 0));
+  d.feed(send(1, 8192));
+  d.feed(probe(2, 8192));
+  d.feed(send(3, 8192));
+  d.feed(probe(44, 1400));   // held 41 ms ...
+  d.feed(send(80, 8192));    // ... but the next write comes 36 ms after the ACK: the application's
+  EXPECT_TRUE(d.take().empty());
+  d.feed(probe(121, 1400));  // held again; the ACK lets queued data go (snd_nxt moves), no write,
+  TraceEvent next = probe(170, 1400);  // which the next probe shows, however late
+
+  next.snd_nxt += 1448;
+  d.feed(next);
+  EXPECT_EQ(d.take().size(), 1U);
+}
+
 TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
   StallDetector d(20'000'000);
   TraceEvent first = probe(0, 0);
@@ -192,6 +209,8 @@ TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
   d.feed(probe(32, 16000));  // 31 ms: one round trip
   d.feed(send(33, 65536));
   d.feed(probe(85, 16000));  // 52 ms: 22 ms beyond it
+  EXPECT_TRUE(d.take().empty());  // not yet known to have released the sender
+  d.feed(send(86, 65536));        // the next write at once: it did
   const auto stalls = d.take();
   ASSERT_EQ(stalls.size(), 1U);
   EXPECT_EQ(stalls[0].path_ns, 31'000'000);  // the shortest wait, above the srtt

@@ -9,7 +9,11 @@
 // trip (the smallest smoothed RTT tcp_probe showed on that socket, or the shortest wait seen if
 // larger) for the next ACK after its last send or ACK
 // (scan's rule: pcap/stall_scanner.h). With a retransmission in between, it is loss, not the
-// receiver's delayed ACK. Pure: records in, stalls out.
+// receiver's delayed ACK. As scan (pcap/half_flow.cc settle_held), a delayed-ACK stall counts only
+// once the ACK is seen to release the sender: data leaves after it (a later probe's snd_nxt moved
+// without a write: queued data the ACK let go, Nagle's) or the next write or close comes within
+// the path's round trip plus half the threshold; a sender that goes on later waited on its
+// application, not the ACK. Pure: records in, stalls out.
 #pragma once
 
 #include <cstdint>
@@ -110,6 +114,8 @@ class StallDetector {
     std::int64_t shortest_wait = -1;
     std::int64_t min_srtt = -1;
     bool retransmitted = false;
+    std::optional<EventStall> held;  // a delayed-ACK stall not yet known to have released the sender
+    std::uint32_t held_nxt = 0;      // snd_nxt when its ACK came
     std::uint64_t last_probe_ts = 0;
     std::uint32_t snd_nxt = 0;         // at the last probe
     bool kernel_recovery = false;      // tcp_cong_state_set: in Recovery or Loss
@@ -123,6 +129,9 @@ class StallDetector {
   std::vector<EventRecovery> recoveries_;
   bool kernel_states_ = false;  // tcp_cong_state_set seen: recoveries are the kernel's
   void end_recovery(Socket& s, std::uint64_t at_ns);
+  // The held stall, once the sender went on or did not in time (as seen at TS_NS).
+  enum class Went : std::uint8_t { not_yet, written, at_the_ack };
+  void settle(Socket& s, std::uint64_t ts_ns, Went went);
   std::uint64_t events_ = 0, sends_ = 0, acks_ = 0;
 };
 
