@@ -1,0 +1,130 @@
+// ackstall/sim/cause_accounts.h — where a simulated transfer's time went, in core's causes
+// (core/limit_cause.h), from the simulator's own trace: every moment from the sender's first data
+// segment to the last ACK of new data, as the sender's host sees it (its segments at their first
+// bit on the wire, the receiver's at their last bit in), goes to one cause. The simulator knows
+// why its sender waited: a wait longer than the stall threshold takes the cause of the stall the
+// simulator marked over it (core/stall_kind.h's table: delayed_ack and nagle_hold count toward
+// delayed_ack, quota_wait toward send_buffer, wakeup and select_teardown toward sender_app), so
+// no capture is encoded and no scanner runs (docs/ARCHITECTURE.md "data's path: Scenario").
+//
+// The rules, in the scanner's terms (docs/SCAN.md "Where the time went", so that `ackstall scan`
+// of the run's capture at the sender names the same causes; tests/analysis/sim_causes_test.cc
+// holds the two to agree):
+//   receiver_window  the receiver's last window was 0, or the sender had filled it when it waited;
+//   loss             from a retransmission until the data sent before it is ACKed (RFC 6675);
+//   sender_app       nothing in flight until the next data (idle after the transfer is not part
+//                    of it), or a pause of more than the threshold with data in flight and none
+//                    of the simulator's stalls over it;
+//   a stall          a wait for an ACK longer than the path's floor (the shortest data-to-ACK
+//                    time) by the threshold: beyond the floor, the cause of the marked stall
+//                    over it by priority delayed_ack > receiver_window > send_buffer >
+//                    sender_app (a quota wait holds the delayed ACK that ends it: the timer is
+//                    the cause), else network (a late ACK of the path's);
+//   the flight       the rest (segments leaving, prompt waits for ACKs) goes to one cause, the
+//                    flight's limit: network when the path was full (the goodput over this time
+//                    at least 90 % of the pace of back-to-back full segments, the scanner's
+//                    rule: the median spacing of two at the sender), else send_buffer
+//                    when the sending application sat blocked by the send-buffer accounting
+//                    (quota waits) as long as a quarter of it or more, else network (the
+//                    congestion window, RFC 5681 3.1).
+// Cost: O(1) per frame, memory the frames held for time order plus the segments in flight.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "ackstall/core/limit_cause.h"
+#include "ackstall/sim/trace.h"
+
+namespace ackstall::sim {
+
+struct CauseAccounts {
+  core::CauseTimes cause_ns{};  // sums to duration_ns
+  std::int64_t duration_ns = 0;
+  std::int64_t rtt_floor_ns = 0;   // the shortest data-to-ACK time at the sender
+  std::uint64_t idle_periods = 0;  // waits with nothing in flight that more data ended
+  std::uint64_t stalls = 0;        // waits beyond the floor by the threshold
+  std::int64_t bytes_acked = 0;
+};
+
+class CauseAccountant final : public TraceSink {
+ public:
+  // A wait longer than `stall_threshold` is a stall (ExperimentConfig::stall_threshold).
+  explicit CauseAccountant(Nanos stall_threshold);
+  void on_frame(const WireFrame& frame) override;
+  void on_stall(const StallMarker& stall) override;
+  // After the run: the accounts.
+  CauseAccounts finish();
+
+ private:
+  // One event at the sender's host: its data leaving, or the receiver's segment arriving.
+  struct Event {
+    std::int64_t t;
+    std::uint64_t order;
+    bool from_sender;
+    std::uint8_t flags;
+    bool retransmit;
+    std::uint32_t seq, ack;
+    std::uint32_t len;
+    std::uint16_t window;
+    std::optional<std::uint8_t> wscale;  // a SYN's window-scale option
+    bool operator>(const Event& o) const noexcept { return t != o.t ? t > o.t : order > o.order; }
+  };
+  void process(const Event& e);
+  void on_sender(const Event& e);
+  void on_receiver(const Event& e);
+  std::int64_t unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept;
+  std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
+  // The cause of the marked stalls over [from, to] (by the priority above), if any.
+  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause) const;
+  void account(core::LimitCause c, std::int64_t until);
+  void flight(std::int64_t until);
+  void commit_idle();
+  void note_floor(std::int64_t ns);
+  void note_spacing(std::int64_t ns);
+  std::int64_t median_spacing() const;
+
+  std::int64_t threshold_ns_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> held_;
+  std::uint64_t order_ = 0;
+  std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
+  std::int64_t quota_ns_ = 0;  // the application blocked by the send-buffer accounting, in all
+
+  bool sender_syn_ = false, receiver_syn_ = false;
+  std::uint32_t iss_s_ = 0;
+  std::int64_t syn_ns_ = 0, handshake_rtt_ns_ = -1;
+  std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
+  std::int64_t snd_una_ = 0, data_max_ = 0, max_seg_ = 0;
+  bool have_window_ = false;
+  std::int64_t window_raw_ = 0;
+  bool in_recovery_ = false;
+  std::int64_t recover_ = 0;
+  std::int64_t last_tx_ns_ = 0;
+  std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
+  bool any_data_ = false;
+  struct Sent {
+    std::int64_t end, t;
+  };
+  std::deque<Sent> sent_;  // segments in flight, for the floor
+  std::int64_t floor_ns_ = -1;  // the shortest data-to-ACK (or SYN to SYN/ACK) time
+  // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
+  // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
+  static constexpr double kSpacingsPerOctave = 32;
+  std::array<std::uint32_t, 32 * 44> spacing_hist_{};
+  std::uint64_t spacings_ = 0;
+  bool last_data_full_ = false;
+  std::int64_t last_data_ns_ = 0;
+
+  bool started_ = false;
+  std::int64_t acct_ns_ = 0;
+  core::CauseTimes cause_ns_{};
+  std::int64_t idle_ns_ = 0;  // pending sender_app time: counted once more data follows
+  std::int64_t flight_ns_ = 0;
+  CauseAccounts out_;
+};
+
+}  // namespace ackstall::sim
