@@ -125,7 +125,13 @@ void CauseAccountant::on_sender(const Event& e) {
       // Idle: the application wrote nothing. Counted once data follows.
       idle_ns_ += now - acct_ns_;
       acct_ns_ = std::max(acct_ns_, now);
-      if (new_data) {
+      if (new_data && e.len >= max_seg_ && paced_after_previous(now - last_data_ns_)) {
+        // A full segment one frame time after the one before: it queued behind it at the
+        // bottleneck (a shaper's bucket), not an idle sender: the path's time (the scanner's rule).
+        ++out_.idle_periods;
+        cause_ns_[idx(LimitCause::network)] += idle_ns_;
+        idle_ns_ = 0;
+      } else if (new_data) {
         // The first round trip after the ACK that emptied the flight goes to the flight, as the
         // scanner gives it (a capture beside the receiver sees the ACK's way back in it): so the
         // line reads as `ackstall scan` of the run's capture does.
@@ -150,7 +156,7 @@ void CauseAccountant::on_sender(const Event& e) {
   }
   if (retransmission && !in_recovery_ && any_data_) {
     // A recovery lasts until everything sent before it is ACKed (RFC 6675 RecoveryPoint).
-    in_recovery_ = true;
+    in_recovery_ = recovered_ = true;
     recover_ = data_max_;
   }
   if (new_data) {
@@ -218,6 +224,8 @@ void CauseAccountant::on_receiver(const Event& e) {
         account(LimitCause::receiver_window, now);
       } else {
         flight(now);
+        ++flight_waits_;
+        max_flight_at_wait_ = std::max(max_flight_at_wait_, flight_before);
       }
     }
   }
@@ -229,9 +237,22 @@ void CauseAccountant::on_receiver(const Event& e) {
   }
   window_raw_ = new_window;
   have_window_ = true;
+  if ((e.flags & tcp_flag::syn) == 0) max_window_ = std::max(max_window_, new_window);
+}
+
+bool CauseAccountant::paced_after_previous(std::int64_t since_last_data) const {
+  // The median of the last (up to) 8 full-size spacings, once there are 2; one as long as a stall
+  // is an application's own pace, not a frame time.
+  const std::size_t n = std::min<std::size_t>(recent_count_, recent_.size());
+  if (n < 2) return false;
+  std::array<std::int64_t, 8> v = recent_;
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
+  std::nth_element(v.begin(), mid, v.begin() + static_cast<std::ptrdiff_t>(n));
+  return *mid < threshold_ns_ && since_last_data <= *mid + *mid / 4;
 }
 
 void CauseAccountant::note_spacing(std::int64_t ns) {
+  recent_[recent_count_++ % recent_.size()] = ns;
   const auto b = static_cast<std::size_t>(kSpacingsPerOctave * std::log2(static_cast<double>(ns)));
   ++spacing_hist_[std::min(b, spacing_hist_.size() - 1)];
   ++spacings_;
@@ -260,7 +281,10 @@ CauseAccounts CauseAccountant::finish() {
   const std::int64_t spacing = median_spacing();
   const double line = spacing > 0 ? static_cast<double>(max_seg_) * 1e9 / static_cast<double>(spacing) : 0;
   const bool path_full = line > 0 && goodput >= 0.9 * line;
-  const LimitCause c = !path_full && 4 * quota_ns_ >= flight_ns_ ? LimitCause::send_buffer : LimitCause::network;
+  // A buffer holds the flight below the receiver's window: at most half of it at the prompt waits.
+  const bool below_window = flight_waits_ >= 4 && max_window_ > 0 && 2 * max_flight_at_wait_ <= max_window_;
+  const LimitCause c = !path_full && below_window && !recovered_ && 4 * quota_ns_ >= flight_ns_ ? LimitCause::send_buffer
+                                                                                                 : LimitCause::network;
   cause_ns_[idx(c)] += flight_ns_;
   flight_ns_ = 0;
   out_.cause_ns = cause_ns_;

@@ -247,7 +247,6 @@ int execute(const SimOptions& o, Io io) {
       run->causes = analysis::cause_shares(a.cause_ns, a.duration_ns);
       if (scanner_causes)
         if (const auto d = scanned.finish()) check = analysis::compare_causes(a, *d);
-    if (check && std::getenv("DBG")) fmt::print(stderr, "tol {} idle {} stalls {} floor {}\n", check->tolerance, a.idle_periods, a.stalls, a.rtt_floor_ns);
     } else if (scanner_causes) {
       if (const auto d = scanned.finish()) run->causes = pcap::diagnose(*d).accounts;
     }

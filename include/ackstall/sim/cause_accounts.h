@@ -13,7 +13,9 @@
 //   receiver_window  the receiver's last window was 0, or the sender had filled it when it waited;
 //   loss             from a retransmission until the data sent before it is ACKed (RFC 6675);
 //   sender_app       nothing in flight until the next data (idle after the transfer is not part
-//                    of it), or a pause of more than the threshold with data in flight and none
+//                    of it; its first round trip is the flight's, and all of it the network's
+//                    when a full segment left a frame time after the one before, queued behind
+//                    it at a shaper: the scanner's rules), or a pause of more than the threshold with data in flight and none
 //                    of the simulator's stalls over it;
 //   a stall          a wait for an ACK longer than the path's floor (the shortest data-to-ACK
 //                    time) by the threshold: beyond the floor, the cause of the marked stall
@@ -23,9 +25,11 @@
 //   the flight       the rest (segments leaving, prompt waits for ACKs) goes to one cause, the
 //                    flight's limit: network when the path was full (the goodput over this time
 //                    at least 90 % of the pace of back-to-back full segments, the scanner's
-//                    rule: the median spacing of two at the sender), else send_buffer
-//                    when the sending application sat blocked by the send-buffer accounting
-//                    (quota waits) as long as a quarter of it or more, else network (the
+//                    rule: the median spacing of two at the sender), else send_buffer when,
+//                    with no loss, the flight at 4 or more prompt waits stayed at most half the
+//                    receiver's window and the sending application sat blocked by the
+//                    send-buffer accounting (quota waits) for a quarter of it or more, else
+//                    network (the
 //                    congestion window, RFC 5681 3.1).
 // Cost: O(1) per frame, memory the frames held for time order plus the segments in flight.
 #pragma once
@@ -87,6 +91,7 @@ class CauseAccountant final : public TraceSink {
   void note_floor(std::int64_t ns);
   void note_spacing(std::int64_t ns);
   std::int64_t median_spacing() const;
+  bool paced_after_previous(std::int64_t since_last_data) const;
 
   std::int64_t threshold_ns_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> held_;
@@ -101,7 +106,9 @@ class CauseAccountant final : public TraceSink {
   std::int64_t snd_una_ = 0, data_max_ = 0, max_seg_ = 0;
   bool have_window_ = false;
   std::int64_t window_raw_ = 0;
-  bool in_recovery_ = false;
+  bool in_recovery_ = false, recovered_ = false;
+  std::int64_t max_window_ = 0, max_flight_at_wait_ = 0;  // the window offered; the flight at prompt waits
+  std::uint64_t flight_waits_ = 0;
   std::int64_t recover_ = 0;
   std::int64_t last_tx_ns_ = 0;
   std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
@@ -116,6 +123,8 @@ class CauseAccountant final : public TraceSink {
   static constexpr double kSpacingsPerOctave = 32;
   std::array<std::uint32_t, 32 * 44> spacing_hist_{};
   std::uint64_t spacings_ = 0;
+  std::array<std::int64_t, 8> recent_{};  // the last 8 spacings (a ring)
+  std::size_t recent_count_ = 0;
   bool last_data_full_ = false;
   std::int64_t last_data_ns_ = 0;
 
