@@ -58,11 +58,7 @@ CauseComparison compare_causes(const sim::CauseAccounts& own, const pcap::Direct
   CauseComparison r;
   r.own = cause_shares(own.cause_ns, own.duration_ns);
   r.scanner = pcap::diagnose(scanned).accounts;
-  const double per_run = own.duration_ns > 0 ? static_cast<double>(own.idle_periods + own.stalls) *
-                                                   static_cast<double>(own.rtt_floor_ns) /
-                                                   static_cast<double>(own.duration_ns)
-                                             : 0;
-  r.tolerance = 0.02 + per_run;
+  r.tolerance = kCauseTolerance;
   if (r.own.empty() != r.scanner.empty()) {
     r.detail = fmt::format("one side has no accounts (own {}, scanner {})", r.own.size(), r.scanner.size());
     return r;
