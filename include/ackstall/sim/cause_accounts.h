@@ -38,7 +38,6 @@
 #include <cstdint>
 #include <deque>
 #include <optional>
-#include <queue>
 #include <vector>
 
 #include "ackstall/core/limit_cause.h"
@@ -79,6 +78,7 @@ class CauseAccountant final : public TraceSink {
     bool operator>(const Event& o) const noexcept { return t != o.t ? t > o.t : order > o.order; }
   };
   void process(const Event& e);
+  void take_until(std::int64_t upto);
   void on_sender(const Event& e);
   void on_receiver(const Event& e);
   std::int64_t unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept;
@@ -91,10 +91,11 @@ class CauseAccountant final : public TraceSink {
   void note_floor(std::int64_t ns);
   void note_spacing(std::int64_t ns);
   std::int64_t median_spacing() const;
+  static std::size_t spacing_bucket(std::int64_t ns) noexcept;
   bool paced_after_previous(std::int64_t since_last_data) const;
 
   std::int64_t threshold_ns_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<>> held_;
+  std::deque<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
   std::uint64_t order_ = 0;
   std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
   std::int64_t quota_ns_ = 0;  // the application blocked by the send-buffer accounting, in all
@@ -120,8 +121,7 @@ class CauseAccountant final : public TraceSink {
   std::int64_t floor_ns_ = -1;  // the shortest data-to-ACK (or SYN to SYN/ACK) time
   // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
   // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
-  static constexpr double kSpacingsPerOctave = 32;
-  std::array<std::uint32_t, 32 * 44> spacing_hist_{};
+  std::array<std::uint32_t, 128 * 36> spacing_hist_{};
   std::uint64_t spacings_ = 0;
   std::array<std::int64_t, 8> recent_{};  // the last 8 spacings (a ring)
   std::size_t recent_count_ = 0;
