@@ -34,30 +34,33 @@ void CauseAccountant::on_stall(const StallMarker& m) {
 void CauseAccountant::on_frame(const WireFrame& f) {
   if (f.dropped) return;  // never on the wire: the sender's host does not see it either
   const bool from_sender = f.dir == Direction::sender_to_receiver;
-  // Each direction's stamps rise (a FIFO link, frames handled in order), so two queues merged by
-  // time keep the events in time order; a frame stamped before one held (not expected) goes in
-  // its place.
-  std::deque<Event>& q = from_sender ? from_sender_ : from_receiver_;
-  const Event e{.t = (from_sender ? f.time : f.arrival).count(), .order = order_++, .from_sender = from_sender,
-                .flags = f.flags, .retransmit = f.retransmit, .seq = f.seq, .ack = f.ack, .len = f.payload_len,
-                .window = f.window, .wscale = f.options.wscale};
-  if (q.empty() || !(q.back() > e)) {
-    q.push_back(e);
-  } else {
-    q.insert(std::upper_bound(q.begin(), q.end(), e, [](const Event& a, const Event& b) { return b > a; }), e);
-  }
+  // Each direction's stamps rise (a FIFO link, its frames handled in order), so two queues merged
+  // by time keep the events in time order (a stamp below the one before it, not expected, is
+  // taken as equal to it).
+  core::Ring<Event>& q = from_sender ? from_sender_ : from_receiver_;
+  const std::int64_t t = (from_sender ? f.time : f.arrival).count();
+  const std::int64_t at = q.empty() ? t : std::max(t, q.back().t);
+  q.push_back(Event{.t = at, .order = order_++, .seq = f.seq, .ack = f.ack, .len = f.payload_len, .window = f.window,
+                    .flags = f.flags, .from_sender = from_sender, .retransmit = f.retransmit,
+                    .wscale = f.options.wscale});
+  due_ = std::min(due_, at);
   // Every later frame is stamped at or after f.reported (WireFrame); the events are taken in
   // time order a threshold later, so that the stalls marked over a wait (reported when they end,
   // at the sender's or the receiver's host) are in before the wait is judged.
-  take_until(f.reported.count() - std::max<std::int64_t>(threshold_ns_, 1'000'000));
+  const std::int64_t upto = f.reported.count() - std::max<std::int64_t>(threshold_ns_, 1'000'000);
+  if (upto >= due_) take_until(upto);
 }
 
 void CauseAccountant::take_until(std::int64_t upto) {
   for (;;) {
     const bool s = !from_sender_.empty() && from_sender_.front().t <= upto;
     const bool r = !from_receiver_.empty() && from_receiver_.front().t <= upto;
-    if (!s && !r) return;
-    std::deque<Event>& q = s && (!r || from_receiver_.front() > from_sender_.front()) ? from_sender_ : from_receiver_;
+    if (!s && !r) {
+      due_ = std::min(from_sender_.empty() ? std::numeric_limits<std::int64_t>::max() : from_sender_.front().t,
+                      from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t);
+      return;
+    }
+    core::Ring<Event>& q = s && (!r || from_receiver_.front() > from_sender_.front()) ? from_sender_ : from_receiver_;
     const Event e = q.front();
     q.pop_front();
     process(e);

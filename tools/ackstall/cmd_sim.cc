@@ -237,9 +237,11 @@ int execute(const SimOptions& o, Io io) {
     if (scanner_causes) sinks.push_back(&scanned);
     if (pcap_sink) sinks.push_back(pcap_sink.get());
     if (plot_sink) sinks.push_back(plot_sink.get());
+    // One sink (the default: the causes alone) is called directly, several through the tee.
+    sim::TraceSink* const single = sinks.size() == 1 ? sinks[0] : nullptr;
     const bool traced = !sinks.empty();
     TeeSink tee(std::move(sinks));
-    auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
+    auto run = run_one(files[0], std::move(scenarios[0]), single != nullptr ? single : traced ? &tee : nullptr);
     if (!run) return fail(io, run.error());
     std::optional<analysis::CauseComparison> check;
     if (own_causes) {

@@ -37,10 +37,12 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <optional>
 #include <vector>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/ring.h"
 #include "ackstall/sim/trace.h"
 
 namespace ackstall::sim {
@@ -65,17 +67,17 @@ class CauseAccountant final : public TraceSink {
 
  private:
   // One event at the sender's host: its data leaving, or the receiver's segment arriving.
-  struct Event {
+  struct Event {  // 32 bytes
     std::int64_t t;
-    std::uint64_t order;
-    bool from_sender;
-    std::uint8_t flags;
-    bool retransmit;
-    std::uint32_t seq, ack;
-    std::uint32_t len;
+    std::uint32_t order;  // report order, for equal stamps (wraps after 2^32 frames: ties only)
+    std::uint32_t seq, ack, len;
     std::uint16_t window;
+    std::uint8_t flags;
+    bool from_sender, retransmit;
     std::optional<std::uint8_t> wscale;  // a SYN's window-scale option
-    bool operator>(const Event& o) const noexcept { return t != o.t ? t > o.t : order > o.order; }
+    bool operator>(const Event& o) const noexcept {
+      return t != o.t ? t > o.t : static_cast<std::int32_t>(order - o.order) > 0;
+    }
   };
   void process(const Event& e);
   void take_until(std::int64_t upto);
@@ -95,8 +97,9 @@ class CauseAccountant final : public TraceSink {
   bool paced_after_previous(std::int64_t since_last_data) const;
 
   std::int64_t threshold_ns_;
-  std::deque<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
-  std::uint64_t order_ = 0;
+  core::Ring<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
+  std::uint32_t order_ = 0;
+  std::int64_t due_ = std::numeric_limits<std::int64_t>::max();  // the earliest event held
   std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
   std::int64_t quota_ns_ = 0;  // the application blocked by the send-buffer accounting, in all
 
@@ -117,7 +120,7 @@ class CauseAccountant final : public TraceSink {
   struct Sent {
     std::int64_t end, t;
   };
-  std::deque<Sent> sent_;  // segments in flight, for the floor
+  core::Ring<Sent> sent_;  // segments in flight, for the floor
   std::int64_t floor_ns_ = -1;  // the shortest data-to-ACK (or SYN to SYN/ACK) time
   // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
   // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
