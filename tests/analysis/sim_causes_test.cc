@@ -133,6 +133,37 @@ void every_cell(const std::string& map, const std::vector<std::string>& limit) {
   }
 }
 
+// The comparison itself fails: a cause moved by more than the tolerance, or another dominant one.
+TEST(SimCauses, ADisagreementIsNamed) {
+  const std::string file = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/03-unpatched-ackonpush.toml";
+  const std::vector<std::string> sets = {"app.transmitter.writes=300"};
+  auto sc = scenario::load_scenario_file(file, sets);
+  ASSERT_TRUE(sc) << sc.error();
+  sim::CauseAccountant own(sc->config.stall_threshold);
+  CauseTraceSink scanned(sc->config.stall_threshold.count());
+  BothSinks both(own, scanned);
+  ASSERT_TRUE(sim::run_experiment(sc->config, &both));
+  sim::CauseAccounts a = own.finish();
+  const auto d = scanned.finish();
+  ASSERT_TRUE(d);
+  ASSERT_TRUE(compare_causes(a, *d).agree) << compare_causes(a, *d).detail;
+  auto& ns = a.cause_ns;
+  const auto i = [](core::LimitCause c) { return static_cast<std::size_t>(c); };
+  // 5 % of the time moved from the send buffer to the application: beyond 2 points.
+  const std::int64_t moved = a.duration_ns / 20;
+  ns[i(core::LimitCause::send_buffer)] -= moved;
+  ns[i(core::LimitCause::sender_app)] += moved;
+  auto c = compare_causes(a, *d);
+  EXPECT_FALSE(c.agree);
+  EXPECT_NE(c.detail.find("send_buffer: own"), std::string::npos) << c.detail;
+  // All of it to the network: another dominant cause.
+  ns = {};
+  ns[i(core::LimitCause::network)] = a.duration_ns;
+  c = compare_causes(a, *d);
+  EXPECT_FALSE(c.agree);
+  EXPECT_NE(c.detail.find("dominant cause differs: own network"), std::string::npos) << c.detail;
+}
+
 TEST(SimCauses, AgreeOnTheReceiversMap) { every_cell("receivers.toml", {}); }
 TEST(SimCauses, AgreeOnTheWakeupMap) { every_cell("wakeup.toml", {}); }
 TEST(SimCauses, AgreeOnTheMssBySndbufMap) { every_cell("mss-by-sndbuf.toml", {}); }
