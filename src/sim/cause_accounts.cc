@@ -292,14 +292,14 @@ std::size_t CauseAccountant::spacing_bucket(std::int64_t ns) noexcept {
 void CauseAccountant::note_spacing(std::int64_t ns) {
   recent_[recent_count_++ % recent_.size()] = ns;
   ++spacing_hist_[std::min(spacing_bucket(ns), spacing_hist_.size() - 1)];
-  ++spacings_;
 }
 
 std::int64_t CauseAccountant::median_spacing() const {
-  std::uint64_t seen = 0;
-  for (std::size_t b = 0; b < spacing_hist_.size() && spacings_ > 0; ++b) {
+  std::uint64_t spacings = 0, seen = 0;
+  for (std::uint32_t n : spacing_hist_) spacings += n;
+  for (std::size_t b = 0; b < spacing_hist_.size() && spacings > 0; ++b) {
     seen += spacing_hist_[b];
-    if (2 * seen >= spacings_) {  // the bucket's middle
+    if (2 * seen >= spacings) {  // the bucket's middle
       const std::size_t o = b / 128 + 8, sub = b % 128;
       return static_cast<std::int64_t>((256 + 2 * sub + 1) << (o - 8));
     }

@@ -125,7 +125,6 @@ class CauseAccountant final : public TraceSink {
   // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
   // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
   std::array<std::uint32_t, 128 * 36> spacing_hist_{};
-  std::uint64_t spacings_ = 0;
   std::array<std::int64_t, 8> recent_{};  // the last 8 spacings (a ring)
   std::size_t recent_count_ = 0;
   bool last_data_full_ = false;
