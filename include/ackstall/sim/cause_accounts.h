@@ -12,16 +12,17 @@
 // holds the two to agree):
 //   receiver_window  the receiver's last window was 0, or the sender had filled it when it waited;
 //   loss             from a retransmission until the data sent before it is ACKed (RFC 6675);
-//   sender_app       nothing in flight until the next data (idle after the transfer is not part
-//                    of it; its first round trip is the flight's, and all of it the network's
-//                    when a full segment left a frame time after the one before, queued behind
-//                    it at a shaper: the scanner's rules), or a pause of more than the threshold with data in flight and none
-//                    of the simulator's stalls over it;
-//   a stall          a wait for an ACK longer than the path's floor (the shortest data-to-ACK
-//                    time) by the threshold: beyond the floor, the cause of the marked stall
-//                    over it by priority delayed_ack > receiver_window > send_buffer >
-//                    sender_app (a quota wait holds the delayed ACK that ends it: the timer is
-//                    the cause), else network (a late ACK of the path's);
+//   sender_app       nothing in flight until the next data (idle after the transfer is not
+//                    part of it; its first round trip is the flight's, and all of it the
+//                    network's when a full segment left a frame time after the one before,
+//                    queued behind it at a shaper: the scanner's rules), or a pause of more than
+//                    the threshold with data in flight and none of the simulator's stalls over it;
+//   a stall          a wait for an ACK longer than the path's floor (the shortest data-to-ACK or
+//                    SYN-to-SYN/ACK time) by the threshold: beyond the floor, the cause of the
+//                    marked stall over it by priority delayed_ack > receiver_window (the window
+//                    was full) > send_buffer > sender_app (a quota wait holds the delayed ACK
+//                    that ends it: the timer is the cause), else network (a late ACK: a queue,
+//                    a busy host);
 //   the flight       the rest (segments leaving, prompt waits for ACKs) goes to one cause, the
 //                    flight's limit: network when the path was full (the goodput over this time
 //                    at least 90 % of the pace of back-to-back full segments, the scanner's
@@ -29,9 +30,13 @@
 //                    with no loss, the flight at 4 or more prompt waits stayed at most half the
 //                    receiver's window and the sending application sat blocked by the
 //                    send-buffer accounting (quota waits) for a quarter of it or more, else
-//                    network (the
-//                    congestion window, RFC 5681 3.1).
-// Cost: O(1) per frame, memory the frames held for time order plus the segments in flight.
+//                    network (the congestion window, RFC 5681 3.1).
+// Times are the sender host's; the stalls marked at the receiver (a delayed-ACK timer) are
+// matched by overlap, so the events are judged a threshold after they happen (every stall over a
+// wait is reported by then).
+// Cost: O(1) per frame (no capture encoded, no flow table); memory: the frames of one threshold
+// held for time order, the segments in flight, a 18 KiB histogram. Measured: docs/BENCHMARKS.md
+// "Issue 41: the simulator's own causes".
 #pragma once
 
 #include <array>
@@ -39,7 +44,6 @@
 #include <deque>
 #include <limits>
 #include <optional>
-#include <vector>
 
 #include "ackstall/core/limit_cause.h"
 #include "ackstall/core/ring.h"
