@@ -102,6 +102,11 @@ TEST(SimCli, CausesOwnScannerAndCheck) {
   EXPECT_EQ(j["causes_check"], "agree");
   EXPECT_TRUE(j.contains("time_by_cause_s"));
   expect_one_line_error(with({"--causes", "scaner"}), 2, "did you mean scanner");
+  // One run only: not the table of several, nor a sweep.
+  expect_one_line_error(run_ackstall({"sim", example("seed/01-best-raw-winsock.toml"), example("seed/02-unpatched.toml"),
+                                      "--causes", "check"}),
+                        2, "not the table");
+  expect_one_line_error(with({"--causes", "scanner", "--sweep", "app.transmitter.write_len=1k,2k"}), 2, "not a sweep");
 }
 
 TEST(SimCli, JsonAndTable) {

@@ -118,6 +118,7 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   if (sources(o).size() != 1) return fail(io, "sim: --sweep takes exactly one scenario (or --defaults)", kExitUsage);
   if (!o.pcap_path.empty() || !o.plot_window.empty())
     return fail(io, "sim: --pcap and --plot-window trace one run, not a sweep", kExitUsage);
+  if (o.causes != "own") return fail(io, "sim: --causes " + o.causes + " reads one run, not a sweep", kExitUsage);
   // The file's [sweep] axes (less those --sweep names again), then --sweep's.
   auto base = load(sources(o)[0], o.sets, io.err);
   if (!base) return fail(io, base.error(), kExitUsage);
@@ -193,6 +194,8 @@ int execute(const SimOptions& o, Io io) {
   if ((!o.pcap_path.empty() || !o.plot_path.empty()) && sources(o).size() != 1) {
     return fail(io, "sim: --pcap and --plot take exactly one scenario", kExitUsage);
   }
+  if (o.causes != "own" && sources(o).size() != 1)
+    return fail(io, "sim: --causes " + o.causes + " reads one run, not the table of several", kExitUsage);
   if (!o.plot_window.empty() && o.plot_path.empty())
     return fail(io, "sim: --plot-window needs --plot", kExitUsage);
   PlotWindow window;
