@@ -12,7 +12,8 @@
 #       `wall_s` of `ackstall sim --json`, by default (with the causes line) and --no-causes;
 #   scan_{text,json}_{pcap,pcapng}    bench/scan_vs_tshark.sh's method: the 910,004-packet capture of
 #       the seed's unpatched transfer (~90,000 stalls), tshark -Y 'tcp.analysis.ack_rtt > 0.02'
-#       wall over `ackstall scan [--json]` wall (whole processes);
+#       wall over `ackstall scan [--json]` wall (whole processes); the _cpu measures are the same
+#       runs' CPU times (user + system), which a shared machine's wait for a core leaves out;
 #   ttcp_vs_iperf3_8192, ttcp_vs_iperf3_131072  bench/ttcp_vs_iperf3.sh's method: loopback, equal
 #       write size, SECS-second runs, ackstall ttcp's bits/s over iperf3's.
 # A measure whose peer is not installed (ns-3, tshark, iperf3) is skipped with a line saying so.
@@ -103,9 +104,12 @@ if command -v tshark > /dev/null && command -v editcap > /dev/null; then
       measure "$ackstall" scan "$f" --json >> "$tmp/json"
     done
     t=$(awk '{ print $1 }' "$tmp/tshark" | median)
+    tc=$(awk '{ print $3 }' "$tmp/tshark" | median)
     for output in text json; do
       s=$(awk '{ print $1 }' "$tmp/$output" | median)
+      sc=$(awk '{ print $3 }' "$tmp/$output" | median)
       figure "scan_${output}_$fmt" "$(ratio "$t" "$s")" "tshark $(printf %.3f "$t") s / scan $([ $output = json ] && echo '--json ')$(printf %.4f "$s") s"
+      figure "scan_${output}_${fmt}_cpu" "$(ratio "$tc" "$sc")" "CPU: tshark $(printf %.3f "$tc") s / scan $([ $output = json ] && echo '--json ')$(printf %.3f "$sc") s"
     done
   done
 else

@@ -14,7 +14,10 @@ Invariants, per direction:
   * the receiver's stack fitted by its timer ("fits Linux") is among the timers the hold fits: one
     hold, one stack's timer, never two that differ;
   * the problem's share in the verdict ("(97 % of the time") is its share in the accounts;
-  * a flight called flat ("stays flat") has flat percentiles (25th >= 70 % of the 90th).
+  * a flight called flat ("stays flat") has flat percentiles (25th >= 70 % of the 90th);
+  * "too little to judge" names no problem;
+  * causes said to look alike (a per-send quota and Nagle) do not rank TCP_NODELAY first;
+  * offloaded super-segments (segments larger than the MSS) give no write size in segments.
 Usage: bench/scan_invariants.py REPORT.json... | -
 """
 import json
@@ -72,6 +75,13 @@ def check(name, d):
         pct = re.search(r"(\d+) / (\d+) / (\d+) bytes \(25th / 50th / 90th percentile\)", " ".join(g["evidence"]))
         if pct and 10 * int(pct[1]) < 7 * int(pct[3]):
             bad.append(f"a flight called flat with percentiles {pct[1]} / {pct[2]} / {pct[3]}")
+    if g["mechanism"].startswith("Too little") and g["problem"] is not None:
+        bad.append(f"too little to judge, yet the problem {g['problem']}")
+    if "look alike" in g["mechanism"] and g["fixes"] and "disable Nagle" in g["fixes"][0]:
+        bad.append("a quota and Nagle said to look alike, TCP_NODELAY fix 1")
+    if any("larger than the announced MSS" in w for w in g.get("capture_warnings", [])) and \
+            re.search(r"\d+-byte write in \d+ segment", g["mechanism"]):
+        bad.append("offloaded segments, yet writes counted in segments")
     return [f"{name} {d['sender']} -> {d['receiver']}: {b}" for b in bad]
 
 

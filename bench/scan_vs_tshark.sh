@@ -8,6 +8,9 @@
 # a 200 ms delayed ACK), simulated with `ackstall sim --pcap`, so it holds ~90,000 stalls.
 # tshark's equivalent: the segments whose ACK came more than 20 ms after them
 # (tshark -r F -Y 'tcp.analysis.ack_rtt > 0.02'), which needs its full TCP analysis.
+# Two ratios a row: of the wall times (median of N) and of the CPU times (user + system, median of N;
+# bench/bench_lib.sh's measure). On a quiet machine they agree; on a shared one the wall includes
+# the wait for a core, and tshark's longer run waits more, so the CPU ratio is the one to read there.
 # Usage: bench/scan_vs_tshark.sh [path/to/ackstall] [runs]   (Debian: tshark, wireshark-common)
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,35 +22,32 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 scenario="$src/examples/seed/02-unpatched.toml"
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-# wall seconds (to the microsecond: time(1)'s %e is 10 ms, a tenth of a scan) and peak RSS (KB)
-# of a command, its output discarded: "SECONDS KB"
-measure() {
-  local t0 t1
-  t0=$(date +%s%N)
-  /usr/bin/time -f "%M" -o "$tmp/time" "$@" > /dev/null 2>&1 || true
-  t1=$(date +%s%N)
-  echo "$(( (t1 - t0) / 1000 ))" "$(cat "$tmp/time")" | awk '{ printf "%.6f %s\n", $1 / 1e6, $2 }'
-}
+# shellcheck source=bench/bench_lib.sh
+. "$src/bench/bench_lib.sh"  # median, measure: "WALL_S PEAK_KB CPU_S"
 
 "$ackstall" sim "$scenario" --set app.transmitter.writes=91000 --pcap "$tmp/1m.pcap" > /dev/null
 editcap -F pcapng "$tmp/1m.pcap" "$tmp/1m.pcapng"
 packets=$(tshark -r "$tmp/1m.pcap" -T fields -e frame.number 2>/dev/null | tail -n 1)
 echo "capture: $packets packets; pcap $(stat -c %s "$tmp/1m.pcap") bytes, pcapng $(stat -c %s "$tmp/1m.pcapng") bytes"
-printf '%-7s %-6s %-8s %10s %10s %12s %12s %8s\n' format output reader scan_s tshark_s scan_peak_KB tshark_KB ratio
+printf '%-7s %-6s %-8s %10s %10s %10s %10s %12s %12s %8s %8s\n' format output reader scan_s tshark_s scan_cpu tshark_cpu \
+  scan_peak_KB tshark_KB wall_x cpu_x
 for fmt in pcap pcapng; do
   f="$tmp/1m.$fmt"
   tshark_runs=$(for i in $(seq "$runs"); do measure tshark -n -r "$f" -Y 'tcp.analysis.ack_rtt > 0.02'; done)
   tshark_s=$(echo "$tshark_runs" | awk '{ print $1 }' | median)
   tshark_kb=$(echo "$tshark_runs" | awk '{ print $2 }' | median)
+  tshark_cpu=$(echo "$tshark_runs" | awk '{ print $3 }' | median)
   for output in text json; do
     for reader in own libpcap; do
       flag=(--reader "$reader"); [ "$output" = json ] && flag+=(--json)
       scan_runs=$(for i in $(seq "$runs"); do measure "$ackstall" scan "$f" "${flag[@]}"; done)
       scan_s=$(echo "$scan_runs" | awk '{ print $1 }' | median)
       scan_kb=$(echo "$scan_runs" | awk '{ print $2 }' | median)
-      printf '%-7s %-6s %-8s %10.3f %10.3f %12s %12s %7.1fx\n' "$fmt" "$output" "$reader" "$scan_s" "$tshark_s" \
-        "$scan_kb" "$tshark_kb" "$(echo "$tshark_s $scan_s" | awk '{ print $1 / ($2 > 0 ? $2 : 0.01) }')"
+      scan_cpu=$(echo "$scan_runs" | awk '{ print $3 }' | median)
+      printf '%-7s %-6s %-8s %10.3f %10.3f %10.3f %10.3f %12s %12s %7.1fx %7.1fx\n' "$fmt" "$output" "$reader" \
+        "$scan_s" "$tshark_s" "$scan_cpu" "$tshark_cpu" "$scan_kb" "$tshark_kb" \
+        "$(echo "$tshark_s $scan_s" | awk '{ print $1 / ($2 > 0 ? $2 : 0.01) }')" \
+        "$(echo "$tshark_cpu $scan_cpu" | awk '{ print $1 / ($2 > 0 ? $2 : 0.001) }')"
     done
   done
 done

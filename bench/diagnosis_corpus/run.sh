@@ -4,7 +4,8 @@
 # dumpcap; without them it is left out and says so), score.py scans them all with
 # `ackstall scan --json` and prints the confusion matrix, the share right per cause, the wrong
 # answers and the impossible figures; the manifest is copied to OUT (the stored one:
-# bench/diagnosis_corpus/manifest-seed37.json). The captures are removed unless KEEP_DIR is set.
+# bench/diagnosis_corpus/manifest-seed37.json). The captures are removed unless KEEP_DIR is set;
+# SIM_ONLY=1 leaves the lab's part out (it brings up the lab's fixed namespaces, ackstall-a/-b).
 # Usage: bench/diagnosis_corpus/run.sh [path/to/ackstall] [SEED] [COUNT] [LAB]
 #   (default: build/release/tools/ackstall/ackstall 37 320 40; about 7 minutes on 2 cores,
 #   most of it the lab's 40 transfers)
@@ -17,7 +18,10 @@ seed=${2:-37} count=${3:-320} lab=${4:-40}
 dir=${KEEP_DIR:-$(mktemp -d)}
 [ -n "${KEEP_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
 sim_only=()
-if [ "$(id -u)" != 0 ] || ! command -v dumpcap >/dev/null; then
+if [ -n "${SIM_ONLY:-}" ]; then
+  echo "# SIM_ONLY set: the lab's $lab captures are left out"
+  sim_only=(--sim-only)
+elif [ "$(id -u)" != 0 ] || ! command -v dumpcap >/dev/null; then
   echo "# not root or no dumpcap: the lab's $lab captures are left out"
   sim_only=(--sim-only)
 fi

@@ -36,4 +36,17 @@ std::optional<std::string> duplicate_frames_warning(const DirectionReport& d) {
       d.duplicate_frames, d.duplicate_frames == 1 ? "" : "s", d.duplicate_frames == 1 ? "was" : "were");
 }
 
+bool offloaded_segments(const DirectionReport& d) {
+  return d.mss && *d.mss > 0 && d.max_segment > *d.mss;
+}
+
+std::optional<std::string> offload_warning(const DirectionReport& d) {
+  if (!offloaded_segments(d)) return std::nullopt;
+  return fmt::format(
+      "segments of up to {} bytes, larger than the announced MSS ({}): captured on a host with segmentation offload "
+      "(TSO/GSO at the sender, GRO at the receiver), before the NIC cut them; write boundaries and segment counts "
+      "are not in this capture (capture on the path, or turn offload off: `ethtool -K IFACE tso off gso off gro off`)",
+      d.max_segment, *d.mss);
+}
+
 }  // namespace ackstall::pcap

@@ -10,6 +10,7 @@
 #include "ackstall/core/delayed_ack_timers.h"
 #include "ackstall/pcap/capture_artefacts.h"
 #include "ackstall/pcap/evidence.h"
+#include "ackstall/pcap/look_alike.h"
 #include "ackstall/pcap/stack_fit.h"
 
 namespace ackstall::pcap {
@@ -126,7 +127,8 @@ void receiver_ack_fixes(const Diagnosis& g, std::vector<std::string>& fixes) {
 }
 
 void delayed_ack_fixes(const DirectionReport& d, Diagnosis& g) {
-  if (d.nagle_holds > 0) {
+  const bool offload = offloaded_segments(d);  // no Nagle conclusion from offloaded segments
+  if (d.nagle_holds > 0 && !offload) {
     g.fixes.push_back(fmt::format(
         "sender: disable Nagle (TCP_NODELAY): {} sub-MSS segment{} waited for an ACK the receiver held (RFC 896; "
         "first: frame {})", d.nagle_holds, d.nagle_holds == 1 ? "" : "s", d.nagle_hold_frame));
@@ -168,7 +170,7 @@ void delayed_ack_fixes(const DirectionReport& d, Diagnosis& g) {
     }
   }
   receiver_ack_fixes(g, g.fixes);
-  if (d.nagle_holds == 0) {
+  if (d.nagle_holds == 0 && !offload) {
     g.would_not_help.push_back(
         "TCP_NODELAY on the sender: no segment was held by Nagle; the lone segment is a send's tail, sent at once");
   }
@@ -256,7 +258,8 @@ Diagnosis diagnose(const DirectionReport& d) {
   g.in_flight_limit = std::max({d.max_in_flight, d.max_outstanding_at_stall, d.flight_per_round ? d.flight_p90 : 0});
   g.window_offered = d.max_window_offered;
   const bool gaps = d.uncaptured_bytes > 0;
-  if (!gaps) {
+  const bool offload = offloaded_segments(d);  // capture_artefacts.h: no write boundaries then
+  if (!gaps && !offload) {
     g.write_size = mode(d.write_sizes);
     g.segments_per_write = mode(d.segments_per_write);
   }
@@ -288,6 +291,7 @@ Diagnosis diagnose(const DirectionReport& d) {
   }
 
   if (auto w = duplicate_frames_warning(d)) g.capture_warnings.push_back(*w);
+  if (auto w = offload_warning(d)) g.capture_warnings.push_back(*w);
   g.too_little = too_little_evidence(d);
 
   // Where the time went.
@@ -364,6 +368,8 @@ Diagnosis diagnose(const DirectionReport& d) {
   }
   if (gaps) {
     g.evidence.push_back("writes: not reliable on a capture with missing segments");
+  } else if (offload) {
+    g.evidence.push_back("writes: unknown: segments larger than the MSS (offload) hide write boundaries and segment counts");
   } else if (g.write_size && g.segments_per_write) {
     const bool odd = *g.segments_per_write % 2 == 1;
     g.evidence.push_back(fmt::format(
@@ -373,7 +379,8 @@ Diagnosis diagnose(const DirectionReport& d) {
   } else {
     g.evidence.push_back("writes: no PSH seen, write boundaries unknown");
   }
-  g.evidence.push_back(d.nagle_holds > 0
+  g.evidence.push_back(offload ? std::string("Nagle: not judged: the capture shows the stack's segments before offload cut them")
+                       : d.nagle_holds > 0
                            ? fmt::format("Nagle: {} sub-MSS segment{} sent only once all before {} ACKed (first: "
                                          "frame {})", d.nagle_holds, d.nagle_holds == 1 ? "" : "s",
                                          d.nagle_holds == 1 ? "it was" : "them were", d.nagle_hold_frame)
@@ -410,8 +417,11 @@ Diagnosis diagnose(const DirectionReport& d) {
     return g;
   }
   const CauseShare& top = g.accounts.front();
-  const std::string lead = fmt::format("Limited by {} ({:.0f} % of {:.3f} s).", core::describe(top.cause),
-                                       100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  const auto thin = g.too_little ? std::nullopt : thin_evidence(d);  // evidence.h: "Likely ..."
+  const std::string lead = fmt::format("{} {} ({:.0f} % of {:.3f} s).", thin ? "Likely limited by" : "Limited by",
+                                       core::describe(top.cause), 100 * top.share,
+                                       static_cast<double>(d.duration_ns) / 1e9);
+  const std::string settle = thin ? fmt::format(" Likely, not certain: {}.", *thin) : std::string();
   if (g.too_little) {
     g.mechanism = fmt::format("Too little to judge: {}. The figures it has: {}", *g.too_little, lead);
     if (!before.empty()) g.mechanism += " Before the transfer, its first data came " + before + ".";
@@ -433,7 +443,7 @@ Diagnosis diagnose(const DirectionReport& d) {
         break;
       default: why = " It costs too little to be worth fixing."; break;
     }
-    g.mechanism = lead + why;
+    g.mechanism = lead + why + settle;
     if (d.stall_count > 0) {
       // A wait's round trip is the path's: only what it held beyond that is the stalls' cost.
       const std::int64_t held = d.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)];
@@ -499,6 +509,8 @@ Diagnosis diagnose(const DirectionReport& d) {
                                              rate(d.goodput_bytes_per_s));
   g.mechanism = fmt::format("{} Problem: {} ({:.0f} % of the time; {}). {}", lead, core::describe(p), 100 * share,
                             gain, what);
+  g.mechanism += settle;
+  report_quota_or_nagle(d, g);  // look_alike.h: a quota and Nagle, where the wire cannot tell them apart
   return g;
 }
 

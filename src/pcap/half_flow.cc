@@ -174,7 +174,13 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // to the sender (a receiver-side capture sees it whole): the path's, not the
             // application's.
             const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
-            const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app);
+            // A sender that went idle in the middle of a write (its last segment without PSH:
+            // BSD and Linux set PSH when a write's last byte, or the send buffer's, leaves;
+            // Winsock on each send's last segment, docs/STACKS.md §1) had data queued: the wait
+            // is the flight's (a window or a buffer held it, the ACK's way back included, whatever
+            // the vantage point), not the application's.
+            const std::int64_t clock =
+                last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app) : app;
             app -= clock;
             if (idle_after_peer_data_) {
               // The ACK came with the peer's request: the data that follows answers it (a
@@ -210,8 +216,10 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     } else if (last_event_sender_) {
       // Data after data: the sender kept sending its flight (line rate, pacing: the flight's
       // limit, decided at report), unless it paused longer than a stall with window to spare:
-      // its application.
-      if (now - acct_ns_ < threshold_ns_) {
+      // its application. Beside the receiver the ACK that clocked this segment out left just
+      // before the previous segment arrived: a pause of one round trip (the sender lag, less
+      // the floor) is the path's (window_edge.h).
+      if (now - acct_ns_ - 4 * sender_lag_ns() / 3 < threshold_ns_) {
         flight_until(now);
       } else {
         account_until(now, LimitCause::sender_app);
@@ -239,9 +247,11 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       // New data beyond the highest seen: a hole (lost before the capture point, or missed by it).
       report_.sequence_holes++;
       if (holes_.size() < 1024) holes_[data_max_] = data_start;
+      if (!hole_mark_) mark_hole(now);
     }
     if (!holes_.empty() && data_start < data_max_) {
       // Data filling (part of) a hole: what remains of it stays a hole.
+      if (retransmission && hole_mark_) loss_since_hole(now);
       for (auto it = holes_.lower_bound(0); it != holes_.end();) {
         const std::int64_t hs = it->first, he = it->second;
         if (he <= data_start || hs >= data_end) { ++it; continue; }
@@ -252,6 +262,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     }
     if (data_end > data_max_) {
       note_round(now, data_end - std::max(data_start, data_max_));
+      if (window_scale_known()) edge_.note_data(now, data_end, sender_lag_ns(), full_segment());
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
         // (a ring) tell whether a segment left paced behind the one before it.
@@ -308,6 +319,11 @@ bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
   // A spacing as long as a stall is no frame time (20 ms a 1500-byte frame is 0.6 Mbit/s): an
   // application writing at its own pace (a poller, a paced writer), whose idle time is its own.
   if (*mid >= threshold_ns_) return false;
+  // Nor is one of half the round trip or more on a path of a millisecond or more (kFarRttNs: a
+  // LAN's round trip is a few frame times): one segment a round trip (a window of one segment),
+  // clocked by the ACKs, not queued at a link (window_edge.h decides that flight).
+  const std::int64_t rtt = report_.handshake_rtt_ns.value_or(0);
+  if (rtt >= kFarRttNs && 2 * *mid >= rtt) return false;
   return since_last_data <= *mid + *mid / 4;
 }
 
@@ -390,6 +406,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     unseen += std::min(he, a) - hs;
     if (he > a) holes_[a] = he;
   }
+  if (holes_.empty()) hole_mark_.reset();  // ACKed past unfilled: missed by the capture, no loss
   report_.uncaptured_bytes += static_cast<std::uint64_t>(unseen);
   // A SYN's window is never scaled (RFC 7323 §2.2).
   const std::int64_t new_window = p.has(tcp_flag::syn) ? p.window : window_bytes(p.window);
@@ -529,6 +546,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       idle_after_peer_data_ = true;  // the data that follows answers this request
     }
   }
+  if (!p.has(tcp_flag::syn) && window_scale_known()) edge_.note_ack(now, a + new_window);
   window_raw_ = p.window;
   have_window_ = true;
   // The window offered for the data: a SYN's (unscaled, before the receiver's buffer is sized)
@@ -588,6 +606,49 @@ void HalfFlow::account_prologue(std::int64_t first_data_ns) {
     account_until(to, LimitCause::receiver_window);
   }
   account_until(first_data_ns, LimitCause::network);
+}
+
+void HalfFlow::mark_hole(std::int64_t now) {
+  hole_mark_ = HoleMark{.at = now, .flight_ns = flight_ns_,
+                        .network_ns = report_.cause_ns[static_cast<std::size_t>(core::LimitCause::network)],
+                        .timeline_size = timeline_.size()};
+}
+
+void HalfFlow::loss_since_hole(std::int64_t now) {
+  // upstream_loss.h: the flow was in recovery from the hole on.
+  const HoleMark m = *hole_mark_;
+  hole_mark_.reset();
+  auto& network = report_.cause_ns[static_cast<std::size_t>(core::LimitCause::network)];
+  const std::int64_t moved = std::max<std::int64_t>(flight_ns_ - m.flight_ns, 0) +
+                             std::max<std::int64_t>(network - m.network_ns, 0);
+  flight_ns_ = std::min(flight_ns_, m.flight_ns);
+  network = std::min(network, m.network_ns);
+  account(core::LimitCause::loss, moved);
+  if (timeline_on_) {
+    const auto loss = static_cast<std::uint8_t>(core::LimitCause::loss);
+    const auto net = static_cast<std::uint8_t>(core::LimitCause::network);
+    std::size_t from = std::min(m.timeline_size, timeline_.size());
+    if (from > 0 && timeline_[from - 1].end > m.at && timeline_.size() < max_spans_ &&
+        (timeline_[from - 1].cause == kFlight || timeline_[from - 1].cause == net)) {
+      // The span that ran on past the mark: split at it (within the timeline's bound).
+      Span& sp = timeline_[from - 1];
+      const Span tail{std::max(sp.start, m.at), sp.end, loss};
+      sp.end = tail.start;
+      timeline_.insert(timeline_.begin() + static_cast<std::ptrdiff_t>(from), tail);
+      ++from;
+    }
+    for (std::size_t i = from; i < timeline_.size(); ++i) {
+      if (timeline_[i].cause == kFlight || timeline_[i].cause == net) timeline_[i].cause = loss;
+    }
+  }
+  if (!holes_.empty()) mark_hole(now);
+}
+
+std::int64_t HalfFlow::sender_lag_ns() const noexcept {
+  // window_edge.h: the ACK the sender answers left the capture point this long before its data
+  // (three quarters of it, for jitter): the handshake's round trip less the floor.
+  if (!report_.handshake_rtt_ns) return 0;
+  return std::max<std::int64_t>(*report_.handshake_rtt_ns - floor_ns(), 0) * 3 / 4;
 }
 
 void HalfFlow::note_floor(std::int64_t ns) {
@@ -813,7 +874,13 @@ DirectionReport HalfFlow::report() const {
     // sender's spacing is not the link's: Linux paces at 1.2 x cwnd/srtt after slow start and
     // 2 x in it (net/ipv4/tcp_input.c, tcp_update_pacing_rate; sysctls tcp_pacing_ca_ratio = 120,
     // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
-    const bool path_full = line > 0 && goodput >= 0.9 * line;
+    // (A spacing as long as a stall is no frame time: paced_after_previous's rule.)
+    const bool path_full = line > 0 && goodput >= 0.9 * line && r.back_to_back_ns < threshold_ns_;
+    r.no_handshake = !sender_syn_ && !receiver_syn_;
+    // Without the handshake's round trip, a spacing of a millisecond or more that is longer than
+    // the data-to-ACK floor may be one flight a round trip (beside the receiver, at a tap) rather
+    // than a link's frame time: the path is not shown full (evidence.h's mid-stream rule).
+    r.path_full = path_full && !(r.no_handshake && r.back_to_back_ns >= kFarRttNs && r.back_to_back_ns > floor_ns());
     // The receiver's window by Little's law: a rate that carries the offered window every round
     // trip is bounded by it (T-RAT's receiver-window-limited test), wherever the capture was taken.
     const double rtt_s = static_cast<double>(std::max(floor_ns(), hs_rtt)) / 1e9;
@@ -821,7 +888,11 @@ DirectionReport HalfFlow::report() const {
     const bool window_bound = r.max_window_offered > 0 && r.loss_events == 0 && r.flight_waits >= 4 &&
                               static_cast<double>(busy) >= 4e9 * rtt_s &&
                               goodput * rtt_s >= 0.75 * static_cast<double>(r.max_window_offered);
-    const auto c = window_bound                                                      ? core::LimitCause::receiver_window
+    // Or most bursts of new data reached the offered window's edge (window_edge.h), on a path
+    // that was not full.
+    // (Segments a round trip apart fill no path: their spacing is the round trip, not a frame time.)
+    const bool edge_bound = edge_.bound() && !(path_full && 2 * r.back_to_back_ns < hs_rtt);
+    const auto c = window_bound || edge_bound                                        ? core::LimitCause::receiver_window
                    : flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
                                                                                      : core::LimitCause::network;
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;

@@ -15,6 +15,8 @@
 
 #include "ackstall/pcap/stall_scanner.h"
 #include "held_ack.h"
+#include "upstream_loss.h"
+#include "window_edge.h"
 
 namespace ackstall::pcap::detail {
 
@@ -174,6 +176,14 @@ class HalfFlow {
   HeldAck held_ack_;
   void settle_held(std::int64_t now);
   void note_nagle_after_release(const TcpPacket& p, std::int64_t now);
+  // A hole filled later is a loss upstream (upstream_loss.h): the accounts when the first open
+  // hole opened.
+  std::optional<HoleMark> hole_mark_;
+  void mark_hole(std::int64_t now);
+  void loss_since_hole(std::int64_t now);
+  // Bursts that reach the offered window's right edge (window_edge.h).
+  WindowEdge edge_;
+  std::int64_t sender_lag_ns() const noexcept;
 };
 
 }  // namespace ackstall::pcap::detail

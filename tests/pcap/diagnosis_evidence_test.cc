@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/pcap/capture_artefacts.h"
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/scan_file.h"
@@ -128,6 +129,21 @@ TEST(Evidence, ManySegmentsOverManyRoundTripsAreJudged) {
   const Diagnosis g = diagnose(scan_client(window_bound(30)));
   EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
   EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
+}
+
+TEST(Evidence, ThinEvidenceSaysLikelyAndWhatWouldSettleIt) {
+  // 15 segments: judged (10 or more), but under the 30 that settle a pattern.
+  const Diagnosis g = diagnose(scan_client(window_bound(15)));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_TRUE(g.mechanism.starts_with("Likely limited by")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("15 data segments"), std::string::npos) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("would settle it"), std::string::npos) << g.mechanism;
+}
+
+TEST(Evidence, EnoughEvidenceIsNotCalledLikely) {
+  const Diagnosis g = diagnose(scan_client(window_bound(40)));
+  EXPECT_TRUE(g.mechanism.starts_with("Limited by")) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("would settle it"), std::string::npos) << g.mechanism;
 }
 
 TEST(Evidence, AZeroWindowIsJudgedHoweverFewTheSegments) {
@@ -268,6 +284,41 @@ TEST(StackFit, ATwoHundredMillisecondHoldFromATtl128ReceiverFitsWindows) {
   const Diagnosis g = diagnose(scan_client(stop_and_wait(12, 200 * kMs), 128));
   EXPECT_EQ(g.receiver_stack.family, StackFamily::windows);
   EXPECT_NE(g.receiver_stack.evidence.find("fits Windows"), std::string::npos) << g.receiver_stack.evidence;
+}
+
+// --- offloaded super-segments hide the writes ---
+
+TEST(Offload, SegmentsLargerThanTheMssHideWriteBoundaries) {
+  // Captured at a sender with TSO: each 130966-byte write as two "segments" of the stack, the
+  // second's ACK held 200 ms. "each 130966-byte write in 2 segments" and "disable Nagle
+  // (TCP_NODELAY)" before.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int w = 0; w < 12; ++w) {
+    v.push_back(c.data(t, 65160));
+    v.push_back(c.ack(t + 5 * kMs, c.bytes_sent()));
+    v.push_back(c.data(t + 5 * kMs + 50 * kUs, 65806, true));
+    t += 205 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  const DirectionReport d = scan_client(v);
+  const Diagnosis g = diagnose(d);
+  EXPECT_TRUE(offloaded_segments(d));
+  EXPECT_TRUE(has_line(g.capture_warnings, "larger than the announced MSS")) << g.mechanism;
+  EXPECT_FALSE(g.write_size.has_value());
+  EXPECT_EQ(g.mechanism.find("-byte write in"), std::string::npos) << g.mechanism;
+  EXPECT_FALSE(has_line(g.fixes, "TCP_NODELAY")) << g.mechanism;
+  EXPECT_FALSE(has_line(g.would_not_help, "TCP_NODELAY")) << g.mechanism;
+}
+
+TEST(Offload, SegmentsOfTheMssAreNoOffload) {
+  const DirectionReport d = scan_client(stop_and_wait(12, 200 * kMs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(offloaded_segments(d));
+  EXPECT_FALSE(has_line(g.capture_warnings, "larger than the announced MSS")) << g.mechanism;
+  EXPECT_TRUE(g.write_size.has_value());
 }
 
 }  // namespace

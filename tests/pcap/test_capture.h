@@ -15,6 +15,7 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/frame_decoder.h"
+#include "ackstall/pcap/stall_scanner.h"
 #include "ackstall/pcap/writer.h"
 
 namespace ackstall::pcap::testing {
@@ -128,6 +129,21 @@ inline std::filesystem::path duplicate_every_record(const std::filesystem::path&
   const auto dst = temp_path(name);
   std::ofstream(dst, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
   return dst;
+}
+
+// PACKETS scanned in memory (every TTL 64); the report of the direction whose sender is the
+// client (port 40000), as Conversation makes them.
+inline DirectionReport scan_client_direction(const std::vector<TcpPacket>& packets) {
+  StallScanner s;
+  std::uint64_t frame = 0;
+  for (const auto& p : packets) s.add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, ++frame, 64);
+  for (const auto& f : s.report()) {
+    for (const auto& d : f.directions) {
+      if (d.sender.port == 40000) return d;
+    }
+  }
+  ADD_FAILURE() << "no client direction";
+  return {};
 }
 
 }  // namespace ackstall::pcap::testing

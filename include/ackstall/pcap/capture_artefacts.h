@@ -54,4 +54,13 @@ class DuplicateFilter {
 // The capture warning for a direction with duplicated frames, or nullopt.
 std::optional<std::string> duplicate_frames_warning(const DirectionReport& d);
 
+// Offloaded super-segments (issue 37): a capture on a host with segmentation offload (TSO/GSO at
+// the sender, GRO at the receiver) records the stack's segments before the NIC cuts them (or
+// after the receiver merges them): payloads larger than the MSS, which no wire carries (RFC 9293
+// §3.7.1: the MSS bounds every segment). The writes' boundaries and their segment counts are then
+// not in the capture: the diagnosis says so and draws no write-size, segment-count or Nagle
+// conclusion (the issue's "each 130966-byte write in 2 segments", with TCP_NODELAY offered).
+bool offloaded_segments(const DirectionReport& d);
+std::optional<std::string> offload_warning(const DirectionReport& d);
+
 }  // namespace ackstall::pcap

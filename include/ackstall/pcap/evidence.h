@@ -28,4 +28,18 @@ inline constexpr std::int64_t kMinRoundTrips = 4;
 // Why the capture is too little to judge (one clause, "only 6 data segments"), or nullopt.
 std::optional<std::string> too_little_evidence(const DirectionReport& d);
 
+// Judged, but on thin evidence (issue 37): fewer than kSettleSegments data segments or fewer than
+// kSettleRoundTrips round trips. The verdict then says "Likely ..." and what would settle it: the
+// clause ("on 14 data segments over 5.2 round trips; ..."), or nullopt. (A pattern seen over three
+// times the least that is judged is no longer one a few segments could fake.)
+inline constexpr std::uint64_t kSettleSegments = 3 * kMinDataSegments;
+inline constexpr std::int64_t kSettleRoundTrips = 3 * kMinRoundTrips;
+std::optional<std::string> thin_evidence(const DirectionReport& d);
+
+// Part of it: a capture started mid-stream with neither SYN (no window scale, MSS or handshake
+// round trip) whose time went mostly to the flight's limit (the receiver's window, the sender's
+// buffer, the application's pace or the path) without loss, a zero window, a delayed-ACK stall or
+// a full path to tell them apart: the reason, or nullopt.
+std::optional<std::string> mid_stream_flight(const DirectionReport& d);
+
 }  // namespace ackstall::pcap

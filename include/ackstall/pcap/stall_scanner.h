@@ -154,6 +154,12 @@ struct DirectionReport {
   // segment (the time from the first of them is accounted, half_flow.h Prologue): the bytes they
   // ACKed, and how long their window was zero.
   bool starts_mid_stream = false;
+  // Neither SYN was captured: the window scale, the MSS and the handshake's round trip are
+  // unknown (evidence.h: a flight's limit is then not told).
+  bool no_handshake = false;
+  // Segments left at 90 % or more of their back-to-back rate while the flight set the pace (the
+  // path was full).
+  bool path_full = false;
   std::uint64_t acked_before_data_bytes = 0;
   std::int64_t zero_window_before_data_ns = 0;
   std::uint64_t loss_events = 0;  // retransmissions starting a recovery (RFC 5681 §3.2, RFC 6298)

@@ -1,0 +1,307 @@
+// What the flight means where the capture was taken (issue 37, docs/SCAN.md "The rules"): beside
+// the receiver a hole filled later is a loss upstream, a flight that reaches the offered window's
+// edge each round trip is the receiver's window whatever its spacing, a segment a round trip
+// after the last is the path's; a capture started mid-stream without the SYNs does not tell the
+// window from the sender's buffer. Each rule on a capture where it must hold and one where it
+// must not.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ackstall/pcap/conversation.h"
+#include "ackstall/pcap/diagnosis.h"
+#include "ackstall/pcap/stall_scanner.h"
+#include "test_capture.h"
+
+namespace ackstall::pcap {
+namespace {
+
+using core::LimitCause;
+constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
+constexpr std::uint32_t kSeg = 1448;  // a full segment: MSS 1460 less the timestamps option
+
+DirectionReport scan_client(const std::vector<TcpPacket>& packets) { return testing::scan_client_direction(packets); }
+
+std::int64_t share_ns(const DirectionReport& d, LimitCause c) { return d.cause_ns[static_cast<std::size_t>(c)]; }
+
+// A conversation whose SYNs carry no window scale, its window WINDOW bytes.
+Conversation unscaled(std::uint32_t window) {
+  ConversationConfig cfg;
+  cfg.wscale = std::nullopt;
+  cfg.window = static_cast<std::uint16_t>(window);
+  return Conversation(cfg);
+}
+
+// Beside the receiver of a 10 ms path: a handshake whose round trip is whole at the capture.
+std::vector<TcpPacket> handshake_beside_receiver(Conversation& c, std::int64_t rtt) {
+  return {c.syn(0), c.syn_ack(20 * kUs), c.handshake_ack(rtt + 20 * kUs)};
+}
+
+// --- a hole filled later is a loss upstream ---
+
+// Bulk captured beside the receiver: 30 round trips of 10 ms, 8 segments each 120 us apart, ACKed
+// every second segment at once. In rounds 5, 12 and 19 the third segment is lost before the
+// capture point; FILLED: its retransmission arrives among the next round's segments (else the receiver
+// ACKs past it: the capture missed it) among the next round's segments.
+std::vector<TcpPacket> bulk_with_holes(bool filled) {
+  Conversation c;
+  std::vector<TcpPacket> v = handshake_beside_receiver(c, 10 * kMs);
+  std::int64_t t = 11 * kMs;
+  std::optional<TcpPacket> lost;
+  int lost_round = 0;
+  std::uint64_t hole_at = 0;  // with a hole open the receiver's cumulative ACK stops there until it fills
+  for (int round = 0; round < 30; ++round) {
+    std::int64_t at = t;
+    for (int i = 0; i < 8; ++i, at += 120 * kUs) {
+      if (lost && lost_round < round && i == 4) {
+        // The retransmission among the round's new data (fast recovery goes on sending).
+        TcpPacket again = *lost;
+        again.time_ns = at;
+        v.push_back(again);
+        v.push_back(c.ack(at + 20 * kUs, c.bytes_sent()));
+        at += 120 * kUs;
+        lost.reset();
+      }
+      const std::uint64_t start = c.bytes_sent();
+      TcpPacket seg = c.data(at, kSeg, i == 7);
+      if (i == 2 && (round == 5 || round == 12 || round == 19)) {
+        if (filled) {
+          lost = seg;
+          lost_round = round;
+          hole_at = start;
+        }
+        continue;
+      }
+      v.push_back(seg);
+      if (i % 2 == 1) v.push_back(c.ack(at + 20 * kUs, lost ? hole_at : c.bytes_sent()));
+    }
+    t += 10 * kMs;
+  }
+  return v;
+}
+
+TEST(UpstreamLoss, AHoleFilledLaterIsALossBesideTheReceiver) {
+  // The recovery began when the hole opened, a round trip before its retransmission arrived:
+  // "Limited by the network (path full)" before, with loss 0.1 % of the time.
+  const DirectionReport d = scan_client(bulk_with_holes(true));
+  EXPECT_EQ(d.loss_events, 3u);
+  EXPECT_GE(share_ns(d, LimitCause::loss), 3 * 9 * kMs);
+  EXPECT_EQ(diagnose(d).problem, LimitCause::loss) << diagnose(d).mechanism;
+}
+
+TEST(UpstreamLoss, TheTimelineKeepsTheMovedTime) {
+  // The plot's bands are the same accounts: the time moved to loss is relabelled there too.
+  ScanOptions o;
+  o.cause_timeline = true;
+  StallScanner s(o);
+  for (const auto& p : bulk_with_holes(true)) s.add(p);
+  const DirectionReport d = s.report().front().directions.front();
+  ASSERT_EQ(d.sender.port, 40000);
+  core::CauseTimes from_timeline{};
+  for (const auto& sp : d.timeline) from_timeline[static_cast<std::size_t>(sp.cause)] += sp.end_ns - sp.start_ns;
+  EXPECT_EQ(from_timeline, d.cause_ns);
+  EXPECT_GT(share_ns(d, LimitCause::loss), 0);
+}
+
+TEST(UpstreamLoss, AHoleAckedPastUnfilledIsNoLoss) {
+  // The receiver ACKs past the holes: the capture missed those segments (kernel drops), nothing
+  // was lost on the path.
+  const DirectionReport d = scan_client(bulk_with_holes(false));
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(share_ns(d, LimitCause::loss), 0);
+  EXPECT_NE(diagnose(d).problem, LimitCause::loss) << diagnose(d).mechanism;
+}
+
+// --- a flight that reaches the offered window's edge is the receiver's window ---
+
+// Bulk captured beside the receiver of an RTT path, the receiver ACKing every second segment (as
+// the simulator's Linux receiver): each round trip two segments arrive; the first pairs with the
+// one held from the round before and is ACKed at once, the second is held. WINDOW: the window
+// offered (unscaled); 3 segments make the sender fill it each round trip (2 segments a round
+// trip: two thirds of it, under Little's law's three quarters). MID_STREAM: the capture starts
+// after the handshake.
+std::vector<TcpPacket> two_a_round(std::int64_t rtt, std::uint16_t window, bool mid_stream = false) {
+  Conversation c = unscaled(window);
+  std::vector<TcpPacket> v;
+  if (!mid_stream) v = handshake_beside_receiver(c, rtt);
+  std::int64_t t = rtt + 1 * kMs;
+  v.push_back(c.data(t, kSeg));
+  v.push_back(c.ack(t + 60 * kUs, c.bytes_sent()));
+  for (int round = 0; round < 40; ++round) {
+    const bool last = round == 39;
+    v.push_back(c.data(t + 125 * kUs, kSeg, last));  // held by the receiver
+    t += rtt;
+    v.push_back(c.data(t, kSeg, last));
+    v.push_back(c.ack(t + 60 * kUs, c.bytes_sent()));
+  }
+  return v;
+}
+
+TEST(WindowEdge, BurstsThatReachTheOfferedWindowAreTheReceiversWindow) {
+  // "Limited by the network (path full)" before: Little's law saw two thirds of the window.
+  const Diagnosis g = diagnose(scan_client(two_a_round(10 * kMs, 3 * kSeg)));
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
+TEST(WindowEdge, BurstsFarBelowTheOfferedWindowAreNotTheWindow) {
+  const Diagnosis g = diagnose(scan_client(two_a_round(10 * kMs, 40 * kSeg)));
+  EXPECT_NE(g.dominant, LimitCause::receiver_window) << g.mechanism;
+  EXPECT_NE(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
+// --- beside the receiver, a segment a round trip after the last is the path's ---
+
+TEST(SenderLag, ASegmentARoundTripAfterTheLastBesideTheReceiverIsThePath) {
+  // A 30 ms path (past the 20 ms threshold): the second segment of each pair arrives a round trip
+  // after the first, clocked out by the ACK sent just before it. "Limited by the sending
+  // application (98 %)" before.
+  const Diagnosis g = diagnose(scan_client(two_a_round(30 * kMs, 3 * kSeg)));
+  EXPECT_NE(g.dominant, LimitCause::sender_app) << g.mechanism;
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window) << g.mechanism;
+}
+
+// At the sender of a 30 ms path: ACKs come a round trip after the data; the sender also pauses
+// PAUSE between its two segments of each round with the window open.
+std::vector<TcpPacket> paced_at_sender(std::int64_t pause) {
+  Conversation c;
+  const std::int64_t rtt = 30 * kMs;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(rtt), c.handshake_ack(rtt + 10 * kUs)};
+  std::int64_t t = rtt + 1 * kMs;
+  for (int round = 0; round < 20; ++round) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.data(t + pause, kSeg, true));
+    t += pause + rtt;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 10 * kUs;
+  }
+  return v;
+}
+
+TEST(SenderLag, APauseBetweenSegmentsAtTheSenderIsTheApplications) {
+  // At the sender the ACK that clocks data out arrives just before it: a 40 ms pause between two
+  // segments with the window open is the application's.
+  const DirectionReport d = scan_client(paced_at_sender(40 * kMs));
+  EXPECT_GE(share_ns(d, LimitCause::sender_app), 20 * 39 * kMs);
+}
+
+// --- one segment a round trip is no link's frame time ---
+
+// Beside the receiver of a 10 ms path, a window of one segment: each segment ACKed at once, the
+// next a round trip later.
+std::vector<TcpPacket> one_a_round() {
+  Conversation c = unscaled(kSeg);
+  std::vector<TcpPacket> v = handshake_beside_receiver(c, 10 * kMs);
+  std::int64_t t = 11 * kMs;
+  for (int i = 0; i < 40; ++i, t += 10 * kMs + 100 * kUs) {
+    v.push_back(c.data(t, kSeg, true));
+    v.push_back(c.ack(t + 60 * kUs, c.bytes_sent()));
+  }
+  return v;
+}
+
+TEST(WindowEdge, OneSegmentARoundTripInAOneSegmentWindowIsTheWindow) {
+  // "Limited by the network (path full)" before: the round trip's spacing was read as a link's.
+  const Diagnosis g = diagnose(scan_client(one_a_round()));
+  EXPECT_EQ(g.dominant, LimitCause::receiver_window) << g.mechanism;
+}
+
+// --- mid-stream without the SYNs: the window and the buffer look alike ---
+
+// At the sender of a 30 ms path, captured after the handshake: FLIGHT segments a round trip
+// under a window read of WINDOW segments (unscaled as read: the scale is unknown).
+std::vector<TcpPacket> mid_stream_at_sender(int flight, std::uint16_t window) {
+  Conversation c = unscaled(window * kSeg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (int round = 0; round < 30; ++round) {
+    for (int i = 0; i < flight; ++i) v.push_back(c.data(t + i * 120 * kUs, kSeg, i + 1 == flight));
+    t += 30 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 20 * kUs;
+  }
+  return v;
+}
+
+TEST(MidStream, AFlightAtTheWindowReadWithoutTheSynsIsTooLittleToJudge) {
+  // The flight meets the window as read; with a scale the window is larger and the sender's
+  // buffer holds the flight: "Problem: the receiver's window" before.
+  const Diagnosis g = diagnose(scan_client(mid_stream_at_sender(3, 3)));
+  EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("look alike"), std::string::npos) << g.mechanism;
+}
+
+TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
+  // A flat 2-segment flight under a 40-segment window read: whatever the scale, the window is
+  // larger; the sender's buffer holds the flight.
+  const Diagnosis g = diagnose(scan_client(mid_stream_at_sender(2, 40)));
+  EXPECT_FALSE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
+}
+
+// Mid-stream beside the receiver: full segments SPACING apart, each ACKed 60 us after it arrives
+// (a floor of 60 us), the window read far above the flight.
+std::vector<TcpPacket> mid_stream_spaced(std::int64_t spacing) {
+  Conversation c = unscaled(40 * kSeg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (int i = 0; i < 200; ++i, t += spacing) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.ack(t + 60 * kUs, c.bytes_sent()));
+  }
+  return v;
+}
+
+TEST(MidStream, SegmentsARoundTripApartWithoutTheSynsShowNoFullPath) {
+  // One segment every 10 ms: a window of one segment over a 10 ms path, or a 1.2 Mbit/s link;
+  // without the round trip they look alike. "Limited by the network (path full)" before.
+  const DirectionReport d = scan_client(mid_stream_spaced(10 * kMs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(d.path_full);
+  EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+}
+
+TEST(MidStream, SegmentsAFrameTimeApartWithoutTheSynsAreAFullPath) {
+  // 120 us apart (100 Mbit/s), under a millisecond: a link's frame time, judged.
+  const DirectionReport d = scan_client(mid_stream_spaced(120 * kUs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_TRUE(d.path_full);
+  EXPECT_EQ(g.dominant, LimitCause::network) << g.mechanism;
+  EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
+}
+
+// --- idle mid-write is the flight's, idle after a write's end the application's ---
+
+// Captured beside the receiver after the handshake: each 30 ms two full segments arrive and are
+// ACKed at once; PSH: the second ends a write (else the write goes on: the sender had more).
+std::vector<TcpPacket> idle_between_pairs(bool psh) {
+  Conversation c = unscaled(40 * kSeg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (int round = 0; round < 30; ++round) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.data(t + 120 * kUs, kSeg, psh));
+    v.push_back(c.ack(t + 180 * kUs, c.bytes_sent()));
+    t += 30 * kMs;
+  }
+  return v;
+}
+
+TEST(IdleMidWrite, AnIdleSenderInTheMiddleOfAWriteIsNotTheApplication) {
+  // It had data queued: a window or a buffer held it (here, mid-stream beside the receiver,
+  // which of them is not told). "Limited by the sending application" before.
+  const DirectionReport d = scan_client(idle_between_pairs(false));
+  EXPECT_EQ(share_ns(d, LimitCause::sender_app), 0);
+  EXPECT_NE(diagnose(d).dominant, LimitCause::sender_app) << diagnose(d).mechanism;
+}
+
+TEST(IdleMidWrite, AnIdleSenderAfterAWritesEndIsTheApplication) {
+  const Diagnosis g = diagnose(scan_client(idle_between_pairs(true)));
+  EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+}
+
+}  // namespace
+}  // namespace ackstall::pcap
