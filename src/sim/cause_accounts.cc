@@ -167,14 +167,17 @@ void CauseAccountant::on_sender(const Event& e) {
         // line reads as `ackstall scan` of the run's capture does.
         ++out_.idle_periods;
         const std::int64_t rtt = std::max(std::max<std::int64_t>(floor_ns_, 0), handshake_rtt_ns_);
-        const std::int64_t clock = std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, idle_ns_);
+        // A sender idle in the middle of a write (its last segment without PSH) had data queued:
+        // all of the wait is the flight's (the scanner's rule; PSH on a write's last segment).
+        const std::int64_t clock =
+            last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, idle_ns_) : idle_ns_;
         idle_ns_ -= clock;
         flight_ns_ += clock;
         commit_idle();
       }
     } else if (retransmission || in_recovery_) {
       account(LimitCause::loss, now);
-    } else if (now - acct_ns_ < threshold_ns_) {
+    } else if (now - acct_ns_ - 4 * sender_lag_ns() / 3 < threshold_ns_) {
       flight(now);
     } else {
       // A pause with data in flight and window to spare: what the simulator marked over it (Nagle
@@ -195,6 +198,8 @@ void CauseAccountant::on_sender(const Event& e) {
       acct_ns_ = now;
       snd_una_ = start;
     }
+    last_data_psh_ = (e.flags & tcp_flag::psh) != 0;
+    note_edge_data(now, end);
     if (e.len >= max_seg_ && last_data_full_ && now > last_data_ns_) note_spacing(now - last_data_ns_);
     last_data_full_ = e.len >= max_seg_;
     last_data_ns_ = now;
@@ -265,6 +270,10 @@ void CauseAccountant::on_receiver(const Event& e) {
     out_.bytes_acked = a;
     if (in_recovery_ && a >= recover_) in_recovery_ = false;
   }
+  if ((e.flags & tcp_flag::syn) == 0 && any_data_) {
+    edges_[edges_next_++ % edges_.size()] = {now, std::max(a, snd_una_) + new_window};
+    ack_since_data_ = true;
+  }
   window_raw_ = new_window;
   have_window_ = true;
   if ((e.flags & tcp_flag::syn) == 0) max_window_ = std::max(max_window_, new_window);
@@ -307,6 +316,36 @@ std::int64_t CauseAccountant::median_spacing() const {
   return 0;
 }
 
+std::int64_t CauseAccountant::sender_lag_ns() const noexcept {
+  // The scanner's: the ACK the sender answers left the capture point this long before its data
+  // (three quarters of the handshake's round trip less the floor).
+  if (handshake_rtt_ns_ < 0) return 0;
+  return std::max<std::int64_t>(handshake_rtt_ns_ - std::max<std::int64_t>(floor_ns_, 0), 0) * 3 / 4;
+}
+
+void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
+  // A burst of new data (the segments after an ACK) reaches the window's edge when a segment
+  // leaves less than a full one of the window that the latest ACK offered (RFC 9293 3.8.6; the
+  // scanner's window_edge.h, on the same frames).
+  if (ack_since_data_) {
+    if (in_burst_) {
+      ++bursts_;
+      if (at_edge_) ++edge_bursts_;
+    }
+    in_burst_ = at_edge_ = false;
+    ack_since_data_ = false;
+  }
+  const std::int64_t cutoff = now - sender_lag_ns();
+  const std::size_t n = std::min(edges_next_, edges_.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const Edge& a = edges_[(edges_next_ - 1 - i) % edges_.size()];
+    if (a.t > cutoff) continue;
+    in_burst_ = true;
+    if (data_end + max_seg_ > a.edge) at_edge_ = true;
+    return;
+  }
+}
+
 CauseAccounts CauseAccountant::finish() {
   take_until(std::numeric_limits<std::int64_t>::max());
   // The flight's limit (the header's rule): the path when it was full, else the send buffer when
@@ -315,11 +354,17 @@ CauseAccounts CauseAccountant::finish() {
   const double goodput = busy > 0 ? static_cast<double>(out_.bytes_acked) * 1e9 / static_cast<double>(busy) : 0;
   const std::int64_t spacing = median_spacing();
   const double line = spacing > 0 ? static_cast<double>(max_seg_) * 1e9 / static_cast<double>(spacing) : 0;
-  const bool path_full = line > 0 && goodput >= 0.9 * line;
+  const bool path_full = line > 0 && goodput >= 0.9 * line && spacing < threshold_ns_;
+  // Most bursts (two thirds, over 8 or more) reached the window's edge, on a path not full (or
+  // one whose segments leave a round trip apart): the receiver's window.
+  const std::uint64_t bursts = bursts_ + (in_burst_ ? 1 : 0), edge = edge_bursts_ + (in_burst_ && at_edge_ ? 1 : 0);
+  const bool edge_bound = bursts >= 8 && 3 * edge >= 2 * bursts &&
+                          !(path_full && 2 * spacing < std::max<std::int64_t>(handshake_rtt_ns_, 0));
   // A buffer holds the flight below the receiver's window: at most half of it at the prompt waits.
   const bool below_window = flight_waits_ >= 4 && max_window_ > 0 && 2 * max_flight_at_wait_ <= max_window_;
-  const LimitCause c = !path_full && below_window && !recovered_ && 4 * quota_ns_ >= flight_ns_ ? LimitCause::send_buffer
-                                                                                                 : LimitCause::network;
+  const LimitCause c = edge_bound ? LimitCause::receiver_window
+                       : !path_full && below_window && !recovered_ && 4 * quota_ns_ >= flight_ns_ ? LimitCause::send_buffer
+                                                                                                   : LimitCause::network;
   cause_ns_[idx(c)] += flight_ns_;
   flight_ns_ = 0;
   out_.cause_ns = cause_ns_;

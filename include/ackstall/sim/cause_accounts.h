@@ -99,6 +99,8 @@ class CauseAccountant final : public TraceSink {
   std::int64_t median_spacing() const;
   static std::size_t spacing_bucket(std::int64_t ns) noexcept;
   bool paced_after_previous(std::int64_t since_last_data) const;
+  std::int64_t sender_lag_ns() const noexcept;
+  void note_edge_data(std::int64_t now, std::int64_t data_end);
 
   std::int64_t threshold_ns_;
   core::Ring<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
@@ -131,7 +133,16 @@ class CauseAccountant final : public TraceSink {
   std::array<std::uint32_t, 128 * 36> spacing_hist_{};
   std::array<std::int64_t, 8> recent_{};  // the last 8 spacings (a ring)
   std::size_t recent_count_ = 0;
-  bool last_data_full_ = false;
+  bool last_data_full_ = false, last_data_psh_ = true;
+  // The window's edge (ACK number + window) of the last 64 ACKs, and the bursts of new data that
+  // reached it.
+  struct Edge {
+    std::int64_t t = 0, edge = 0;
+  };
+  std::array<Edge, 64> edges_{};
+  std::size_t edges_next_ = 0;
+  bool ack_since_data_ = false, in_burst_ = false, at_edge_ = false;
+  std::uint64_t bursts_ = 0, edge_bursts_ = 0;
   std::int64_t last_data_ns_ = 0;
 
   bool started_ = false;
