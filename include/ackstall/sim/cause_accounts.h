@@ -13,10 +13,12 @@
 //   receiver_window  the receiver's last window was 0, or the sender had filled it when it waited;
 //   loss             from a retransmission until the data sent before it is ACKed (RFC 6675);
 //   sender_app       nothing in flight until the next data (idle after the transfer is not
-//                    part of it; its first round trip is the flight's, and all of it the
+//                    part of it; its first round trip is the flight's, all of it when the last
+//                    segment had no PSH (idle mid-write: data was queued), and all of it the
 //                    network's when a full segment left a frame time after the one before,
 //                    queued behind it at a shaper: the scanner's rules), or a pause of more than
-//                    the threshold with data in flight and none of the simulator's stalls over it;
+//                    the threshold (and the sender lag) with data in flight and none of the
+//                    simulator's stalls over it;
 //   a stall          a wait for an ACK longer than the path's floor (the shortest data-to-ACK or
 //                    SYN-to-SYN/ACK time) by the threshold: beyond the floor, the cause of the
 //                    marked stall over it by priority delayed_ack > receiver_window (the window
@@ -24,9 +26,11 @@
 //                    that ends it: the timer is the cause), else network (a late ACK: a queue,
 //                    a busy host);
 //   the flight       the rest (segments leaving, prompt waits for ACKs) goes to one cause, the
-//                    flight's limit: network when the path was full (the goodput over this time
-//                    at least 90 % of the pace of back-to-back full segments, the scanner's
-//                    rule: the median spacing of two at the sender), else send_buffer when,
+//                    flight's limit: receiver_window when two thirds of 8 or more bursts of new
+//                    data reached the edge of the window the latest ACK offered (the scanner's
+//                    window_edge.h), else network when the path was full (the goodput over this
+//                    time at least 90 % of the pace of back-to-back full segments, the median
+//                    spacing of two at the sender, shorter than a stall), else send_buffer when,
 //                    with no loss, the flight at 4 or more prompt waits stayed at most half the
 //                    receiver's window and the sending application sat blocked by the
 //                    send-buffer accounting (quota waits) for a quarter of it or more, else
