@@ -27,7 +27,12 @@ CauseAccountant::CauseAccountant(Nanos stall_threshold) : threshold_ns_(stall_th
 
 void CauseAccountant::on_stall(const StallMarker& m) {
   const std::int64_t d = (m.end - m.begin).count();
-  if (d > threshold_ns_) stalls_.push_back(m);
+  if (d > threshold_ns_) {
+    // Those that end before the accounts' cursor can cover no wait still to be judged.
+    const std::int64_t behind = std::min(acct_ns_, last_tx_ns_);
+    while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+    stalls_.push_back(m);
+  }
   if (m.kind == StallKind::quota_wait) quota_ns_ += d;
 }
 
@@ -72,9 +77,8 @@ void CauseAccountant::take_until(std::int64_t upto) {
       return;
     }
     core::Ring<Event>& q = s && (!r || from_receiver_.front() > from_sender_.front()) ? from_sender_ : from_receiver_;
-    const Event e = q.front();
+    process(q.front());  // process() never adds to the queues: the reference stays valid
     q.pop_front();
-    process(e);
   }
 }
 
@@ -84,9 +88,6 @@ void CauseAccountant::process(const Event& e) {
   } else {
     on_receiver(e);
   }
-  // Marked stalls that end before any wait still to be judged can begin.
-  const std::int64_t behind = std::min(acct_ns_, last_tx_ns_);
-  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
 }
 
 std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept {
@@ -98,7 +99,10 @@ std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const
   return ref + d;
 }
 
-bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) const {
+bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) {
+  // Marked stalls that end before this wait (or any later one) begins are done with.
+  const std::int64_t behind = std::min(from, last_tx_ns_);
+  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
   bool found = false;
   for (const StallMarker& m : stalls_) {
     if (m.begin.count() >= to || m.end.count() <= from) continue;

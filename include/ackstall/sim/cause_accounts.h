@@ -94,7 +94,7 @@ class CauseAccountant final : public TraceSink {
   std::int64_t unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept;
   std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
   // The cause of the marked stalls over [from, to] (by the priority above), if any.
-  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause) const;
+  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause);
   void account(core::LimitCause c, std::int64_t until);
   void flight(std::int64_t until);
   void commit_idle();
