@@ -905,10 +905,10 @@ DirectionReport HalfFlow::report() const {
       const ScaleFit::Verdict v = scale_fit_.verdict();
       if (v == ScaleFit::Verdict::window) {
         c = core::LimitCause::receiver_window;
-        r.mid_stream_settled = true;
+        r.mid_stream_limit = c;
       } else if (v == ScaleFit::Verdict::not_window && flat) {
         c = core::LimitCause::send_buffer;
-        r.mid_stream_settled = true;
+        r.mid_stream_limit = c;
       }
     }
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;

@@ -93,7 +93,7 @@ class ScaleFit {
   }
   // The burst ended at last_end_: a stop, if the edge it had is known.
   void close_burst(std::int64_t full) noexcept {
-    if (!burst_has_edge_ || burst_segments_ < 2) return;
+    if (!burst_has_edge_ || burst_segments_ == 0) return;
     ++stops_;
     for (int s = 0; s < kShifts; ++s) {
       if (last_end_ + full > burst_ack_ + (std::int64_t{burst_raw_} << s)) ++reach_[static_cast<std::size_t>(s)];
