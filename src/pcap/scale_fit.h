@@ -13,11 +13,14 @@
 // A stop is the last new-data segment before an idle gap of 1 ms or more that is also 4 times
 // the spacing before it (one flight a round trip). Its edge is the one of the latest ACK seen
 // before its burst's first segment: the sender had at least that edge (edges do not move left),
-// at any vantage. Over 8 or more stops: when 2/3 or more of them come within a full segment of
-// that edge at the smallest s, the window is what stopped them; when 1/10 or fewer do (a full
-// segment or more of even the smallest window left unused each round), it is not the window
-// (a sender with data and window sends: RFC 9293 §3.8.6's SWS rule sends a full segment). Else,
-// or fewer stops, undecided: the two look alike.
+// at any vantage. Over 8 or more stops: when 9/10 or more of them come within a full segment of
+// that edge at the smallest s, the window is what stopped them (no one buffer size stops a
+// flight at a changing edge; at a constant one, only a buffer of that very size would); when
+// 1/10 or fewer do, and 9/10 of 8 or more bursts of two or more segments leave a full segment or
+// more of even the smallest window unused, it is not the window (a sender with data and a full
+// segment of window sends it: RFC 9293 §3.8.6.2.1). (A lone segment a round trip apart may be a
+// slow link's pace: it shows the edge only by reaching it.) Else, or fewer stops, undecided:
+// the two look alike.
 // Allocation-free: 15 counters per rule.
 #pragma once
 
@@ -78,8 +81,10 @@ class ScaleFit {
     const int s = min_shift();
     if (s < 0 || stops_ < kMinStops) return Verdict::undecided;
     const std::uint64_t r = at_edge(s);
-    if (3 * r >= 2 * stops_) return Verdict::window;
-    if (10 * r <= stops_) return Verdict::not_window;
+    if (10 * r >= 9 * stops_) return Verdict::window;
+    if (10 * r <= stops_ && multi_stops_ >= kMinStops && 10 * short_[static_cast<std::size_t>(s)] >= 9 * multi_stops_) {
+      return Verdict::not_window;
+    }
     return Verdict::undecided;
   }
 
@@ -95,16 +100,21 @@ class ScaleFit {
   void close_burst(std::int64_t full) noexcept {
     if (!burst_has_edge_ || burst_segments_ == 0) return;
     ++stops_;
+    if (burst_segments_ > 1) ++multi_stops_;
     for (int s = 0; s < kShifts; ++s) {
-      if (last_end_ + full > burst_ack_ + (std::int64_t{burst_raw_} << s)) ++reach_[static_cast<std::size_t>(s)];
+      if (last_end_ + full > burst_ack_ + (std::int64_t{burst_raw_} << s)) {
+        ++reach_[static_cast<std::size_t>(s)];
+      } else if (burst_segments_ > 1) {
+        ++short_[static_cast<std::size_t>(s)];
+      }
     }
   }
 
   std::int64_t ack_ = 0, burst_ack_ = 0, last_ns_ = 0, last_end_ = 0, prev_gap_ = 0;
   std::uint16_t raw_ = 0, burst_raw_ = 0;
   bool have_ack_ = false, have_data_ = false, burst_has_edge_ = false;
-  std::uint64_t burst_segments_ = 0, checked_ = 0, stops_ = 0;
-  std::array<std::uint64_t, kShifts> beyond_{}, reach_{};
+  std::uint64_t burst_segments_ = 0, checked_ = 0, stops_ = 0, multi_stops_ = 0;
+  std::array<std::uint64_t, kShifts> beyond_{}, reach_{}, short_{};
 };
 
 }  // namespace ackstall::pcap::detail
