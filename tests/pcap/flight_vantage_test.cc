@@ -1,9 +1,9 @@
 // What the flight means where the capture was taken (issue 37, docs/SCAN.md "The rules"): beside
 // the receiver a hole filled later is a loss upstream, a flight that reaches the offered window's
 // edge each round trip is the receiver's window whatever its spacing, a segment a round trip
-// after the last is the path's; a capture started mid-stream without the SYNs does not tell the
-// window from the sender's buffer. Each rule on a capture where it must hold and one where it
-// must not.
+// after the last is the path's; a capture started mid-stream without the SYNs tells the window
+// from the sender's buffer only where the sender's stops fit the window's unknown scale
+// (scale_fit.h). Each rule on a capture where it must hold and one where it must not.
 #include <gtest/gtest.h>
 
 #include <optional>
