@@ -13,6 +13,7 @@ using core::LimitCause;
 constexpr std::int64_t kUs = 1000;
 constexpr std::uint8_t kCaLoss = 4;                // TCP_CA_Loss (include/net/tcp.h)
 constexpr std::uint8_t kOptTimestamps = 1;         // TCPI_OPT_TIMESTAMPS (linux/tcp.h)
+constexpr std::int64_t kTickNs = 10'000'000;        // a jiffy at HZ=100, the coarsest (include/linux/jiffies.h)
 constexpr std::uint32_t kLoneSegments = 2;         // RFC 1122 4.2.3.2: every second segment ACKed at once
 
 std::int64_t delta_us(const std::optional<std::uint64_t>& a, const std::optional<std::uint64_t>& b) {
@@ -56,7 +57,7 @@ std::string_view to_string(Severity s) noexcept {
   return "?";
 }
 
-Attribution attribute(const Sample& before, const Sample& after) {
+Attribution attribute(const Sample& before, const Sample& after, std::int64_t* busy_carry) {
   Attribution a;
   a.interval_ns = std::max<std::int64_t>(0, after.at_ns - before.at_ns);
   const TcpInfo& b = before.info;
@@ -68,8 +69,9 @@ Attribution attribute(const Sample& before, const Sample& after) {
   const bool sent = a.bytes_acked > 0 || busy_total > 0 || n.notsent_bytes > 0 || n.unacked > 0;
   if (!sent) {
     // Nothing out, nothing queued: a socket that has sent more than it received (a sender between
-    // its writes) waits on its application; else it is a receiver, or idle.
-    if (a.bytes_received == 0 && n.bytes_acked > 0 && n.bytes_acked >= n.bytes_received) {
+    // its writes) waits on its application; else it is a receiver, or idle. (The SYN takes one
+    // sequence number, which tcpi_bytes_acked counts: a socket that sent no data shows 1.)
+    if (a.bytes_received == 0 && n.bytes_acked > 1 && n.bytes_acked >= n.bytes_received) {
       a.role = Role::sender;
       at(a.times, LimitCause::sender_app) = a.interval_ns;
     } else {
@@ -84,6 +86,25 @@ Attribution attribute(const Sample& before, const Sample& after) {
   std::int64_t rwnd = delta_us(b.rwnd_limited_us, n.rwnd_limited_us);
   std::int64_t sndbuf = delta_us(b.sndbuf_limited_us, n.sndbuf_limited_us);
   std::int64_t busy = a.chrono_missing ? a.interval_ns : busy_total;
+  if (busy_carry != nullptr && !a.chrono_missing) {
+    // The chronographs tick in jiffies (tcp_jiffies32; 4 ms at HZ=250): an interval's busy time
+    // reads up to a tick short or long. What one interval reads beyond its length is carried to the
+    // next, and a socket with data out at both samples (it never emptied in between, as far as
+    // the samples tell) borrows up to a tick of what reads short: the total stays the chronograph's.
+    const std::int64_t avail = busy + *busy_carry;
+    const bool out_both = b.unacked + b.notsent_bytes > 0 && n.unacked + n.notsent_bytes > 0;
+    busy = std::clamp<std::int64_t>(avail, 0, a.interval_ns);
+    if (out_both) busy = std::min(a.interval_ns, std::max(busy, avail + kTickNs));
+    *busy_carry = std::clamp<std::int64_t>(avail - busy, -kTickNs, kTickNs);
+    // The chronographs' split keeps its proportions of what was read.
+    if (busy_total > 0 && busy != busy_total) {
+      const double scale = static_cast<double>(busy) / static_cast<double>(busy_total);
+      const std::int64_t r0 = delta_us(b.rwnd_limited_us, n.rwnd_limited_us);
+      const std::int64_t s0 = delta_us(b.sndbuf_limited_us, n.sndbuf_limited_us);
+      rwnd = static_cast<std::int64_t>(static_cast<double>(r0) * std::min(scale, 1.0));
+      sndbuf = static_cast<std::int64_t>(static_cast<double>(s0) * std::min(scale, 1.0));
+    }
+  }
   if (busy > a.interval_ns) {
     const double scale = static_cast<double>(a.interval_ns) / static_cast<double>(busy);
     rwnd = static_cast<std::int64_t>(static_cast<double>(rwnd) * scale);
@@ -106,24 +127,29 @@ Attribution attribute(const Sample& before, const Sample& after) {
     rest -= loss;
   }
   // Receiver's window, as scan sees it ("window full"): data waits unsent at both samples while
-  // in flight leaves no room for another full segment in the peer's window and the congestion
-  // window has room. The kernel's
+  // in flight leaves no room for another full segment in the peer's window, or fills 3/4 of it,
+  // and the congestion window has room (in flight below 3/4 of it). A sample falls anywhere in the
+  // sender's cycle, also just after an ACK freed part of the window and before that part left
+  // (TCP small queues, the softirq): measured on the lab (16 KiB receive buffer, a 13-segment
+  // window), 10-12 segments were in flight at the samples (2026-12-06). The kernel's
   // chronograph counts only while its last transmit attempt stopped at the window, and a window
   // opened by less than a segment (RFC 9293 3.8.6.2.1: the sender's SWS avoidance) is not always that.
   const bool cwnd_room = 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd;
   if (b.notsent_bytes > 0 && n.notsent_bytes > 0 && cwnd_room && n.snd_wnd && *n.snd_wnd > 0 &&
-      (std::uint64_t{n.unacked} + 1) * n.snd_mss > *n.snd_wnd) {
+      ((std::uint64_t{n.unacked} + 1) * n.snd_mss > *n.snd_wnd ||
+       4 * std::uint64_t{n.unacked} * n.snd_mss >= 3 * std::uint64_t{*n.snd_wnd})) {
     at(t, LimitCause::receiver_window) += rest;
     rest = 0;
   }
   // Send buffer, as scan sees it (T-RAT "transport limited"): the kernel's chronograph counts
   // only while tcp_cwnd_validate finds the sender not cwnd-limited, which slow start's rule
   // (cwnd < 2 x packets out) keeps false for long; so a busy interval whose buffer was full at
-  // both ends (write queue >= kBufferFull of SO_SNDBUF) with in flight below 3/4 of both windows
-  // is the send buffer's too.
-  // The congestion window must not have grown: Linux grows it only while cwnd-limited
-  // (tcp_cong_avoid after tcp_is_cwnd_limited; RFC 7661), so growth means slow start, the network's.
-  if (buffer_full(before) && buffer_full(after) && cwnd_room && n.snd_cwnd <= b.snd_cwnd &&
+  // both ends (write queue >= 3/5 of SO_SNDBUF: buffer_full) with in flight below 3/4 of both windows
+  // is the send buffer's too. In flight must stay below 3/4 of the congestion window at both
+  // samples: in slow start the window is what stops the sender (it is full at each sample, RFC
+  // 5681 §3.1). (Not "the window did not grow": Linux keeps growing it in slow start while
+  // packets out reach half of it, tcp_is_cwnd_limited, which a buffer-bound flight does in bursts.)
+  if (buffer_full(before) && buffer_full(after) && cwnd_room && 4 * b.unacked <= 3 * b.snd_cwnd &&
       (!n.snd_wnd || 4 * std::uint64_t{n.unacked} * n.snd_mss <= 3 * std::uint64_t{*n.snd_wnd})) {
     sndbuf += rest;
     rest = 0;
@@ -148,14 +174,32 @@ Attribution attribute(const Sample& before, const Sample& after) {
   return a;
 }
 
-std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns) {
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns, bool replace) {
   if (a.role != Role::sender) return stall_ns;
   // The hold rule's estimate counts towards the timed stalls; only the difference moves.
-  std::int64_t more = stall_ns - at(a.times, LimitCause::delayed_ack);
+  std::int64_t more = replace ? stall_ns - at(a.times, LimitCause::delayed_ack) : stall_ns;
   for (const LimitCause from : {LimitCause::network, LimitCause::send_buffer}) {
     const std::int64_t take = std::clamp<std::int64_t>(more, 0, at(a.times, from));
     at(a.times, from) -= take;
     at(a.times, LimitCause::delayed_ack) += take;
+    more -= take;
+  }
+  return std::max<std::int64_t>(more, 0);
+}
+
+std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns, bool replace) {
+  if (a.role != Role::sender) return loss_ns;
+  if (replace) {
+    at(a.times, LimitCause::network) += at(a.times, LimitCause::loss);
+    at(a.times, LimitCause::loss) = 0;
+  }
+  // Scan's rule (pcap/half_flow.cc): every wait inside a recovery is the loss's, whatever else held.
+  std::int64_t more = loss_ns;
+  for (const LimitCause from : {LimitCause::network, LimitCause::send_buffer, LimitCause::receiver_window,
+                                LimitCause::delayed_ack}) {
+    const std::int64_t take = std::clamp<std::int64_t>(more, 0, at(a.times, from));
+    at(a.times, from) -= take;
+    at(a.times, LimitCause::loss) += take;
     more -= take;
   }
   return std::max<std::int64_t>(more, 0);

@@ -5,7 +5,9 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <netinet/in.h>
+#include <fcntl.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,6 +15,8 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 namespace ackstall::live {
@@ -22,6 +26,8 @@ namespace {
 // TIME_WAIT is left out: a time-wait socket has no tcp_info (and nothing left to send).
 constexpr std::uint32_t kConnectedStates = (1U << 1) | (1U << 4) | (1U << 5) | (1U << 8) | (1U << 9) |
                                            (1U << 11);  // ESTABLISHED FIN_WAIT1/2 CLOSE_WAIT LAST_ACK CLOSING
+
+constexpr std::uint8_t kBcCgroupCond = 13;  // INET_DIAG_BC_CGROUP_COND (linux/inet_diag.h, Linux 5.9)
 
 std::optional<std::uint16_t> parse_port(std::string_view text) {
   unsigned v = 0;
@@ -91,6 +97,40 @@ bool matches(const SampleFilter& f, const SocketKey& key) {
   return false;
 }
 
+core::Result<std::uint64_t> cgroup_id(const std::string& path) {
+  constexpr long kCgroup2Magic = 0x63677270;  // CGROUP2_SUPER_MAGIC (linux/magic.h)
+  std::string full = path;
+  if (!path.starts_with('/')) {
+    // Relative: to the cgroup2 mount (/sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid host).
+    std::ifstream mounts("/proc/self/mounts");
+    std::string line, dev, dir, type;
+    std::string root;
+    while (std::getline(mounts, line)) {
+      std::istringstream in(line);
+      if (in >> dev >> dir >> type && type == "cgroup2") {
+        root = dir;
+        break;
+      }
+    }
+    if (root.empty()) return core::fail("--cgroup " + path + ": no cgroup v2 hierarchy is mounted (/proc/self/mounts)");
+    full = root + "/" + path;
+  }
+  struct statfs fs{};
+  if (::statfs(full.c_str(), &fs) != 0) return core::fail("--cgroup " + full + ": " + core::errno_text(errno));
+  if (fs.f_type != kCgroup2Magic) return core::fail("--cgroup " + full + ": not a cgroup v2 directory");
+  // The id is the 8-byte kernfs file handle (include/linux/kernfs.h, fs/kernfs/mount.c).
+  alignas(file_handle) std::array<unsigned char, sizeof(file_handle) + sizeof(std::uint64_t)> buf{};
+  auto* fh = reinterpret_cast<file_handle*>(buf.data());
+  fh->handle_bytes = sizeof(std::uint64_t);
+  int mount_id = 0;
+  if (::name_to_handle_at(AT_FDCWD, full.c_str(), fh, &mount_id, 0) != 0) {
+    return core::fail("--cgroup " + full + ": name_to_handle_at: " + core::errno_text(errno));
+  }
+  std::uint64_t id = 0;
+  std::memcpy(&id, buf.data() + sizeof(file_handle), sizeof id);
+  return id;
+}
+
 std::int64_t monotonic_ns() {
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -131,11 +171,25 @@ core::Result<std::vector<Sample>> SockDiag::sample(const SampleFilter& filter) {
 
 core::Result<void> SockDiag::dump(int family, std::int64_t at_ns, const SampleFilter& filter,
                                   std::vector<Sample>& out) {
+  // With a cgroup, the kernel filters: one bytecode op (net/ipv4/inet_diag.c inet_diag_bc_run)
+  // whose "yes" ends the program (accept) and whose "no" jumps 4 bytes past it (reject).
   struct Request {
     nlmsghdr nlh;
     inet_diag_req_v2 req;
+    nlattr bc_attr;
+    inet_diag_bc_op op;
+    std::uint32_t id_lo, id_hi;  // the u64 after the op, 4-byte aligned as the kernel reads it
   } r{};
-  r.nlh.nlmsg_len = sizeof r;
+  static_assert(sizeof(Request) == sizeof(nlmsghdr) + sizeof(inet_diag_req_v2) + sizeof(nlattr) + 4 + 8);
+  r.nlh.nlmsg_len = filter.cgroup ? sizeof r : sizeof r.nlh + sizeof r.req;
+  if (filter.cgroup) {
+    r.bc_attr.nla_type = INET_DIAG_REQ_BYTECODE;
+    r.bc_attr.nla_len = sizeof r.bc_attr + sizeof r.op + 8;
+    r.op.code = kBcCgroupCond;
+    r.op.yes = sizeof r.op + 8;
+    r.op.no = static_cast<std::uint16_t>(r.op.yes + 4);
+    std::memcpy(&r.id_lo, &*filter.cgroup, 8);
+  }
   r.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
   r.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
   r.nlh.nlmsg_seq = ++seq_;
@@ -145,7 +199,7 @@ core::Result<void> SockDiag::dump(int family, std::int64_t at_ns, const SampleFi
   r.req.idiag_ext = (1U << (INET_DIAG_INFO - 1)) | (1U << (INET_DIAG_SKMEMINFO - 1));
   sockaddr_nl kernel{};
   kernel.nl_family = AF_NETLINK;
-  if (::sendto(fd_, &r, sizeof r, 0, reinterpret_cast<const sockaddr*>(&kernel), sizeof kernel) < 0) {
+  if (::sendto(fd_, &r, r.nlh.nlmsg_len, 0, reinterpret_cast<const sockaddr*>(&kernel), sizeof kernel) < 0) {
     return core::os_failure("sendto(NETLINK_SOCK_DIAG)", errno);
   }
   // A multipart answer, ended by NLMSG_DONE; the buffer holds whole messages (8 KiB or more: the
@@ -168,6 +222,9 @@ core::Result<void> SockDiag::dump(int family, std::int64_t at_ns, const SampleFi
         if (h.nlmsg_type == NLMSG_ERROR) {
           nlmsgerr e{};
           std::memcpy(&e, buf.data() + off + NLMSG_HDRLEN, std::min<std::size_t>(sizeof e, h.nlmsg_len - NLMSG_HDRLEN));
+          if (filter.cgroup && e.error == -EINVAL) {
+            return core::fail("--cgroup: this kernel's inet_diag cannot filter by cgroup (Linux 5.9+ can)");
+          }
           return core::os_failure("SOCK_DIAG_BY_FAMILY", -e.error);
         }
         if (h.nlmsg_type == SOCK_DIAG_BY_FAMILY) {

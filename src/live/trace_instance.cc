@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,14 +49,18 @@ std::string port_filter(const std::vector<std::uint16_t>& ports) {
 
 }  // namespace
 
-core::Result<std::string> tracefs_root() {
+core::Result<std::string> tracefs_root(const std::string& at) {
+  if (!at.empty()) {
+    if (is_tracefs(at)) return at;
+    return core::fail("no tracefs at " + at + " (no " + at + "/instances)");
+  }
   for (const char* d : {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"}) {
     if (is_tracefs(d)) return std::string(d);
   }
-  if (::geteuid() != 0) return core::fail("watch --events needs root: tracefs is not mounted and only root can mount it");
+  if (::geteuid() != 0) return core::fail("root is needed: tracefs is not mounted and only root can mount it");
   if (::mount("nodev", "/sys/kernel/tracing", "tracefs", 0, nullptr) != 0) {
     const int err = errno;
-    return core::fail(std::string("watch --events: cannot mount tracefs on /sys/kernel/tracing: ") + core::errno_text(err) +
+    return core::fail(std::string("cannot mount tracefs on /sys/kernel/tracing: ") + core::errno_text(err) +
                       (err == ENODEV ? " (this kernel has no tracefs)" : ""));
   }
   return std::string("/sys/kernel/tracing");
@@ -76,11 +81,12 @@ std::vector<std::string> remove_stale_instances(const std::string& root) {
 }
 
 core::Result<TraceInstance> TraceInstance::create(const std::vector<std::uint16_t>& ports,
-                                                  std::vector<std::string>& notes, std::size_t buffer_kb) {
-  auto root = tracefs_root();
+                                                  std::vector<std::string>& notes, const std::string& tracefs,
+                                                  std::size_t buffer_kb) {
+  auto root = tracefs_root(tracefs);
   if (!root) return tl::unexpected(root.error());
   if (::access((*root + "/instances").c_str(), W_OK) != 0) {
-    return core::fail("watch --events needs root: " + *root + "/instances is not writable");
+    return core::fail("root is needed: " + *root + "/instances is not writable");
   }
   for (const std::string& s : remove_stale_instances(*root)) {
     notes.push_back("removed the tracefs instance " + s + " of a run that was killed");
@@ -136,7 +142,7 @@ core::Result<TraceInstance> TraceInstance::create(const std::vector<std::uint16_
 
 TraceInstance::TraceInstance(TraceInstance&& o) noexcept
     : path_(std::exchange(o.path_, {})), schema_(std::move(o.schema_)), layout_(o.layout_), page_size_(o.page_size_),
-      pipes_(std::exchange(o.pipes_, {})), records_(o.records_), missed_pages_(o.missed_pages_) {}
+      pipes_(std::exchange(o.pipes_, {})), held_(std::move(o.held_)), records_(o.records_), missed_pages_(o.missed_pages_) {}
 
 TraceInstance::~TraceInstance() {
   for (const int fd : pipes_) ::close(fd);
@@ -147,6 +153,10 @@ TraceInstance::~TraceInstance() {
 
 core::Result<std::vector<TraceEvent>> TraceInstance::drain() {
   std::vector<TraceEvent> out;
+  out.swap(held_);
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const std::int64_t release_before = std::int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec - kHoldBackNs;
   std::vector<std::byte> page(page_size_);
   for (const int fd : pipes_) {
     for (;;) {
@@ -163,6 +173,11 @@ core::Result<std::vector<TraceEvent>> TraceInstance::drain() {
     }
   }
   std::stable_sort(out.begin(), out.end(), [](const TraceEvent& a, const TraceEvent& b) { return a.ts_ns < b.ts_ns; });
+  const auto later = std::find_if(out.begin(), out.end(), [&](const TraceEvent& e) {
+    return static_cast<std::int64_t>(e.ts_ns) >= release_before;
+  });
+  held_.assign(std::make_move_iterator(later), std::make_move_iterator(out.end()));
+  out.erase(later, out.end());
   return out;
 }
 

@@ -1,8 +1,32 @@
 #include "ackstall/live/tracker.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace ackstall::live {
+namespace {
+
+// S's socket as it was when it opened: counters at zero, nothing out; as long before S as it was
+// busy (tcpi_busy_time), but not before SINCE_NS (the previous round).
+Sample opened_before(const Sample& s, std::int64_t since_ns) {
+  Sample o;
+  o.key = s.key;
+  o.info.state = s.info.state;
+  o.info.options = s.info.options;
+  o.info.snd_mss = s.info.snd_mss;
+  o.info.snd_cwnd = s.info.snd_cwnd;
+  o.info.min_rtt_us = s.info.min_rtt_us;
+  o.info.rtt_us = s.info.rtt_us;
+  const auto zero = [](const std::optional<std::uint64_t>& v) { return v ? std::optional<std::uint64_t>{0} : std::nullopt; };
+  o.info.busy_us = zero(s.info.busy_us);
+  o.info.rwnd_limited_us = zero(s.info.rwnd_limited_us);
+  o.info.sndbuf_limited_us = zero(s.info.sndbuf_limited_us);
+  const auto busy_ns = static_cast<std::int64_t>(s.info.busy_us.value_or(0)) * 1000;
+  o.at_ns = std::max(since_ns, s.at_ns - busy_ns);
+  return o;
+}
+
+}  // namespace
 
 bool busier(const ConnectionView& a, const ConnectionView& b) {
   const auto moved = [](const Attribution& x) { return x.bytes_acked + x.bytes_received; };
@@ -12,17 +36,30 @@ bool busier(const ConnectionView& a, const ConnectionView& b) {
 }
 
 std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
-                                            const std::unordered_map<std::string, std::int64_t>& stalls) {
+                                            const std::unordered_map<std::string, std::int64_t>& stalls,
+                                            const std::unordered_map<std::string, std::int64_t>& losses) {
   for (auto& [cookie, e] : connections_) e.seen = false;
   std::vector<ConnectionView> active;
+  const std::optional<std::int64_t> previous_round = last_round_ns_;
+  if (!samples.empty()) last_round_ns_ = samples.front().at_ns;
   for (Sample& s : samples) {
     auto [it, fresh] = connections_.try_emplace(s.key.cookie);
     Entry& e = it->second;
     e.seen = true;
     e.view.closed = false;
+    if (fresh && previous_round) {
+      // Opened since the previous round: its counters started at zero, its busy time is its life
+      // (at most the time since that round), so its first interval is attributed too.
+      e.view.now = opened_before(s, *previous_round);
+      fresh = false;
+    }
     if (!fresh) {
-      e.view.last = attribute(e.view.now, s);
-      if (const auto st = stalls.find(s.key.local + " " + s.key.remote); st != stalls.end()) e.pending_stall_ns += st->second;
+      e.view.last = attribute(e.view.now, s, &e.busy_carry_ns);
+      const std::string key = s.key.local + " " + s.key.remote;
+      if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
+      // Loss first: a stall inside a recovery is the loss's (trace_events.h).
+      if (events_ || e.pending_loss_ns > 0) e.pending_loss_ns = apply_event_loss(e.view.last, e.pending_loss_ns);
       if (e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.last, e.pending_stall_ns);
       accumulate(e.view.total, e.view.last);
     }
@@ -34,7 +71,18 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
   }
   // Gone sockets stay for the summary if they ever moved data; the others are forgotten.
   std::erase_if(connections_, [](const auto& kv) { return !kv.second.seen && kv.second.view.total.role == Role::idle; });
-  for (auto& [cookie, e] : connections_) e.view.closed = !e.seen;
+  for (auto& [cookie, e] : connections_) {
+    e.view.closed = !e.seen;
+    // Gone: the event time not yet placed (and what the events still bring) goes into its total
+    // (its last intervals), not lost.
+    if (e.view.closed && e.view.total.role == Role::sender) {
+      const std::string key = e.view.now.key.local + " " + e.view.now.key.remote;
+      if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
+      if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
+    }
+    if (e.view.closed && e.pending_loss_ns > 0) e.pending_loss_ns = apply_event_loss(e.view.total, e.pending_loss_ns, false);
+    if (e.view.closed && e.pending_stall_ns > 0) e.pending_stall_ns = apply_event_stalls(e.view.total, e.pending_stall_ns, false);
+  }
   std::sort(active.begin(), active.end(), busier);
   return active;
 }

@@ -47,9 +47,12 @@ std::optional<std::string> mid_stream_flight(const DirectionReport& d) {
   // window read may be the receiver's window (scaled), the sender's buffer or the application's
   // pace: a flight below half the window read is below the window whatever its scale (the
   // sender's buffer, soundly), but one that comes near the window read may be either the window
-  // or the buffer: they look alike. A stated event (loss, a zero window) is judged.
+  // or the buffer: they look alike. A stated event (loss, a zero window) is judged, and so is a
+  // flight whose stops settled it: at the edge of the window for the smallest scale the data
+  // allows, or a full segment or more short of it round after round (scale_fit.h).
   if (!d.no_handshake || d.loss_events > 0 || d.zero_window_acks > 0) return std::nullopt;
   const auto top = static_cast<core::LimitCause>(std::ranges::max_element(d.cause_ns) - d.cause_ns.begin());
+  if (d.mid_stream_limit == top) return std::nullopt;
   // The flight's time read as the path's on a path not shown full is the same flight.
   const bool flight = top == core::LimitCause::receiver_window || top == core::LimitCause::send_buffer ||
                       (top == core::LimitCause::network && !d.path_full);

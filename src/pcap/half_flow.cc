@@ -263,6 +263,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     if (data_end > data_max_) {
       note_round(now, data_end - std::max(data_start, data_max_));
       if (window_scale_known()) edge_.note_data(now, data_end, sender_lag_ns(), full_segment());
+      scale_fit_.note_data(now, data_end, full_segment());
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
         // (a ring) tell whether a segment left paced behind the one before it.
@@ -547,6 +548,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     }
   }
   if (!p.has(tcp_flag::syn) && window_scale_known()) edge_.note_ack(now, a + new_window);
+  if (!p.has(tcp_flag::syn)) scale_fit_.note_ack(a, p.window);
   window_raw_ = p.window;
   have_window_ = true;
   // The window offered for the data: a SYN's (unscaled, before the receiver's buffer is sized)
@@ -892,9 +894,23 @@ DirectionReport HalfFlow::report() const {
     // that was not full.
     // (Segments a round trip apart fill no path: their spacing is the round trip, not a frame time.)
     const bool edge_bound = edge_.bound() && !(path_full && 2 * r.back_to_back_ns < hs_rtt);
-    const auto c = window_bound || edge_bound                                        ? core::LimitCause::receiver_window
-                   : flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
-                                                                                     : core::LimitCause::network;
+    auto c = window_bound || edge_bound                                        ? core::LimitCause::receiver_window
+             : flat && below_window && r.loss_events == 0 && !path_full ? core::LimitCause::send_buffer
+                                                                               : core::LimitCause::network;
+    // Mid-stream, the window's unknown scale fitted to where the sender stopped (scale_fit.h):
+    // stops at the edge are the window's; a flat flight that leaves even the smallest window
+    // the capture allows unused is the sender's buffer. Loss and a zero window are judged
+    // as they are; a full path is the path's.
+    if (r.no_handshake && r.loss_events == 0 && r.zero_window_acks == 0 && !r.path_full) {
+      const ScaleFit::Verdict v = scale_fit_.verdict();
+      if (v == ScaleFit::Verdict::window) {
+        c = core::LimitCause::receiver_window;
+        r.mid_stream_limit = c;
+      } else if (v == ScaleFit::Verdict::not_window && flat) {
+        c = core::LimitCause::send_buffer;
+        r.mid_stream_limit = c;
+      }
+    }
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;
     r.cause_events[static_cast<std::size_t>(c)] += flight_events_;
     for (const Span& sp : timeline_) {

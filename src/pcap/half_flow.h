@@ -16,6 +16,7 @@
 #include "ackstall/pcap/stall_scanner.h"
 #include "held_ack.h"
 #include "upstream_loss.h"
+#include "scale_fit.h"
 #include "window_edge.h"
 
 namespace ackstall::pcap::detail {
@@ -183,6 +184,8 @@ class HalfFlow {
   void loss_since_hole(std::int64_t now);
   // Bursts that reach the offered window's right edge (window_edge.h).
   WindowEdge edge_;
+  // Mid-stream: the window's unknown scale fitted to where the sender stops (scale_fit.h).
+  ScaleFit scale_fit_;
   std::int64_t sender_lag_ns() const noexcept;
 };
 

@@ -195,6 +195,69 @@ TEST(ApplyEventStalls, TimedStallsMoveNetworkThenSendBufferTime) {
   EXPECT_EQ(sum(a), 100 * kMs);
 }
 
+TEST(Attribute, ChronographTicksCarryIntoTheNextInterval) {
+  // A socket with data out at both samples whose busy time reads a 4 ms tick short, then long.
+  Pair p = sender(96'000, 0, 0);
+  std::int64_t carry = 0;
+  Attribution a = attribute(p.before, p.after, &carry);
+  EXPECT_EQ(t(a, LimitCause::network), 100 * kMs);  // not 4 ms of application
+  EXPECT_EQ(t(a, LimitCause::sender_app), 0);
+  EXPECT_EQ(carry, -4 * kMs);
+  p = sender(104'000, 0, 0);
+  a = attribute(p.before, p.after, &carry);
+  EXPECT_EQ(t(a, LimitCause::network), 100 * kMs);
+  EXPECT_EQ(carry, 0);
+  // Emptied in between (nothing out at the later sample): the short reading is idle time.
+  p = sender(60'000, 0, 0);
+  p.after.info.unacked = 0;
+  a = attribute(p.before, p.after, &carry);
+  EXPECT_EQ(t(a, LimitCause::sender_app), 40 * kMs);
+  EXPECT_EQ(carry, 0);
+}
+
+// A sender whose write queue is full at both samples (SO_SNDBUF 64 KiB).
+Pair full_buffer(std::uint32_t unacked_before, std::uint32_t cwnd_before, std::uint32_t unacked_after,
+                 std::uint32_t cwnd_after) {
+  Pair p = sender(100'000, 0, 0);
+  for (Sample* s : {&p.before, &p.after}) {
+    s->memory = SocketMemory{65536, 66000, 0};
+    s->info.snd_wnd = 190'000;
+  }
+  p.before.info.unacked = unacked_before;
+  p.before.info.snd_cwnd = cwnd_before;
+  p.after.info.unacked = unacked_after;
+  p.after.info.snd_cwnd = cwnd_after;
+  return p;
+}
+
+TEST(Attribute, AFullBufferWithRoomInTheCongestionWindowIsTheSendBuffer) {
+  // The window grew (slow start goes on while the flight's bursts reach half of it) but never held
+  // the sender back: the buffer did.
+  Attribution a = attribute(full_buffer(20, 51, 24, 67).before, full_buffer(20, 51, 24, 67).after);
+  EXPECT_EQ(t(a, LimitCause::send_buffer), 100 * kMs);
+  // Slow start: the flight fills the congestion window at the earlier sample: the network's.
+  const Pair p = full_buffer(20, 20, 18, 51);
+  a = attribute(p.before, p.after);
+  EXPECT_EQ(t(a, LimitCause::send_buffer), 0);
+  EXPECT_EQ(t(a, LimitCause::network), 100 * kMs);
+}
+
+TEST(ApplyEventLoss, TimedRecoveriesReplaceTheEstimate) {
+  Pair p = sender(100'000, 0, 30'000);  // network 70 ms, send buffer 30 ms
+  p.after.info.total_retrans = p.before.info.total_retrans + 7;  // estimate: 7 ms of loss
+  Attribution a = attribute(p.before, p.after);
+  ASSERT_EQ(t(a, LimitCause::loss), 7 * kMs);
+  EXPECT_EQ(apply_event_loss(a, 0), 0);  // no recovery ended: the estimate goes
+  EXPECT_EQ(t(a, LimitCause::loss), 0);
+  EXPECT_EQ(t(a, LimitCause::network), 70 * kMs);
+  EXPECT_EQ(apply_event_loss(a, 90 * kMs), 0);
+  EXPECT_EQ(t(a, LimitCause::loss), 90 * kMs);
+  EXPECT_EQ(t(a, LimitCause::network), 0);
+  EXPECT_EQ(t(a, LimitCause::send_buffer), 10 * kMs);
+  EXPECT_EQ(apply_event_loss(a, 150 * kMs), 50 * kMs);  // the interval's 100 ms at most
+  EXPECT_EQ(sum(a), 100 * kMs);
+}
+
 TEST(Accumulate, AddsIntervals) {
   const Pair p = sender(80'000, 30'000, 20'000);
   Attribution total;

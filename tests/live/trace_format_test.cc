@@ -115,7 +115,7 @@ TEST(DecodePage, ACommitBeyondThePageIsAnError) {
 
 TEST(EventSchema, AbsentEventsAreNamedAndTheOthersDecoded) {
   const EventSchema s = EventSchema::make({format_of("tcp_probe.format", "tcp/tcp_probe")});
-  ASSERT_EQ(s.missing().size(), 3U);
+  ASSERT_EQ(s.missing().size(), 4U);
   EXPECT_NE(s.missing()[0].find("sock/sock_send_length"), std::string::npos);
   std::vector<std::byte> rec(136);
   const std::uint16_t type = 2273, sport = 5001;
@@ -140,7 +140,7 @@ TEST(EventSchema, AFieldMissingFromTheKernelsFormatIsNamed) {
   EventFormat f = format_of("sock_send_length.format", "sock/sock_send_length");
   std::erase_if(f.fields, [](const FieldFormat& x) { return x.name == "ret"; });
   const EventSchema s = EventSchema::make({f});
-  ASSERT_EQ(s.missing().size(), 4U);  // three events absent, and the field
+  ASSERT_EQ(s.missing().size(), 5U);  // four events absent, and the field
   EXPECT_NE(s.missing()[1].find("sock/sock_send_length has no field 'ret'"), std::string::npos) << s.missing()[1];
 }
 
@@ -183,6 +183,23 @@ TEST(StallDetector, AnAckHeldAfterASendIsADelayedAckStallWithItsSize) {
   EXPECT_TRUE(d.take().empty());
 }
 
+TEST(StallDetector, AnAckAfterWhichTheSenderWritesLateIsNoStall) {
+  StallDetector d(20'000'000);
+  d.feed(probe(0, 0));
+  d.feed(send(1, 8192));
+  d.feed(probe(2, 8192));
+  d.feed(send(3, 8192));
+  d.feed(probe(44, 1400));   // held 41 ms ...
+  d.feed(send(80, 8192));    // ... but the next write comes 36 ms after the ACK: the application's
+  EXPECT_TRUE(d.take().empty());
+  d.feed(probe(121, 1400));  // held again; the ACK lets queued data go (snd_nxt moves), no write,
+  TraceEvent next = probe(170, 1400);  // which the next probe shows, however late
+
+  next.snd_nxt += 1448;
+  d.feed(next);
+  EXPECT_EQ(d.take().size(), 1U);
+}
+
 TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
   StallDetector d(20'000'000);
   TraceEvent first = probe(0, 0);
@@ -192,6 +209,8 @@ TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
   d.feed(probe(32, 16000));  // 31 ms: one round trip
   d.feed(send(33, 65536));
   d.feed(probe(85, 16000));  // 52 ms: 22 ms beyond it
+  EXPECT_TRUE(d.take().empty());  // not yet known to have released the sender
+  d.feed(send(86, 65536));        // the next write at once: it did
   const auto stalls = d.take();
   ASSERT_EQ(stalls.size(), 1U);
   EXPECT_EQ(stalls[0].path_ns, 31'000'000);  // the shortest wait, above the srtt
@@ -212,6 +231,96 @@ TEST(StallDetector, ARetransmissionMakesItLossAndAnIdleSocketNoStall) {
   const auto stalls = d.take();
   ASSERT_EQ(stalls.size(), 1U);
   EXPECT_EQ(stalls[0].cause, core::LimitCause::loss);
+}
+
+TraceEvent probe_at(std::uint64_t us, std::uint32_t una, std::uint32_t nxt) {
+  TraceEvent e = probe(0, 0);
+  e.ts_ns = us * 1000;
+  e.snd_una = una;
+  e.snd_nxt = nxt;
+  return e;
+}
+TraceEvent retransmit_at(std::uint64_t us) {
+  TraceEvent r;
+  r.kind = TraceKind::retransmit;
+  r.sk = 1;
+  r.ts_ns = us * 1000;
+  return r;
+}
+
+TEST(StallDetector, AFastRecoveryLastsUntilItsRecoveryPointIsAcked) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  d.feed(probe_at(10'000, 1000, 60'000));  // the third duplicate ACK: recovery point 60,000
+  d.feed(retransmit_at(10'020));           // in its softirq
+  d.feed(probe_at(40'000, 1000, 70'000));  // new data sent meanwhile does not move the point
+  d.feed(probe_at(41'000, 59'999, 71'000));
+  auto r = d.take_recoveries();  // going on: its time so far
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].duration_ns, 41'000'000 - 10'020'000);
+  EXPECT_EQ(r[0].local, "10.0.0.1:40000");
+  d.feed(retransmit_at(41'500));            // inside the recovery: no new one
+  d.feed(probe_at(42'000, 59'999, 72'000));  // the ACK that covers it ...
+  d.feed(probe_at(50'000, 60'000, 72'000));  // ... shows at the next one
+  r = d.take_recoveries();
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].duration_ns, 1'000'000);  // the rest, to 42 ms
+  EXPECT_TRUE(d.take_recoveries().empty());
+}
+
+TEST(StallDetector, WithTheKernelsCongestionStatesARecoveryIsTheirs) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  const auto state = [](std::uint64_t us, int ca) {
+    TraceEvent e;
+    e.kind = TraceKind::cong_state;
+    e.sk = 1;
+    e.ts_ns = us * 1000;
+    e.new_state = ca;
+    return e;
+  };
+  d.feed(state(10'000, 1));  // Disorder: not yet a recovery
+  d.feed(state(12'000, 3));  // Recovery, its retransmission a little later (pacing)
+  d.feed(retransmit_at(15'000));
+  d.feed(probe_at(30'000, 60'000, 70'000));  // past the probes' recovery point: the kernel decides
+  d.feed(state(35'000, 4));                  // a timeout in it: Loss, still the same recovery
+  d.feed(state(52'000, 0));                  // Open
+  std::int64_t total = 0;
+  for (const auto& x : d.take_recoveries()) total += x.duration_ns;
+  EXPECT_EQ(total, 37'000'000);
+  d.feed(state(60'000, 3));  // in Recovery and out without a retransmission: no loss time
+  d.feed(state(70'000, 0));
+  EXPECT_TRUE(d.take_recoveries(80'000'000).empty());
+}
+
+TEST(StallDetector, ARecoveryEndsWhenThePeerAcksTheFin) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  d.feed(retransmit_at(100));
+  TraceEvent st;
+  st.kind = TraceKind::set_state;
+  st.sk = 1;
+  st.ts_ns = 30'000'000;
+  st.new_state = 5;  // FIN_WAIT2
+  d.feed(st);
+  const auto r = d.take_recoveries();
+  ASSERT_EQ(r.size(), 1U);
+  EXPECT_EQ(r[0].duration_ns, 30'000'000 - 100'000);
+}
+
+TEST(StallDetector, ATimeoutsRecoveryPointIsTheNextProbesSndNxt) {
+  StallDetector d(20'000'000);
+  d.feed(probe_at(0, 1000, 50'000));
+  d.feed(retransmit_at(200'000));           // a timeout, long after the last ACK
+  d.feed(probe_at(230'000, 1000, 80'000));  // snd_nxt 80,000 then
+  d.feed(probe_at(231'000, 50'000, 80'000));  // 50,000 is not yet 80,000
+  std::int64_t total = 0;
+  for (const auto& x : d.take_recoveries()) total += x.duration_ns;
+  EXPECT_EQ(total, 31'000'000);
+  d.feed(probe_at(260'000, 70'000, 90'000));  // covers 80,000 ...
+  d.feed(probe_at(270'000, 80'000, 90'000));  // ... as this one shows
+  for (const auto& x : d.take_recoveries()) total += x.duration_ns;
+  EXPECT_EQ(total, 60'000'000);
 }
 
 }  // namespace

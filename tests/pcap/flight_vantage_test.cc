@@ -1,9 +1,9 @@
 // What the flight means where the capture was taken (issue 37, docs/SCAN.md "The rules"): beside
 // the receiver a hole filled later is a loss upstream, a flight that reaches the offered window's
 // edge each round trip is the receiver's window whatever its spacing, a segment a round trip
-// after the last is the path's; a capture started mid-stream without the SYNs does not tell the
-// window from the sender's buffer. Each rule on a capture where it must hold and one where it
-// must not.
+// after the last is the path's; a capture started mid-stream without the SYNs tells the window
+// from the sender's buffer only where the sender's stops fit the window's unknown scale
+// (scale_fit.h). Each rule on a capture where it must hold and one where it must not.
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -225,21 +225,68 @@ std::vector<TcpPacket> mid_stream_at_sender(int flight, std::uint16_t window) {
   return v;
 }
 
-TEST(MidStream, AFlightAtTheWindowReadWithoutTheSynsIsTooLittleToJudge) {
-  // The flight meets the window as read; with a scale the window is larger and the sender's
-  // buffer holds the flight: "Problem: the receiver's window" before.
-  const Diagnosis g = diagnose(scan_client(mid_stream_at_sender(3, 3)));
+// --- mid-stream: the window's unknown scale fitted to where the sender stops (scale_fit.h) ---
+
+// At the sender of a 30 ms path, captured after the handshake: each round the segments of
+// FLIGHTS[round % size] (a round of 0 segments is skipped), then the ACK of them all offering
+// WINDOWS[round % size] segments (raw as read; the scale is unknown).
+std::vector<TcpPacket> mid_stream_rounds(const std::vector<int>& flights, const std::vector<std::uint16_t>& windows) {
+  Conversation c = unscaled(windows.front() * kSeg);
+  std::vector<TcpPacket> v;
+  std::int64_t t = 0;
+  for (std::size_t round = 0; round < 30; ++round) {
+    const int flight = flights[round % flights.size()];
+    for (int i = 0; i < flight; ++i) v.push_back(c.data(t + i * 120 * kUs, kSeg, false));
+    t += 30 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent(), static_cast<std::uint16_t>(windows[round % windows.size()] * kSeg)));
+    t += 20 * kUs;
+  }
+  return v;
+}
+
+TEST(MidStream, AFlightThatStopsAtTheWindowsEdgeEachRoundIsTheWindow) {
+  // Each round the sender stops exactly at ACK + the window read: the smallest window the data
+  // allows. "Too little to judge: ... look alike" before.
+  const DirectionReport d = scan_client(mid_stream_at_sender(3, 3));
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(d.mid_stream_limit, LimitCause::receiver_window);
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
+TEST(MidStream, AFlightThatFollowsAChangingWindowIsTheWindow) {
+  // The window read changes (2, 4, 3 segments) and each next flight stops at its new edge: no
+  // one buffer size fits those stops.
+  const Diagnosis g = diagnose(scan_client(mid_stream_rounds({2, 2, 4, 3}, {2, 4, 3, 2})));
+  EXPECT_EQ(g.problem, LimitCause::receiver_window) << g.mechanism;
+}
+
+TEST(MidStream, DataBeyondTheRawEdgeRaisesTheScale) {
+  // A window read of 2 segments and flights of 4: the sender went past ACK + 2 segments, so the
+  // scale is 1 or more; at 1 the edge is 4 segments and every stop is at it.
+  const DirectionReport d = scan_client(mid_stream_rounds({4}, {2}));
+  EXPECT_EQ(d.mid_stream_limit, LimitCause::receiver_window);
+  EXPECT_EQ(diagnose(d).problem, LimitCause::receiver_window) << diagnose(d).mechanism;
+}
+
+TEST(MidStream, AFlightAFullSegmentShortOfTheSmallestEdgeIsTheBuffer) {
+  // Flights of 3 segments under a window read of 2: the scale is 1 or more, the edge 4 segments
+  // or more; the sender stops a full segment short of it every round: not the window.
+  const DirectionReport d = scan_client(mid_stream_rounds({3}, {2}));
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(d.mid_stream_limit, LimitCause::send_buffer);
+  EXPECT_EQ(g.dominant, LimitCause::send_buffer) << g.mechanism;
+  EXPECT_FALSE(g.mechanism.starts_with("Too little")) << g.mechanism;
+}
+
+TEST(MidStream, StopsNowAtTheEdgeNowShortOfItAreTooLittleToJudge) {
+  // Flights of 3 and 2 segments under a window read of 3: half the stops at the edge, half a
+  // segment short: neither rule holds over (nearly) every round.
+  const DirectionReport d = scan_client(mid_stream_rounds({3, 2}, {3}));
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(d.mid_stream_limit.has_value());
   EXPECT_FALSE(g.problem.has_value()) << g.mechanism;
   EXPECT_TRUE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
   EXPECT_NE(g.mechanism.find("look alike"), std::string::npos) << g.mechanism;
-}
-
-TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
-  // A flat 2-segment flight under a 40-segment window read: whatever the scale, the window is
-  // larger; the sender's buffer holds the flight.
-  const Diagnosis g = diagnose(scan_client(mid_stream_at_sender(2, 40)));
-  EXPECT_FALSE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
-  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
 }
 
 // Mid-stream beside the receiver: full segments SPACING apart, each ACKed 60 us after it arrives
@@ -301,6 +348,29 @@ TEST(IdleMidWrite, AnIdleSenderInTheMiddleOfAWriteIsNotTheApplication) {
 TEST(IdleMidWrite, AnIdleSenderAfterAWritesEndIsTheApplication) {
   const Diagnosis g = diagnose(scan_client(idle_between_pairs(true)));
   EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+}
+
+TEST(MidStream, ABufferFlightBesideTheReceiverIsJudgedByItsStops) {
+  // Beside the receiver (ACKs 60 us after the data, no round trip known): 2 segments a round
+  // under a window read of 40; the flight at an ACK is the last hop's, but the stops leave even
+  // the smallest window unused. "Too little to judge" before.
+  const DirectionReport d = scan_client(idle_between_pairs(false));
+  EXPECT_EQ(d.mid_stream_limit, LimitCause::send_buffer);
+  EXPECT_EQ(diagnose(d).problem, LimitCause::send_buffer) << diagnose(d).mechanism;
+}
+
+TEST(MidStream, LoneSegmentsARoundTripApartUnderAWideWindowSettleNothing) {
+  // A segment every 10 ms under a window read of 40: a slow link's pace or a one-segment flight;
+  // a lone segment short of the edge is no buffer's stop.
+  EXPECT_FALSE(scan_client(mid_stream_spaced(10 * kMs)).mid_stream_limit.has_value());
+}
+
+TEST(MidStream, AFlightFarBelowTheWindowReadAtTheSenderIsJudged) {
+  // A flat 2-segment flight under a 40-segment window read: whatever the scale, the window is
+  // larger; the sender's buffer holds the flight.
+  const Diagnosis g = diagnose(scan_client(mid_stream_at_sender(2, 40)));
+  EXPECT_FALSE(g.mechanism.starts_with("Too little to judge")) << g.mechanism;
+  EXPECT_EQ(g.problem, LimitCause::send_buffer) << g.mechanism;
 }
 
 }  // namespace

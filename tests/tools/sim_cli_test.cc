@@ -46,9 +46,10 @@ TEST(SimCli, SummaryOfOneScenario) {
   EXPECT_NE(r.out.find("transfer   409600 of 409600 bytes"), std::string::npos) << r.out;
 }
 
-// The run told in the scanner's causes: every moment to one cause, so the shares sum to the run's
-// duration where the simulator's own stall kinds overlap (a quota wait holds its delayed ACK).
-TEST(SimCli, CausesAreTheScannersAndSumToTheRun) {
+// The run told in core's causes (the simulator's own accounts by default): every moment to one
+// cause, so the shares sum to the run's duration where the simulator's own stall kinds overlap (a
+// quota wait holds its delayed ACK).
+TEST(SimCli, CausesSumToTheRun) {
   auto r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -68,6 +69,43 @@ TEST(SimCli, CausesAreTheScannersAndSumToTheRun) {
   EXPECT_NE(r.out.find("causes     delayed_ack 99."), std::string::npos) << r.out;
   r = run_ackstall({"sim", example("seed/02-unpatched.toml"), "--set", "app.transmitter.writes=200", "--no-causes"});
   EXPECT_EQ(r.out.find("causes "), std::string::npos) << r.out;
+}
+
+// --causes: own (the default), scanner (the run's frames read by the capture scanner) and check
+// (both, exit 1 when they disagree); a value outside the set is one line naming it.
+TEST(SimCli, CausesOwnScannerAndCheck) {
+  const std::vector<std::string> run = {"sim", example("seed/03-unpatched-ackonpush.toml"), "--set",
+                                        "app.transmitter.writes=300"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = run;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_ackstall(args);
+  };
+  auto line_of = [](const std::string& out, const std::string& head) {
+    const auto at = out.find(head);
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  const auto own = with({});
+  const auto scanner = with({"--causes", "scanner"});
+  const auto check = with({"--causes", "check"});
+  ASSERT_EQ(own.code, 0) << own.err;
+  ASSERT_EQ(scanner.code, 0) << scanner.err;
+  EXPECT_EQ(check.code, 0) << check.err;
+  EXPECT_NE(line_of(own.out, "causes     send_buffer"), "") << own.out;
+  EXPECT_EQ(line_of(own.out, "causes "), line_of(with({"--causes", "own"}).out, "causes "));
+  // The seed's row: the two name the same causes with the same figures to the 0.1 %.
+  EXPECT_EQ(line_of(own.out, "causes "), line_of(scanner.out, "causes ")) << scanner.out;
+  EXPECT_NE(check.out.find("check      the capture scanner's reading of the run agrees"), std::string::npos) << check.out;
+  EXPECT_EQ(own.out.find("check "), std::string::npos) << own.out;
+  const auto j = nlohmann::json::parse(with({"--causes", "check", "--json"}).out);
+  EXPECT_EQ(j["causes_check"], "agree");
+  EXPECT_TRUE(j.contains("time_by_cause_s"));
+  expect_one_line_error(with({"--causes", "scaner"}), 2, "did you mean scanner");
+  // One run only: not the table of several, nor a sweep.
+  expect_one_line_error(run_ackstall({"sim", example("seed/01-best-raw-winsock.toml"), example("seed/02-unpatched.toml"),
+                                      "--causes", "check"}),
+                        2, "not the table");
+  expect_one_line_error(with({"--causes", "scanner", "--sweep", "app.transmitter.write_len=1k,2k"}), 2, "not a sweep");
 }
 
 TEST(SimCli, JsonAndTable) {

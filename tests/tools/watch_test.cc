@@ -27,6 +27,20 @@ TEST(Watch, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(run_ackstall({"watch", "--duration", "soon"}), kExitUsage, "--duration");
   expect_one_line_error(run_ackstall({"watch", "--flow", "1.2.3"}), kExitUsage, "not an IPv4 or IPv6 address");
   expect_one_line_error(run_ackstall({"watch", "--port", "70000"}), kExitUsage, "--port");
+  expect_one_line_error(run_ackstall({"watch", "--cgroup", "/no/such/cgroup", "--duration", "1ms"}), kExitUsage,
+                        "--cgroup /no/such/cgroup");
+  expect_one_line_error(run_ackstall({"watch", "--cgroup", "/proc", "--duration", "1ms"}), kExitUsage,
+                        "not a cgroup v2 directory");
+}
+
+// --events without tracefs (a mount that is none, or no root): one line, and the sampling goes on.
+TEST(Watch, EventsWithoutTracefsFallBackToSampling) {
+  const auto r = run_ackstall({"watch", "--events", "--tracefs", "/no/such/tracefs", "--duration", "150ms"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_EQ(r.err, "ackstall: watch --events: no tracefs at /no/such/tracefs (no /no/such/tracefs/instances); "
+                   "sampling only\n");
+  EXPECT_NE(r.out.find("summary: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("events: "), std::string::npos) << r.out;  // no event counts: no events were read
 }
 
 // A loopback sender whose receiver never reads: after its buffers fill, it waits on the window.

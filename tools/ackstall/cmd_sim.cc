@@ -29,6 +29,7 @@
 #include "gnuplot.h"
 #include "sim_keys.h"
 #include "ackstall/analysis/sim_causes.h"
+#include "ackstall/sim/cause_accounts.h"
 #include "ackstall/analysis/sim_pcap.h"
 #include "sim_plot.h"
 #include "sim_report.h"
@@ -42,7 +43,8 @@ struct SimOptions {
   std::vector<std::string> files;
   std::vector<std::string> sets;
   bool json = false;
-  bool no_causes = false;  // --no-causes: skip the scanner's accounts of a single run (analysis/sim_causes.h)
+  bool no_causes = false;  // --no-causes: no causes line for a single run
+  std::string causes = "own";  // --causes: whose accounts (analysis/sim_causes.h)
   std::string pcap_path;
   std::uint32_t snaplen = 128;
   std::string pcap_at = "wire";
@@ -90,7 +92,7 @@ core::Result<SimRun> run_one(const std::string& file, scenario::Scenario sc, sim
   auto summary = sim::run_experiment(sc.config, sink);
   if (!summary) return tl::unexpected(summary.error());
   const auto t1 = std::chrono::steady_clock::now();
-  return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count(), {}};
+  return SimRun{file, std::move(sc), *summary, std::chrono::duration<double>(t1 - t0).count(), {}, {}};
 }
 
 unsigned job_count(const SimOptions& o) {
@@ -116,6 +118,7 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   if (sources(o).size() != 1) return fail(io, "sim: --sweep takes exactly one scenario (or --defaults)", kExitUsage);
   if (!o.pcap_path.empty() || !o.plot_window.empty())
     return fail(io, "sim: --pcap and --plot-window trace one run, not a sweep", kExitUsage);
+  if (o.causes != "own") return fail(io, "sim: --causes " + o.causes + " reads one run, not a sweep", kExitUsage);
   // The file's [sweep] axes (less those --sweep names again), then --sweep's.
   auto base = load(sources(o)[0], o.sets, io.err);
   if (!base) return fail(io, base.error(), kExitUsage);
@@ -191,6 +194,8 @@ int execute(const SimOptions& o, Io io) {
   if ((!o.pcap_path.empty() || !o.plot_path.empty()) && sources(o).size() != 1) {
     return fail(io, "sim: --pcap and --plot take exactly one scenario", kExitUsage);
   }
+  if (o.causes != "own" && sources(o).size() != 1)
+    return fail(io, "sim: --causes " + o.causes + " reads one run, not the table of several", kExitUsage);
   if (!o.plot_window.empty() && o.plot_path.empty())
     return fail(io, "sim: --plot-window needs --plot", kExitUsage);
   PlotWindow window;
@@ -224,17 +229,33 @@ int execute(const SimOptions& o, Io io) {
     }
     std::unique_ptr<PlotTraceSink> plot_sink;
     if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
-    analysis::CauseTraceSink causes(scenarios[0].config.stall_threshold.count());
+    // The causes (analysis/sim_causes.h): the simulator's own accounts, the scanner's reading of
+    // its frames, or both held to agree.
+    const bool own_causes = !o.no_causes && o.causes != "scanner";
+    const bool scanner_causes = !o.no_causes && o.causes != "own";
+    sim::CauseAccountant own(scenarios[0].config.stall_threshold);
+    analysis::CauseTraceSink scanned(scenarios[0].config.stall_threshold.count());
     std::vector<sim::TraceSink*> sinks;
-    if (!o.no_causes) sinks.push_back(&causes);
+    if (own_causes) sinks.push_back(&own);
+    if (scanner_causes) sinks.push_back(&scanned);
     if (pcap_sink) sinks.push_back(pcap_sink.get());
     if (plot_sink) sinks.push_back(plot_sink.get());
+    // One sink (the default: the causes alone) is called directly, several through the tee.
+    sim::TraceSink* const single = sinks.size() == 1 ? sinks[0] : nullptr;
     const bool traced = !sinks.empty();
     TeeSink tee(std::move(sinks));
-    auto run = run_one(files[0], std::move(scenarios[0]), traced ? &tee : nullptr);
+    auto run = run_one(files[0], std::move(scenarios[0]), single != nullptr ? single : traced ? &tee : nullptr);
     if (!run) return fail(io, run.error());
-    if (!o.no_causes)
-      if (const auto d = causes.finish()) run->causes = pcap::diagnose(*d).accounts;
+    std::optional<analysis::CauseComparison> check;
+    if (own_causes) {
+      const sim::CauseAccounts a = own.finish();
+      run->causes = analysis::cause_shares(a.cause_ns, a.duration_ns);
+      if (scanner_causes)
+        if (const auto d = scanned.finish()) check = analysis::compare_causes(a, *d);
+    } else if (scanner_causes) {
+      if (const auto d = scanned.finish()) run->causes = pcap::diagnose(*d).accounts;
+    }
+    if (check) run->causes_check = check->agree ? "" : check->detail;
     runs.push_back(std::move(*run));
     if (pcap_sink)
       if (auto r = pcap_sink->finish(); !r) return fail(io, r.error());
@@ -260,6 +281,8 @@ int execute(const SimOptions& o, Io io) {
     }
   }
 
+  const bool disagree = runs.size() == 1 && runs[0].causes_check && !runs[0].causes_check->empty();
+  if (disagree) io.err << "ackstall: sim: the simulator's causes and the scanner's disagree: " << *runs[0].causes_check << '\n';
   if (o.json) {
     nlohmann::json j = nlohmann::json::array();
     for (const SimRun& r : runs) j.push_back(summary_json(r));
@@ -271,7 +294,7 @@ int execute(const SimOptions& o, Io io) {
   } else {
     print_table(io.out, runs);
   }
-  return kExitOk;
+  return disagree ? kExitFailure : kExitOk;
 }
 
 }  // namespace
@@ -292,9 +315,12 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
   cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
-  cmd->add_flag("--no-causes", o->no_causes,
-                "skip the causes line (the run read by the capture scanner; about a third of a run's time): "
-                "the simulation alone, as bench/sim_vs_ns3.sh times it");
+  cmd->add_option("--causes", o->causes,
+                  "whose causes line (each moment of one run to one cause): own (the simulator's stalls, the "
+                  "default), scanner (its frames read by the capture scanner, as `ackstall scan`), or check "
+                  "(both: exit 1 naming the first cause they disagree on)")
+      ->check(one_of({"own", "scanner", "check"}));
+  cmd->add_flag("--no-causes", o->no_causes, "no causes line: the simulation alone");
   add_stall_threshold_option(
       *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
       "waits longer than this count as stalls, shorter ones are reported apart");

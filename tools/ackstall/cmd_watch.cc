@@ -23,7 +23,7 @@ namespace {
 struct WatchCli {
   std::vector<std::string> flows;
   std::vector<std::uint16_t> ports;
-  std::string interval = "100ms", duration;
+  std::string interval = "100ms", duration, cgroup, tracefs;
   std::size_t rows = 20;
   bool json = false, events = false;
 };
@@ -51,6 +51,11 @@ int run_watch(const WatchCli& o, Io io) {
   live::SampleFilter filter;
   for (const auto& f : o.flows) filter.endpoints.push_back(*live::parse_endpoint_filter(f));
   for (const std::uint16_t p : o.ports) filter.endpoints.push_back({{}, p});
+  if (!o.cgroup.empty()) {
+    auto id = live::cgroup_id(o.cgroup);
+    if (!id) return fail(io, id.error(), kExitUsage, "watch: ");
+    filter.cgroup = *id;
+  }
   const std::int64_t interval = *core::parse_duration_ns(o.interval);
   const std::int64_t duration = o.duration.empty() ? 0 : *core::parse_duration_ns(o.duration);
   auto diag = live::SockDiag::open();
@@ -67,18 +72,22 @@ int run_watch(const WatchCli& o, Io io) {
     for (const auto& f : filter.endpoints) f.port ? ports.push_back(*f.port) : void(any_port = true);
     if (any_port) ports.clear();
     std::vector<std::string> notes;
-    auto t = live::TraceInstance::create(ports, notes);
+    auto t = live::TraceInstance::create(ports, notes, o.tracefs);
     for (const auto& n : notes) io.err << "ackstall: watch --events: " << n << '\n';
-    if (!t) return fail(io, t.error());
-    trace.emplace(std::move(*t));
+    // Without the events (no root, no tracefs) the sampling still works: one line, then on.
+    if (t) {
+      trace.emplace(std::move(*t));
+    } else {
+      io.err << "ackstall: watch --events: " << t.error().message() << "; sampling only\n";
+    }
   }
-  live::Tracker tracker;
+  live::Tracker tracker(trace.has_value());
   const std::int64_t start = live::monotonic_ns();
   for (std::int64_t next = start, round = 0;; ++round) {
     auto samples = diag->sample(filter);
     if (!samples) return fail(io, samples.error(), kExitFailure, "watch: ");
     const double t = static_cast<double>(live::monotonic_ns() - start) / 1e9;
-    std::unordered_map<std::string, std::int64_t> stall_ns;  // per "local remote", this round
+    std::unordered_map<std::string, std::int64_t> stall_ns, loss_ns;  // per "local remote", this round
     if (trace) {
       if (auto ok = feed_events(*trace, stalls); !ok) return fail(io, ok.error(), kExitFailure, "watch --events: ");
       for (const auto& st : stalls.take()) {
@@ -89,8 +98,11 @@ int run_watch(const WatchCli& o, Io io) {
         if (!o.json && !top) io.out << recent.back();
       }
       if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
+      // The events are given out up to kHoldBackNs ago (the trace clock is "mono").
+      const auto now = static_cast<std::uint64_t>(live::monotonic_ns() - live::TraceInstance::kHoldBackNs);
+      for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
     }
-    const auto rows = tracker.update(std::move(*samples), stall_ns);
+    const auto rows = tracker.update(std::move(*samples), stall_ns, loss_ns);
     if (round > 0 && o.json) {
       for (const auto& r : rows) io.out << live::json_line(r, t);
     } else if (round > 0) {
@@ -117,11 +129,11 @@ int run_watch(const WatchCli& o, Io io) {
   }
   if (trace) {
     const auto c = trace->counts();
-    io.out << fmt::format(fmt::runtime(o.json ? "{{\"event\": \"trace_counts\", \"records\": {}, \"sends\": {}, \"overrun\": {}, "
-                                   "\"dropped\": {}, \"missed_pages\": {}}}\n"
-                                 : "events: {} records read, {} sends of watched sockets; lost: {} overrun, {} dropped, "
-                                   "{} pages with missed events\n"),
-                          c.records, stalls.sends(), c.overrun, c.dropped, c.missed_pages);
+    io.out << fmt::format(fmt::runtime(o.json ? "{{\"event\": \"trace_counts\", \"records\": {}, \"acks\": {}, \"sends\": {}, "
+                                   "\"overrun\": {}, \"dropped\": {}, \"missed_pages\": {}}}\n"
+                                 : "events: {} records read, {} ACKs and {} sends of watched sockets; lost: {} overrun, {} "
+                                   "dropped, {} pages with missed events\n"),
+                          c.records, stalls.acks(), stalls.sends(), c.overrun, c.dropped, c.missed_pages);
   }
   const int sig = interrupt.flag().load();
   return sig ? InterruptFlag::exit_code(sig) : kExitOk;
@@ -142,11 +154,15 @@ void add_watch_command(CLI::App& parent, Action& selected) {
       });
   cmd->add_option("-p,--port", o->ports, "only connections with this port at either end (repeatable)")
       ->check(CLI::Range(1, 65535));
+  cmd->add_option("--cgroup", o->cgroup, "only the sockets of this cgroup v2 directory (absolute, or relative to "
+                                         "the cgroup2 mount; Linux 5.9+; --events still filters by port only)");
   cmd->add_option("--interval", o->interval, "time between samples (default 100ms)")->check(check_duration);
   cmd->add_option("--duration", o->duration, "stop after this long (default: until Ctrl-C)")->check(check_duration);
   cmd->add_option("--rows", o->rows, "connections shown in the table (default 20)")->check(CLI::Range(1, 100000));
   cmd->add_flag("--events", o->events, "root: also the kernel's TCP tracepoints (a tracefs instance of its own, "
                                        "removed on exit): each delayed-ACK stall as it happens, with the send behind it");
+  cmd->add_option("--tracefs", o->tracefs, "with --events: the tracefs mount to use (default /sys/kernel/tracing, "
+                                           "mounted if absent, else /sys/kernel/debug/tracing)");
   cmd->add_flag("--json", o->json, "one JSON object per connection and interval (fields: docs/GUIDE.md)");
   cmd->callback([o, &selected] { selected = [o](Io io) { return run_watch(*o, io); }; });
 }

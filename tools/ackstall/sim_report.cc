@@ -78,6 +78,8 @@ void print_summary(std::ostream& out, const SimRun& r) {
     fmt::print(out, "causes     {} (each moment to one cause, as `ackstall scan` reads a capture at the sender)\n",
                causes);
   }
+  if (r.causes_check && r.causes_check->empty())
+    fmt::print(out, "check      the capture scanner's reading of the run agrees (analysis/sim_causes.h)\n");
   fmt::print(out, "stalls     {} (waits > {}; the simulator's kinds overlap: a quota wait holds the delayed ACK "
              "that ends it); shorter waits {:.3f} s in all ({})\n",
              stall_brief(s.stalls), core::format_duration_ns(r.scenario.config.stall_threshold.count()),
@@ -145,6 +147,7 @@ nlohmann::json summary_json(const SimRun& r) {
     for (const auto& c : r.causes) causes[std::string(core::to_string(c.cause))] = static_cast<double>(c.ns) / 1e9;
     j["time_by_cause_s"] = causes;
   }
+  if (r.causes_check) j["causes_check"] = r.causes_check->empty() ? "agree" : *r.causes_check;
   return j;
 }
 

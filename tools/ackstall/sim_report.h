@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <iosfwd>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -18,8 +19,11 @@ struct SimRun {
   scenario::Scenario scenario;
   sim::Summary summary;
   double wall_seconds = 0;
-  // Where the time went, in the scanner's causes (analysis/sim_causes.h), largest first; single runs only.
+  // Where the time went, in core's causes (analysis/sim_causes.h), largest first; single runs only.
   std::vector<pcap::CauseShare> causes;
+  // --causes check: "" when the simulator's and the scanner's accounts agree, else the first
+  // disagreement (analysis::compare_causes).
+  std::optional<std::string> causes_check;
 };
 
 void print_summary(std::ostream& out, const SimRun& run);

@@ -7,17 +7,18 @@
 //   the interval's time = busy (tcpi_busy_time: data in flight or queued) + idle;
 //   receiver_window  = delta tcpi_rwnd_limited (the peer's window stopped the sender), and the
 //                      rest of the busy time when data waited unsent at both samples while in
-//                      flight left no room for a full segment in the peer's window, with room in
-//                      the congestion window
+//                      flight left no room for a full segment in the peer's window, or filled 3/4
+//                      of it, with room in the congestion window
 //                      (scan's "window full");
 //   send_buffer      = delta tcpi_sndbuf_limited (everything written was sent and the writer
 //                      waits for buffer space), and the rest of the busy time when the write
 //                      queue held 3/5 of SO_SNDBUF at both samples while in flight stayed below
-//                      3/4 of both windows and the congestion window did not grow (scan's plateau
+//                      3/4 of both windows, the congestion window at both samples (scan's plateau
 //                      rule; the chronograph misses slow start);
 //   loss             = one smoothed round trip per segment retransmitted in the interval
 //                      (RFC 6675: fast recovery repairs in about a round trip), the RTO instead
 //                      while the socket is in the Loss state (RFC 6298), at most the busy time left;
+//                      with --events, the recoveries the tracepoints timed instead (apply_event_loss);
 //   delayed_ack      = the part of the busy and send-buffer time that the ACK hold adds: when the
 //                      smoothed RTT exceeds the path's minimum by at least kMinAckHold and 3x,
 //                      while at most 2 segments are unacknowledged at one of the two samples (the
@@ -67,14 +68,25 @@ struct Attribution {
   bool chrono_missing = false;                        // kernel without tcpi_busy_time (< 4.10)
 };
 
-// BEFORE and AFTER must be the same socket (key.cookie), AFTER later.
-Attribution attribute(const Sample& before, const Sample& after);
+// BEFORE and AFTER must be the same socket (key.cookie), AFTER later. BUSY_CARRY (optional, one
+// per socket, starting at 0): the chronographs' busy time read beyond one interval carries into
+// the next, so that their jiffy ticks do not show as idle time (see attribution.cc).
+Attribution attribute(const Sample& before, const Sample& after, std::int64_t* busy_carry = nullptr);
 
 // --events: STALL_NS of delayed-ACK stalls the tracepoints timed in the interval (each ACK's wait
 // beyond the path: trace_events.h) replace the smoothed-RTT estimate: that much network and
 // send-buffer time (in that order) becomes delayed_ack, at most all of it. Returns the stall time
 // left over (a stall longer than the interval: the caller carries it into the next).
-std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns);
+// REPLACE false: the estimate was replaced before (a connection's total), all of STALL_NS moves.
+std::int64_t apply_event_stalls(Attribution& a, std::int64_t stall_ns, bool replace = true);
+
+// --events: LOSS_NS of loss recovery the tracepoints timed (from a retransmission until the
+// peer ACKed everything sent before it: trace_events.h) replace the round-trip-per-retransmission
+// estimate: the estimate goes back to the network, then that much network, send-buffer,
+// receiver-window and delayed-ACK time (in that order) becomes loss, at most all of it. Returns
+// the recovery time left over (the caller carries it into the next interval).
+// REPLACE false: the estimate was replaced before (a connection's total), only LOSS_NS moves.
+std::int64_t apply_event_loss(Attribution& a, std::int64_t loss_ns, bool replace = true);
 
 // Several intervals of one socket added up (the summary).
 void accumulate(Attribution& total, const Attribution& next);

@@ -29,7 +29,16 @@ core::Result<EndpointFilter> parse_endpoint_filter(std::string_view text);
 
 struct SampleFilter {
   std::vector<EndpointFilter> endpoints;  // empty: every socket; else any of them
+  // Only the sockets of this cgroup (v2 id: cgroup_id()), filtered by the kernel (inet_diag
+  // bytecode INET_DIAG_BC_CGROUP_COND, Linux 5.9+; an older kernel refuses the request: sample()
+  // says so in one line).
+  std::optional<std::uint64_t> cgroup;
 };
+
+// The id of cgroup v2 directory PATH (absolute, or relative to the cgroup2 mount: /proc/self/mounts),
+// as the kernel tags sockets with it (the kernfs node id: name_to_handle_at, as `ss` finds it);
+// an error naming PATH when it is no cgroup v2 directory.
+core::Result<std::uint64_t> cgroup_id(const std::string& path);
 bool matches(const SampleFilter& f, const SocketKey& key);
 
 // A NETLINK_SOCK_DIAG socket, kept open across samples.

@@ -18,8 +18,9 @@ namespace ackstall::live {
 inline constexpr std::string_view kInstancePrefix = "ackstall-watch-";
 
 // The tracefs mount (/sys/kernel/tracing, else /sys/kernel/debug/tracing), mounted there if
-// absent; an error saying what is missing (no root, no tracefs in this kernel).
-core::Result<std::string> tracefs_root();
+// absent; an error saying what is missing (no root, no tracefs in this kernel). With AT (a mount
+// the user named), that directory only: an error when it is no tracefs (no instances/ in it).
+core::Result<std::string> tracefs_root(const std::string& at = {});
 
 // Instances named kInstancePrefix<pid> whose process is gone: removed; returns their names.
 std::vector<std::string> remove_stale_instances(const std::string& root);
@@ -33,15 +34,21 @@ class TraceInstance {
   // The instance with the events this kernel has, filtered in the kernel to PORTS (either end;
   // empty: every TCP socket). NOTES gets one line per absent event or field, and per stale
   // instance removed.
+  // TRACEFS: the mount to use (empty: tracefs_root()'s search).
   static core::Result<TraceInstance> create(const std::vector<std::uint16_t>& ports, std::vector<std::string>& notes,
-                                            std::size_t buffer_kb = 4096);
+                                            const std::string& tracefs = {}, std::size_t buffer_kb = 4096);
   TraceInstance(TraceInstance&& other) noexcept;
   TraceInstance& operator=(TraceInstance&&) = delete;
   TraceInstance(const TraceInstance&) = delete;
   ~TraceInstance();
 
-  // Reads every per-CPU buffer until it is empty; the decoded events, in time order.
+  // Reads every per-CPU buffer until it is empty; the decoded events, in time order. The buffers
+  // are read one after the other, so an event of a CPU read first may be older than one of a CPU
+  // read later and still come only in the next drain: the events from kHoldBackNs before this
+  // drain began on are held for the next one (the trace clock is CLOCK_MONOTONIC), so that the
+  // events come out in time order across drains too.
   core::Result<std::vector<TraceEvent>> drain();
+  static constexpr std::int64_t kHoldBackNs = 5'000'000;
   TraceCounts counts() const;
   const std::string& path() const noexcept { return path_; }
 
@@ -52,6 +59,7 @@ class TraceInstance {
   PageLayout layout_;
   std::size_t page_size_ = 4096;
   std::vector<int> pipes_;
+  std::vector<TraceEvent> held_;  // read, not yet given out (drain)
   std::uint64_t records_ = 0, missed_pages_ = 0;
 };
 

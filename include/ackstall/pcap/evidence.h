@@ -38,8 +38,9 @@ std::optional<std::string> thin_evidence(const DirectionReport& d);
 
 // Part of it: a capture started mid-stream with neither SYN (no window scale, MSS or handshake
 // round trip) whose time went mostly to the flight's limit (the receiver's window, the sender's
-// buffer, the application's pace or the path) without loss, a zero window, a delayed-ACK stall or
-// a full path to tell them apart: the reason, or nullopt.
+// buffer, the application's pace or the path) without loss, a zero window, a delayed-ACK stall,
+// a full path or the sender's stops fitted to the window's scale (DirectionReport::
+// mid_stream_limit, src/pcap/scale_fit.h) to tell them apart: the reason, or nullopt.
 std::optional<std::string> mid_stream_flight(const DirectionReport& d);
 
 }  // namespace ackstall::pcap

@@ -157,6 +157,10 @@ struct DirectionReport {
   // Neither SYN was captured: the window scale, the MSS and the handshake's round trip are
   // unknown (evidence.h: a flight's limit is then not told).
   bool no_handshake = false;
+  // Without the handshake, where the sender stopped each round settled the flight's limit
+  // (src/pcap/scale_fit.h): receiver_window or send_buffer; evidence.h's mid-stream rule then
+  // judges a direction whose time went mostly to it.
+  std::optional<core::LimitCause> mid_stream_limit;
   // Segments left at 90 % or more of their back-to-back rate while the flight set the pace (the
   // path was full).
   bool path_full = false;
