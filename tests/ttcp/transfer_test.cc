@@ -364,5 +364,25 @@ TEST(TtcpTransfer, ServeTakesOneTransferAfterAnother) {
   EXPECT_EQ(served, (std::vector<std::uint64_t>{3 * 8192, 5 * 8192}));
 }
 
+// The lab's receiver for a transmitter: its sizes, a count only for a transfer by count, and
+// its own ACK mode.
+TEST(TtcpTransfer, ReceiverForATransmitter) {
+  Config tx;
+  tx.transmit = true;
+  tx.buflen = 15928;
+  tx.nbuf = 500;
+  tx.nbuf_set = true;
+  tx.verify = true;
+  const Config rx = receiver_for(tx, AckMode::classic);
+  EXPECT_FALSE(rx.transmit);
+  EXPECT_EQ(rx.buflen, 15928);
+  EXPECT_TRUE(rx.nbuf_set);
+  EXPECT_TRUE(rx.verify);
+  EXPECT_EQ(rx.ack_mode, AckMode::classic);
+  EXPECT_EQ(rx.accept_timeout_ms, 15000);
+  tx.seconds = 1;  // a timed transfer: the receiver does not expect a count
+  EXPECT_FALSE(receiver_for(tx, AckMode::normal).nbuf_set);
+}
+
 }  // namespace
 }  // namespace ackstall::ttcp

@@ -134,16 +134,11 @@ core::Result<TtcpConfig> parse_tx(const std::vector<std::string>& args) {
   return cli.cfg;
 }
 
+// The pair's receiver (ttcp::receiver_for), printing as the transmitter does (--json).
 TtcpConfig receiver_for(const TtcpConfig& tx, ttcp::AckMode mode) {
   TtcpConfig rx;
-  rx.buflen = tx.buflen;
-  rx.nbuf = tx.nbuf;
-  rx.nbuf_set = tx.nbuf_set && tx.seconds <= 0;
-  rx.verify = tx.verify;
+  static_cast<ttcp::Config&>(rx) = ttcp::receiver_for(tx, mode);
   rx.json = tx.json;
-  rx.interval = tx.interval;
-  rx.ack_mode = mode;
-  rx.accept_timeout_ms = 15000;
   return rx;
 }
 

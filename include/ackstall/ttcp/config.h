@@ -63,4 +63,9 @@ struct Config {
   const std::atomic<int>* interrupt = nullptr;
 };
 
+// The receiver for transmitter `tx` (the lab's pair): its buffer length and count (a count only
+// for a transfer by count), --verify and --interval, the ACK mode `mode`, and 15 s to wait for
+// the transmitter.
+Config receiver_for(const Config& tx, AckMode mode);
+
 }  // namespace ackstall::ttcp
