@@ -269,7 +269,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         // (a ring) tell whether a segment left paced behind the one before it.
         if (const std::int64_t gap = now - last_data_ns_; gap > 0) {
           if (full_spacings_.size() < (std::size_t{1} << 17)) full_spacings_.push_back(gap);
-          recent_spacings_[recent_count_++ % recent_spacings_.size()] = gap;
+          recent_spacings_.add(gap);
         }
       }
       if (report_.data_segments > 0 && snd_una_ >= data_max_) {
@@ -312,11 +312,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
 
 bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {
   // The median of the last (up to) 8 full-size spacings, once there are 2.
-  const std::size_t n = std::min<std::size_t>(recent_count_, recent_spacings_.size());
-  if (n < 2) return false;
-  std::array<std::int64_t, 8> v = recent_spacings_;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(v.begin(), mid, v.begin() + static_cast<std::ptrdiff_t>(n));
+  const std::optional<std::int64_t> mid = recent_spacings_.median();
+  if (!mid) return false;
   // A spacing as long as a stall is no frame time (20 ms a 1500-byte frame is 0.6 Mbit/s): an
   // application writing at its own pace (a poller, a paced writer), whose idle time is its own.
   if (*mid >= threshold_ns_) return false;

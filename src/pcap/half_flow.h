@@ -13,6 +13,7 @@
 #include <optional>
 #include <vector>
 
+#include "ackstall/core/recent_spacings.h"
 #include "ackstall/pcap/stall_scanner.h"
 #include "held_ack.h"
 #include "upstream_loss.h"
@@ -69,8 +70,7 @@ class HalfFlow {
   bool receiver_timestamps_ = false;           // its SYN carried the timestamps option
   std::vector<std::int64_t> delayed_ack_delays_;
   std::vector<std::int64_t> full_spacings_;  // consecutive full-size new-data segments' spacings
-  std::array<std::int64_t, 8> recent_spacings_{};  // the last 8 of them (a ring)
-  std::size_t recent_count_ = 0;
+  core::RecentSpacings recent_spacings_;  // the last 8 of them
   std::uint64_t last_tx_frame_ = 0;
   // The current write (new data since the last PSH) and the handshake's times.
   std::uint64_t write_bytes_ = 0;

@@ -286,12 +286,8 @@ void CauseAccountant::on_receiver(const Event& e) {
 bool CauseAccountant::paced_after_previous(std::int64_t since_last_data) const {
   // The median of the last (up to) 8 full-size spacings, once there are 2; one as long as a stall
   // is an application's own pace, not a frame time.
-  const std::size_t n = std::min<std::size_t>(recent_count_, recent_.size());
-  if (n < 2) return false;
-  std::array<std::int64_t, 8> v = recent_;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(n / 2);
-  std::nth_element(v.begin(), mid, v.begin() + static_cast<std::ptrdiff_t>(n));
-  return *mid < threshold_ns_ && since_last_data <= *mid + *mid / 4;
+  const std::optional<std::int64_t> mid = recent_.median();
+  return mid && *mid < threshold_ns_ && since_last_data <= *mid + *mid / 4;
 }
 
 // Spacing buckets: 128 a power of two (the seven bits below the leading one: within 0.4 %, as
@@ -303,7 +299,7 @@ std::size_t CauseAccountant::spacing_bucket(std::int64_t ns) noexcept {
 }
 
 void CauseAccountant::note_spacing(std::int64_t ns) {
-  recent_[recent_count_++ % recent_.size()] = ns;
+  recent_.add(ns);
   ++spacing_hist_[std::min(spacing_bucket(ns), spacing_hist_.size() - 1)];
 }
 

@@ -50,6 +50,7 @@
 #include <optional>
 
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/recent_spacings.h"
 #include "ackstall/core/ring.h"
 #include "ackstall/sim/trace.h"
 
@@ -135,8 +136,7 @@ class CauseAccountant final : public TraceSink {
   // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
   // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
   std::array<std::uint32_t, 128 * 36> spacing_hist_{};
-  std::array<std::int64_t, 8> recent_{};  // the last 8 spacings (a ring)
-  std::size_t recent_count_ = 0;
+  core::RecentSpacings recent_;  // the last 8 spacings
   bool last_data_full_ = false, last_data_psh_ = true;
   // The window's edge (ACK number + window) of the last 64 ACKs, and the bursts of new data that
   // reached it.
