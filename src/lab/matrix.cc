@@ -20,6 +20,12 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double min_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
+
+double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
+
+double fraction_of(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
 core::Result<void> write_matrix_json(const std::string& path, const MatrixSetup& setup,
                                      const std::vector<MatrixCell>& cells) {
   const double line = setup.line_mb_s;
@@ -38,7 +44,7 @@ core::Result<void> write_matrix_json(const std::string& path, const MatrixSetup&
                          {"case", r.kase},
                          {"mb_s", r.mbps},
                          {"median_mb_s", median(r.mbps)},
-                         {"fraction_of_line", median(r.mbps) / line},
+                         {"fraction_of_line", fraction_of(median(r.mbps), line)},
                          {"stalls", r.stalls},
                          {"stalls_per_s", r.stalls_per_s},
                          {"median_stalls_per_s", median(r.stalls_per_s)},
@@ -58,8 +64,7 @@ core::Result<void> write_matrix_csv(const std::string& path, const MatrixSetup& 
   f << "len,case,median_mb_s,min_mb_s,max_mb_s,fraction_of_line,median_stalls_per_s,median_wait_ms_per_s,runs\n";
   for (const auto& r : cells) {
     f << fmt::format("{},{},{:.4f},{:.4f},{:.4f},{:.4f},{:.2f},{:.2f},{}\n", r.len, r.kase, median(r.mbps),
-                     *std::min_element(r.mbps.begin(), r.mbps.end()),
-                     *std::max_element(r.mbps.begin(), r.mbps.end()), median(r.mbps) / line,
+                     min_of(r.mbps), max_of(r.mbps), fraction_of(median(r.mbps), line),
                      median(r.stalls_per_s), median(r.waited_ms_per_s), r.mbps.size());
   }
   if (!f) return core::fail("lab matrix: cannot write " + path);

@@ -18,6 +18,10 @@ Sample opened_before(const Sample& s, std::int64_t since_ns) {
   o.info.min_rtt_us = s.info.min_rtt_us;
   o.info.rtt_us = s.info.rtt_us;
   const auto zero = [](const std::optional<std::uint64_t>& v) { return v ? std::optional<std::uint64_t>{0} : std::nullopt; };
+  // Linux counts the SYN in tcpi_bytes_acked (tcp_ack: snd_una moves past it), so a socket that
+  // has sent no data reads 1: its opening state is that 1, not 0, or a connecting client that
+  // only receives would show 1 byte sent and be taken for a sender (attribution.cc's role).
+  o.info.bytes_acked = std::min<std::uint64_t>(s.info.bytes_acked, 1);
   o.info.busy_us = zero(s.info.busy_us);
   o.info.rwnd_limited_us = zero(s.info.rwnd_limited_us);
   o.info.sndbuf_limited_us = zero(s.info.sndbuf_limited_us);

@@ -34,12 +34,27 @@ TEST(Tracker, ASocketOpenedBetweenRoundsIsAttributedFromItsStart) {
   const ConnectionView& fresh = rows[0].now.key.cookie == 2 ? rows[0] : rows[1];
   EXPECT_EQ(fresh.last.role, Role::sender);
   EXPECT_EQ(fresh.last.interval_ns, 30 * kMs);
-  EXPECT_EQ(fresh.last.bytes_acked, 40'000U);
+  EXPECT_EQ(fresh.last.bytes_acked, 39'999U);  // tcpi_bytes_acked counts the SYN too
   EXPECT_EQ(fresh.last.times[static_cast<std::size_t>(LimitCause::network)], 30 * kMs);
   // Busy longer than the rounds apart (a jiffy's rounding): not before the previous round.
   const auto later = t.update({sending(3, 150 * kMs, 80'000, 1000)});
   ASSERT_EQ(later.size(), 1U);
   EXPECT_EQ(later[0].last.interval_ns, 50 * kMs);
+}
+
+TEST(Tracker, AClientOpenedBetweenRoundsThatOnlyReceivesIsNoSender) {
+  Tracker t;
+  EXPECT_TRUE(t.update({sending(1, 0, 5'000'000, 1'000'000)}).empty());
+  // Socket 2 connected since and downloads: tcpi_bytes_acked is 1 (its SYN), nothing out.
+  Sample client = sending(2, 100 * kMs, 0, 1);
+  client.key = {"10.0.0.2:41000", "10.0.0.1:80", 41000, 80, 2};
+  client.info.unacked = 0;
+  client.info.bytes_received = 500'000;
+  const auto rows = t.update({sending(1, 100 * kMs, 5'100'000, 2'000'000), client});
+  ASSERT_EQ(rows.size(), 2U);
+  const ConnectionView& fresh = rows[0].now.key.cookie == 2 ? rows[0] : rows[1];
+  EXPECT_EQ(fresh.last.bytes_acked, 0U);  // the SYN is no data sent
+  EXPECT_EQ(fresh.last.role, Role::receiver);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "ackstall/sim/config.h"
 #include "ackstall/ttcp/config.h"

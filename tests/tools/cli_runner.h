@@ -1,4 +1,4 @@
-// Runs the ackstall command line in-process for tests (tools/ackstall/app.h) and checks the
+// Runs the ackstall command line in-process for tests (ackstall/cli/run.h) and checks the
 // one-line error contract: "ackstall: ..." on stderr, one line, the expected exit code.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app.h"
+#include "ackstall/cli/run.h"
 
 namespace ackstall::tools {
 

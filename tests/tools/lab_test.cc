@@ -30,7 +30,7 @@
 #include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
 #include "ackstall/ttcp/pattern.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "ackstall/lab/netns.h"
 #include "temp_dir.h"

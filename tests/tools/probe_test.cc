@@ -18,7 +18,7 @@
 
 #include "ackstall/net/receive_tuning.h"
 #include "ackstall/net/tcp_socket.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 
 namespace ackstall::tools {

@@ -12,7 +12,7 @@
 
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/writer.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
 

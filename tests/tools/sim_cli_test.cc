@@ -13,7 +13,7 @@
 
 #include "ackstall/pcap/file_reader.h"
 #include "ackstall/pcap/frame_decoder.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
 

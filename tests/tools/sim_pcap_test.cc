@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../pcap/test_capture.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
 

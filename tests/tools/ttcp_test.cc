@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "ackstall/net/tcp_socket.h"
-#include "app.h"
+#include "ackstall/cli/run.h"
 #include "cli_runner.h"
 #include "ackstall/ttcp/pattern.h"
 

@@ -1,30 +1,18 @@
-// ackstall/tools/app.h — the command line as a testable function.
-//
-// run() parses argv, dispatches to one subcommand and returns the process exit code:
-//   0 success, 1 runtime failure (network, I/O), 2 bad usage (unknown flag, bad value).
-// Every error is one line on `err`, prefixed "ackstall: ". main() is a thin wrapper.
+// ackstall/tools/app.h — the CLI's own parts: the subcommands' registration and the one way a
+// command reports an error. Its public interface (run(), Io, the exit codes) is
+// include/ackstall/cli/run.h; main() is a thin wrapper around run().
 #pragma once
 
+#include "ackstall/cli/run.h"
 #include "ackstall/core/error.h"
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
 #include <ostream>
-#include <span>
 #include <string_view>
 
 namespace ackstall::tools {
-
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailure = 1;
-inline constexpr int kExitUsage = 2;
-
-struct Io {
-  std::ostream& out;
-  std::ostream& err;
-  std::istream* in = nullptr;  // stdin, for commands that read data (ttcp -t without -s)
-};
 
 // A subcommand registers its options on `app` and returns the action to run after parsing.
 using Action = std::function<int(Io)>;

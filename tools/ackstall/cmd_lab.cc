@@ -244,8 +244,7 @@ int run_matrix(const MatrixOptions& o, Io io) {
       }
       const double m = lab::median(row.mbps);
       fmt::print(io.out, "{:>6}  {:<10} {:8.3f} {:8.3f} {:8.3f} {:6.1f}% {:9.1f} {:10.1f}\n", len, kase, m,
-                 *std::min_element(row.mbps.begin(), row.mbps.end()),
-                 *std::max_element(row.mbps.begin(), row.mbps.end()), 100 * m / line,
+                 lab::min_of(row.mbps), lab::max_of(row.mbps), 100 * lab::fraction_of(m, line),
                  lab::median(row.stalls_per_s), lab::median(row.waited_ms_per_s));
       io.out.flush();
       rows.push_back(std::move(row));

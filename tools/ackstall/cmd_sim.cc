@@ -250,8 +250,11 @@ int execute(const SimOptions& o, Io io) {
     if (own_causes) {
       const sim::CauseAccounts a = own.finish();
       run->causes = analysis::cause_shares(a.cause_ns, a.duration_ns);
-      if (scanner_causes)
-        if (const auto d = scanned.finish()) check = analysis::compare_causes(a, *d);
+      if (scanner_causes) {
+        const auto d = scanned.finish();
+        if (!d) return fail(io, "sim: --causes check: the scanner read no direction with data in the run's frames");
+        check = analysis::compare_causes(a, *d);
+      }
     } else if (scanner_causes) {
       if (const auto d = scanned.finish()) run->causes = pcap::diagnose(*d).accounts;
     }
@@ -315,12 +318,12 @@ void add_sim_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--csv", o->csv_path, "a sweep's rows as CSV to FILE ('-': stdout)");
   cmd->add_option("--shard", o->shard, "run the I-th of N interleaved parts of a sweep (I/N)");
   cmd->add_flag("--json", o->json, "print JSON (a sweep: one JSON object per line)");
-  cmd->add_option("--causes", o->causes,
+  auto* causes_opt = cmd->add_option("--causes", o->causes,
                   "whose causes line (each moment of one run to one cause): own (the simulator's stalls, the "
                   "default), scanner (its frames read by the capture scanner, as `ackstall scan`), or check "
                   "(both: exit 1 naming the first cause they disagree on)")
       ->check(one_of({"own", "scanner", "check"}));
-  cmd->add_flag("--no-causes", o->no_causes, "no causes line: the simulation alone");
+  cmd->add_flag("--no-causes", o->no_causes, "no causes line: the simulation alone")->excludes(causes_opt);
   add_stall_threshold_option(
       *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
       "waits longer than this count as stalls, shorter ones are reported apart");

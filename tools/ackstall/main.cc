@@ -7,7 +7,7 @@
 #include <stdio.h>
 #endif
 
-#include "app.h"
+#include "ackstall/cli/run.h"
 
 int main(int argc, char** argv) {
 #if defined(_WIN32)

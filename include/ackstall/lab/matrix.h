@@ -14,6 +14,11 @@ namespace ackstall::lab {
 
 // The median of `v` (the mean of the middle two for an even count); 0 for none.
 double median(std::vector<double> v);
+// The smallest and the largest of `v`; 0 for none.
+double min_of(const std::vector<double>& v);
+double max_of(const std::vector<double>& v);
+// PART / WHOLE, 0 when WHOLE is not positive (a line rate not measured).
+double fraction_of(double part, double whole);
 
 // One cell: a write length and a case, one entry per run.
 struct MatrixCell {
