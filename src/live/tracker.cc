@@ -1,6 +1,7 @@
 #include "ackstall/live/tracker.h"
 
 #include <algorithm>
+#include <unordered_set>
 #include <utility>
 
 namespace ackstall::live {
@@ -44,6 +45,7 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
                                             const std::unordered_map<std::string, std::int64_t>& losses) {
   for (auto& [cookie, e] : connections_) e.seen = false;
   std::vector<ConnectionView> active;
+  std::unordered_set<std::string> live_keys;  // "local remote" of the sockets sampled this round
   const std::optional<std::int64_t> previous_round = last_round_ns_;
   if (!samples.empty()) last_round_ns_ = samples.front().at_ns;
   for (Sample& s : samples) {
@@ -60,6 +62,7 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
     if (!fresh) {
       e.view.last = attribute(e.view.now, s, &e.busy_carry_ns);
       const std::string key = s.key.local + " " + s.key.remote;
+      live_keys.insert(key);
       if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
       if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
       // Loss first: a stall inside a recovery is the loss's (trace_events.h).
@@ -79,8 +82,10 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
     e.view.closed = !e.seen;
     // Gone: the event time not yet placed (and what the events still bring) goes into its total
     // (its last intervals), not lost.
-    if (e.view.closed && e.view.total.role == Role::sender) {
-      const std::string key = e.view.now.key.local + " " + e.view.now.key.remote;
+    // The events are keyed by addresses: a closed socket whose pair a new socket took again leaves
+    // them to the new one (counted there above), not counted twice.
+    if (const std::string key = e.view.now.key.local + " " + e.view.now.key.remote;
+        e.view.closed && e.view.total.role == Role::sender && !live_keys.contains(key)) {
       if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
       if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
     }

@@ -57,5 +57,21 @@ TEST(Tracker, AClientOpenedBetweenRoundsThatOnlyReceivesIsNoSender) {
   EXPECT_EQ(fresh.last.role, Role::receiver);
 }
 
+TEST(Tracker, AClosedSocketLeavesItsAddressesEventsToTheSocketThatReusedThem) {
+  Tracker t(true);
+  t.update({sending(1, 0, 5'000'000, 1'000'000)});
+  t.update({sending(1, 100 * kMs, 5'100'000, 2'000'000)});
+  // Socket 1 is gone; socket 2 has the same addresses and ports, and the events saw a 30 ms
+  // delayed-ACK stall on them: socket 2's, not the closed one's too.
+  const std::unordered_map<std::string, std::int64_t> stalls = {{"10.0.0.1:40000 10.0.0.2:5001", 30 * kMs}};
+  t.update({sending(2, 200 * kMs, 60'000, 100'000)}, stalls, {});
+  for (const ConnectionView& v : t.summary()) {
+    if (v.now.key.cookie == 1) {
+      EXPECT_TRUE(v.closed);
+      EXPECT_EQ(v.total.times[static_cast<std::size_t>(LimitCause::delayed_ack)], 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ackstall::live

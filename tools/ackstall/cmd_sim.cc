@@ -26,12 +26,13 @@
 #include "ackstall/scenario/scenario.h"
 #include "app.h"
 #include "ackstall/core/units.h"
-#include "gnuplot.h"
 #include "sim_keys.h"
 #include "ackstall/analysis/sim_causes.h"
+#include "ackstall/report/gnuplot.h"
+#include "ackstall/report/scenario_keys.h"
+#include "ackstall/report/sim_plot.h"
 #include "ackstall/sim/cause_accounts.h"
 #include "ackstall/analysis/sim_pcap.h"
-#include "sim_plot.h"
 #include "sim_report.h"
 #include "sim_sweep.h"
 #include "stall_threshold_option.h"
@@ -172,7 +173,7 @@ int execute(const SimOptions& o, Io io) {
     }
   }
   if (o.list_profiles) list_profiles(io.out);
-  if (o.list_keys) list_keys(io.out, o.json);
+  if (o.list_keys) report::list_keys(io.out, o.json);
   if (o.defaults && !o.files.empty())
     return fail(io, "sim: give scenario files or --defaults, not both", kExitUsage);
   if (sources(o).empty()) {
@@ -198,14 +199,14 @@ int execute(const SimOptions& o, Io io) {
     return fail(io, "sim: --causes " + o.causes + " reads one run, not the table of several", kExitUsage);
   if (!o.plot_window.empty() && o.plot_path.empty())
     return fail(io, "sim: --plot-window needs --plot", kExitUsage);
-  PlotWindow window;
+  report::PlotWindow window;
   if (!o.plot_window.empty()) {
-    auto w = parse_plot_window(o.plot_window);
+    auto w = report::parse_plot_window(o.plot_window);
     if (!w) return fail(io, w.error(), kExitUsage);
     window = *w;
   }
   if (!o.plot_path.empty())
-    if (auto t = terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
+    if (auto t = report::terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   std::vector<scenario::Scenario> scenarios;
   for (const std::string& f : sources(o)) {
     auto sc = load(f, o.sets, io.err);
@@ -214,7 +215,7 @@ int execute(const SimOptions& o, Io io) {
     scenarios.push_back(std::move(*sc));
   }
   if (o.show_config) {
-    for (const auto& sc : scenarios) show_config(io.out, sc, o.json);
+    for (const auto& sc : scenarios) report::show_config(io.out, sc, o.json);
     return kExitOk;
   }
   const std::vector<std::string> files = sources(o);
@@ -227,8 +228,8 @@ int execute(const SimOptions& o, Io io) {
       if (!w) return fail(io, w.error());
       pcap_sink = std::make_unique<analysis::PcapTraceSink>(std::move(*w), *analysis::parse_capture_point(o.pcap_at));
     }
-    std::unique_ptr<PlotTraceSink> plot_sink;
-    if (!o.plot_path.empty()) plot_sink = std::make_unique<PlotTraceSink>();
+    std::unique_ptr<report::PlotTraceSink> plot_sink;
+    if (!o.plot_path.empty()) plot_sink = std::make_unique<report::PlotTraceSink>();
     // The causes (analysis/sim_causes.h): the simulator's own accounts, the scanner's reading of
     // its frames, or both held to agree.
     const bool own_causes = !o.no_causes && o.causes != "scanner";
@@ -325,7 +326,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
       ->check(one_of({"own", "scanner", "check"}));
   cmd->add_flag("--no-causes", o->no_causes, "no causes line: the simulation alone")->excludes(causes_opt);
   add_stall_threshold_option(
-      *cmd, [o](std::int64_t ns) { o->stall_threshold = ns; },
+      *cmd, [o](core::StallThreshold t) { o->stall_threshold = t.count(); },
       "waits longer than this count as stalls, shorter ones are reported apart");
   auto* pcap_opt = cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
   cmd->add_option("--pcap-at", o->pcap_at,

@@ -14,8 +14,8 @@
 #include "ackstall/live/report.h"
 #include "ackstall/live/sock_diag.h"
 #include "ackstall/live/trace_instance.h"
+#include "ackstall/ttcp/interrupt.h"
 #include "app.h"
-#include "interrupt.h"
 
 namespace ackstall::tools {
 namespace {
@@ -61,7 +61,7 @@ int run_watch(const WatchCli& o, Io io) {
   auto diag = live::SockDiag::open();
   if (!diag) return fail(io, diag.error(), kExitFailure, "watch: ");
   const bool top = !o.json && &io.out == &std::cout && isatty(STDOUT_FILENO);
-  const InterruptFlag interrupt;  // before the instance: Ctrl-C ends the loop, the instance goes
+  const ttcp::InterruptFlag interrupt;  // before the instance: Ctrl-C ends the loop, the instance goes
   std::optional<live::TraceInstance> trace;
   live::StallDetector stalls(core::kDefaultStallThreshold.count());
   std::vector<std::string> recent;  // the last stalls, under the table
@@ -83,24 +83,29 @@ int run_watch(const WatchCli& o, Io io) {
   }
   live::Tracker tracker(trace.has_value());
   const std::int64_t start = live::monotonic_ns();
+  using PerSocket = std::unordered_map<std::string, std::int64_t>;  // per "local remote"
+  // The events' stalls and recoveries given out since the last call (printed as they come).
+  const auto take_events = [&](PerSocket& stall_ns, PerSocket& loss_ns) {
+    for (const auto& st : stalls.take()) {
+      if (st.cause == core::LimitCause::delayed_ack) stall_ns[st.local + " " + st.remote] += st.wait_ns - st.path_ns;
+      const double at = static_cast<double>(static_cast<std::int64_t>(st.ts_ns) - start) / 1e9;
+      if (o.json) io.out << live::stall_json(st, at);
+      recent.push_back(live::stall_line(st, at));
+      if (!o.json && !top) io.out << recent.back();
+    }
+    if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
+    // The events are given out up to kHoldBackNs ago (the trace clock is "mono").
+    const auto now = static_cast<std::uint64_t>(live::monotonic_ns() - live::TraceInstance::kHoldBackNs);
+    for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
+  };
   for (std::int64_t next = start, round = 0;; ++round) {
     auto samples = diag->sample(filter);
     if (!samples) return fail(io, samples.error(), kExitFailure, "watch: ");
     const double t = static_cast<double>(live::monotonic_ns() - start) / 1e9;
-    std::unordered_map<std::string, std::int64_t> stall_ns, loss_ns;  // per "local remote", this round
+    PerSocket stall_ns, loss_ns;
     if (trace) {
       if (auto ok = feed_events(*trace, stalls); !ok) return fail(io, ok.error(), kExitFailure, "watch --events: ");
-      for (const auto& st : stalls.take()) {
-        if (st.cause == core::LimitCause::delayed_ack) stall_ns[st.local + " " + st.remote] += st.wait_ns - st.path_ns;
-        const double at = static_cast<double>(static_cast<std::int64_t>(st.ts_ns) - start) / 1e9;
-        if (o.json) io.out << live::stall_json(st, at);
-        recent.push_back(live::stall_line(st, at));
-        if (!o.json && !top) io.out << recent.back();
-      }
-      if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
-      // The events are given out up to kHoldBackNs ago (the trace clock is "mono").
-      const auto now = static_cast<std::uint64_t>(live::monotonic_ns() - live::TraceInstance::kHoldBackNs);
-      for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
+      take_events(stall_ns, loss_ns);
     }
     const auto rows = tracker.update(std::move(*samples), stall_ns, loss_ns);
     if (round > 0 && o.json) {
@@ -120,6 +125,16 @@ int run_watch(const WatchCli& o, Io io) {
     }
     if (interrupt.flag().load() != 0) break;
   }
+  if (trace) {
+    // The events held back (kHoldBackNs) and those since the last round: one more round, not
+    // shown, so that the summary has them (Ctrl-C and --duration alike).
+    sleep_until(live::monotonic_ns() + live::TraceInstance::kHoldBackNs);
+    if (auto samples = diag->sample(filter); samples && feed_events(*trace, stalls)) {
+      PerSocket stall_ns, loss_ns;
+      take_events(stall_ns, loss_ns);
+      tracker.update(std::move(*samples), stall_ns, loss_ns);
+    }
+  }
   const double watched = static_cast<double>(live::monotonic_ns() - start) / 1e9;
   const auto summary = tracker.summary();
   if (o.json) {
@@ -136,7 +151,7 @@ int run_watch(const WatchCli& o, Io io) {
                           c.records, stalls.acks(), stalls.sends(), c.overrun, c.dropped, c.missed_pages);
   }
   const int sig = interrupt.flag().load();
-  return sig ? InterruptFlag::exit_code(sig) : kExitOk;
+  return sig ? ttcp::InterruptFlag::exit_code(sig) : kExitOk;
 }
 
 }  // namespace

@@ -4,13 +4,9 @@
 
 #include <string_view>
 
-#include "ackstall/report/scenario_keys.h"
 #include "ackstall/scenario/scenario.h"
 
 namespace ackstall::tools {
-
-using report::list_keys;  // cmd_sim.cc's names (changed on another branch this round)
-using report::show_config;
 
 // scenario::parse_scenario names an override's error "[SOURCE: ]override KEY: ..." (no flag,
 // include/ackstall/scenario/scenario.h); the command line's overrides are its --set, so this

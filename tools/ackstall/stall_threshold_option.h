@@ -46,14 +46,4 @@ inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(core::S
   opt->excludes(legacy);
 }
 
-// The same for a setter of ns (cmd_sim.cc, changed on another branch this round, until it takes
-// core::StallThreshold).
-inline void add_stall_threshold_option(CLI::App& cmd, std::function<void(std::int64_t)> set, const std::string& what,
-                                       const std::string& legacy_ms_flag = {},
-                                       std::int64_t max_ns = std::int64_t{86400} * 1'000'000'000) {
-  add_stall_threshold_option(
-      cmd, std::function<void(core::StallThreshold)>([set](core::StallThreshold t) { set(t.count()); }), what,
-      legacy_ms_flag, max_ns);
-}
-
 }  // namespace ackstall::tools
