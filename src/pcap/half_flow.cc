@@ -263,7 +263,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     if (data_end > data_max_) {
       note_round(now, data_end - std::max(data_start, data_max_));
       if (window_scale_known()) edge_.note_data(now, data_end, sender_lag_ns(), full_segment());
-      scale_fit_.note_data(now, data_end, full_segment());
+      // The fit is read only without the handshake (report()'s no_handshake): fed only then.
+      if (!sender_syn_ && !receiver_syn_) scale_fit_.note_data(now, data_end, full_segment());
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
         // (a ring) tell whether a segment left paced behind the one before it.
@@ -545,7 +546,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     }
   }
   if (!p.has(tcp_flag::syn) && window_scale_known()) edge_.note_ack(now, a + new_window);
-  if (!p.has(tcp_flag::syn)) scale_fit_.note_ack(a, p.window);
+  if (!p.has(tcp_flag::syn) && !sender_syn_ && !receiver_syn_) scale_fit_.note_ack(a, p.window);
   window_raw_ = p.window;
   have_window_ = true;
   // The window offered for the data: a SYN's (unscaled, before the receiver's buffer is sized)
