@@ -130,8 +130,7 @@ Attribution attribute(const Sample& before, const Sample& after, std::int64_t* b
   // in flight leaves no room for another full segment in the peer's window, or fills 3/4 of it,
   // and the congestion window has room (in flight below 3/4 of it). A sample falls anywhere in the
   // sender's cycle, also just after an ACK freed part of the window and before that part left
-  // (TCP small queues, the softirq): measured on the lab (16 KiB receive buffer, a 13-segment
-  // window), 10-12 segments were in flight at the samples (2026-12-06). The kernel's
+  // (TCP small queues, the softirq; docs/GUIDE.md §4b, the receiver-window transfer). The kernel's
   // chronograph counts only while its last transmit attempt stopped at the window, and a window
   // opened by less than a segment (RFC 9293 3.8.6.2.1: the sender's SWS avoidance) is not always that.
   const bool cwnd_room = 4 * std::max(b.unacked, n.unacked) <= 3 * n.snd_cwnd;

@@ -46,7 +46,8 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   const std::int64_t t = (from_sender ? f.time : f.arrival).count();
   const std::int64_t at = q.empty() ? t : std::max(t, q.back().t);
   // Written in place, field by field: an Event built on the stack and copied in was read back
-  // across its own narrow stores (a store-forwarding stall, 7 % of a run in `perf annotate`).
+  // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
+  // simulator's own causes").
   q.push_back(Event{});
   Event& e = q.back();
   e.t = at;

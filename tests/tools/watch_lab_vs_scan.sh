@@ -122,9 +122,8 @@ run_case() {
   case $c in
     # The transfers over the path's delay line (--rtt) are captured beside the sender, where watch
     # reads them: behind the delay line (a process of its own in ackstall-m) the receiver's capture
-    # sees the line's scheduling under CPU load, which scan reads as the network's (its share of
-    # the sender buffer's transfer swung from 95 % to 69-77 %, of the receiver window's 84-91 %,
-    # 2026-12-06); beside the sender it read the same each run.
+    # sees the line's scheduling under CPU load, which scan reads as the network's (docs/GUIDE.md
+    # §4b); beside the sender it reads the same each run.
     receiver-window) run "$c" "--rtt 30ms" "ip netns exec ackstall-b $ackstall ttcp -r -s -b 16384 >/dev/null 2>&1" \
                        "$txs -l 65536 -n 20 10.77.0.2" a ;;
     # Sender buffer: scan classes a flow's whole flight time at once (the sender's buffer,
@@ -141,7 +140,7 @@ run_case() {
     # ms recovery here). The receiver's buffer is fixed at 1 MiB (above the path's 375 KB
     # bandwidth-delay product, so the window never limits): with autotuning its window grows
     # during a recovery and scan counts each duplicate ACK that carries a larger window as a window
-    # update (receiver_window), 4-19 % of the recovery time (2026-12-06).
+    # update (receiver_window; docs/GUIDE.md §4b).
     loss) run "$c" "--rtt 30ms --queue-bytes 20000" \
             "ip netns exec ackstall-b $ackstall ttcp -r -s -b 1048576 --accept-timeout-ms 20000 >/dev/null 2>&1" \
             "$txs -l 65536 -n 60 10.77.0.2" a ;;
@@ -152,11 +151,11 @@ run_case() {
 }
 # A disagreement is retried once on a fresh transfer, and fails only if that one disagrees too:
 # the lab's delay line and the AFD emulator are processes, and on a host loaded past its CPUs
-# (load 8.5 on 2 CPUs, 2026-12-07) one of their late turns now and then changed scan's reading of
+# (docs/GUIDE.md §4b) one of their late turns now and then changed scan's reading of
 # a whole transfer (a spurious retransmission makes scan class all of a flow's flight time as the
 # network's; a write more than 10 ms late after a held ACK is the application's).
 for c in ${cases[*]}; do
-  run_case "$c" || { echo "$c: watch and scan disagree (above); once more on a fresh transfer"; run_case "$c"; } ||
+  run_case "$c" || { echo "RETRIED: $c: watch and scan disagree (above); once more on a fresh transfer"; run_case "$c"; } ||
     fail "$c: watch and scan disagree twice (above)"
 done
 echo "ok: watch and scan agree on ${cases[*]}"

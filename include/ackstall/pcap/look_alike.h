@@ -3,8 +3,8 @@
 // A per-send quota (Winsock's AFD SO_SNDBUF, or `ttcp --emulate-afd`) and Nagle (RFC 896) both
 // leave a write's short tail unsent until the ACK of what went before it, and a delayed-ACK
 // receiver holds that ACK: the same trace on the wire (a sub-MSS segment that leaves only when
-// nothing is in flight). Disabling Nagle fixes only the second (the quota rerun with
-// TCP_NODELAY still stalled 47 times). Where both fit, the diagnosis says so, names the check
+// nothing is in flight). Disabling Nagle fixes only the second (a quota's stalls stay when rerun
+// with TCP_NODELAY: docs/SCAN.md, the rules table). Where both fit, the diagnosis says so, names the check
 // that separates them, and ranks first the fixes that cover both.
 #pragma once
 
