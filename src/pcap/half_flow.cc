@@ -251,7 +251,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     }
     if (!holes_.empty() && data_start < data_max_) {
       // Data filling (part of) a hole: what remains of it stays a hole.
-      if (retransmission && hole_mark_) loss_since_hole(now);
+      if (retransmission && hole_mark_) loss_since_hole();
       for (auto it = holes_.lower_bound(0); it != holes_.end();) {
         const std::int64_t hs = it->first, he = it->second;
         if (he <= data_start || hs >= data_end) { ++it; continue; }
@@ -259,6 +259,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         if (hs < data_start) holes_[hs] = data_start;
         if (he > data_end) holes_[data_end] = he;
       }
+      // A hole still open after this fill is in recovery from now on (upstream_loss.h).
+      if (!holes_.empty() && !hole_mark_) mark_hole(now);
     }
     if (data_end > data_max_) {
       note_round(now, data_end - std::max(data_start, data_max_));
@@ -614,7 +616,7 @@ void HalfFlow::mark_hole(std::int64_t now) {
                         .timeline_size = timeline_.size()};
 }
 
-void HalfFlow::loss_since_hole(std::int64_t now) {
+void HalfFlow::loss_since_hole() {
   // upstream_loss.h: the flow was in recovery from the hole on.
   const HoleMark m = *hole_mark_;
   hole_mark_.reset();
@@ -641,7 +643,6 @@ void HalfFlow::loss_since_hole(std::int64_t now) {
       if (timeline_[i].cause == kFlight || timeline_[i].cause == net) timeline_[i].cause = loss;
     }
   }
-  if (!holes_.empty()) mark_hole(now);
 }
 
 std::int64_t HalfFlow::sender_lag_ns() const noexcept {

@@ -181,7 +181,7 @@ class HalfFlow {
   // hole opened.
   std::optional<HoleMark> hole_mark_;
   void mark_hole(std::int64_t now);
-  void loss_since_hole(std::int64_t now);
+  void loss_since_hole();
   // Bursts that reach the offered window's right edge (window_edge.h).
   WindowEdge edge_;
   // Mid-stream: the window's unknown scale fitted to where the sender stops (scale_fit.h).
