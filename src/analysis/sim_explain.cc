@@ -96,8 +96,10 @@ static std::string mechanism(const sim::ExperimentConfig& cfg, const sim::Summar
     case StallKind::delayed_ack:
     case StallKind::nagle_hold: {  // the same mechanism, worded once (pcap/mechanism.h)
       pcap::LoneSegmentHold m;
-      m.in_flight_limit = static_cast<std::uint64_t>(sndbuf);
       m.quota_per_send = afd && tx.write_len >= sndbuf;
+      // The bound on what is in flight while a hold waits, from the config: the send buffer, and
+      // no more than one write (a 300-byte request holds no 64 KiB flight).
+      m.in_flight_limit = static_cast<std::uint64_t>(std::min(sndbuf, tx.write_len));
       m.write_size = static_cast<std::uint64_t>(tx.write_len);
       m.segments = static_cast<std::uint32_t>(segs);
       if (pieces.size() > 1) {

@@ -49,6 +49,16 @@ TEST(SimExplain, HealthyRunsAndShortWaits) {
   EXPECT_NE(scp.find("short waits"), std::string::npos) << scp;
 }
 
+// The in-flight bound is no more than one write: 1500-byte writes under a 64 KiB send buffer
+// said "at most 65536 bytes in flight".
+TEST(SimExplain, TheFlightBoundIsNoMoreThanAWrite) {
+  const auto r = run_ackstall({"sim", "--defaults", "--set", "app.transmitter.write_len=1500", "--set",
+                               "app.transmitter.writes=20", "--set", "sender.send_buffer.size=65536", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string s = nlohmann::json::parse(r.out)["explanation"];
+  EXPECT_NE(s.find("at most 1500 bytes in flight"), std::string::npos) << s;
+}
+
 // The SO_SNDBUF a run used: robust's raise (KB823764) is reported, in text and JSON.
 TEST(SimExplain, ReportsTheSendBufferAndItsRaise) {
   const std::string file = std::string(ACKSTALL_SOURCE_DIR) + "/examples/seed/07-patched-defaults.toml";
