@@ -142,7 +142,8 @@ core::Result<TraceInstance> TraceInstance::create(const std::vector<std::uint16_
 
 TraceInstance::TraceInstance(TraceInstance&& o) noexcept
     : path_(std::exchange(o.path_, {})), schema_(std::move(o.schema_)), layout_(o.layout_), page_size_(o.page_size_),
-      pipes_(std::exchange(o.pipes_, {})), held_(std::move(o.held_)), records_(o.records_), missed_pages_(o.missed_pages_) {}
+      pipes_(std::exchange(o.pipes_, {})), held_(std::move(o.held_)), records_(o.records_), missed_pages_(o.missed_pages_),
+      released_until_ns_(o.released_until_ns_) {}
 
 TraceInstance::~TraceInstance() {
   for (const int fd : pipes_) ::close(fd);
@@ -178,6 +179,7 @@ core::Result<std::vector<TraceEvent>> TraceInstance::drain() {
   });
   held_.assign(std::make_move_iterator(later), std::make_move_iterator(out.end()));
   out.erase(later, out.end());
+  released_until_ns_ = release_before;
   return out;
 }
 

@@ -94,8 +94,8 @@ int run_watch(const WatchCli& o, Io io) {
       if (!o.json && !top) io.out << recent.back();
     }
     if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
-    // The events are given out up to kHoldBackNs ago (the trace clock is "mono").
-    const auto now = static_cast<std::uint64_t>(live::monotonic_ns() - live::TraceInstance::kHoldBackNs);
+    // Recoveries timed up to where the last drain gave the events out, not past what is held.
+    const auto now = static_cast<std::uint64_t>(std::max<std::int64_t>(trace->released_until_ns(), 0));
     for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
   };
   for (std::int64_t next = start, round = 0;; ++round) {

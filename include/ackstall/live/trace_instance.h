@@ -49,6 +49,9 @@ class TraceInstance {
   // events come out in time order across drains too.
   core::Result<std::vector<TraceEvent>> drain();
   static constexpr std::int64_t kHoldBackNs = 5'000'000;
+  // The last drain gave out every event before this time (the trace clock, ns); later ones are
+  // held. What is timed up to "now" from the events is timed up to here.
+  std::int64_t released_until_ns() const noexcept { return released_until_ns_; }
   TraceCounts counts() const;
   const std::string& path() const noexcept { return path_; }
 
@@ -61,6 +64,7 @@ class TraceInstance {
   std::vector<int> pipes_;
   std::vector<TraceEvent> held_;  // read, not yet given out (drain)
   std::uint64_t records_ = 0, missed_pages_ = 0;
+  std::int64_t released_until_ns_ = 0;
 };
 
 }  // namespace ackstall::live
