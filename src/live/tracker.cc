@@ -61,7 +61,7 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
     }
     if (!fresh) {
       e.view.last = attribute(e.view.now, s, &e.busy_carry_ns);
-      const std::string key = s.key.local + " " + s.key.remote;
+      const std::string key = events_key(s.key.local, s.key.remote);
       live_keys.insert(key);
       if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
       if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;
@@ -84,7 +84,7 @@ std::vector<ConnectionView> Tracker::update(std::vector<Sample> samples,
     // (its last intervals), not lost.
     // The events are keyed by addresses: a closed socket whose pair a new socket took again leaves
     // them to the new one (counted there above), not counted twice.
-    if (const std::string key = e.view.now.key.local + " " + e.view.now.key.remote;
+    if (const std::string key = events_key(e.view.now.key.local, e.view.now.key.remote);
         e.view.closed && e.view.total.role == Role::sender && !live_keys.contains(key)) {
       if (const auto st = stalls.find(key); st != stalls.end()) e.pending_stall_ns += st->second;
       if (const auto lo = losses.find(key); lo != losses.end()) e.pending_loss_ns += lo->second;

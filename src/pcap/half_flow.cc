@@ -266,7 +266,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       note_round(now, data_end - std::max(data_start, data_max_));
       if (window_scale_known()) edge_.note_data(now, data_end, sender_lag_ns(), full_segment());
       // The fit is read only without the handshake (report()'s no_handshake): fed only then.
-      if (!sender_syn_ && !receiver_syn_) scale_fit_.note_data(now, data_end, full_segment());
+      if (no_handshake()) scale_fit_.note_data(now, data_end, full_segment());
       if (report_.data_segments > 0 && p.payload_len >= max_payload_ && last_data_full_) {
         // The first 131,072 spacings (1 MiB; flat beyond): their median is reported. The last 8
         // (a ring) tell whether a segment left paced behind the one before it.
@@ -548,7 +548,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     }
   }
   if (!p.has(tcp_flag::syn) && window_scale_known()) edge_.note_ack(now, a + new_window);
-  if (!p.has(tcp_flag::syn) && !sender_syn_ && !receiver_syn_) scale_fit_.note_ack(a, p.window);
+  if (!p.has(tcp_flag::syn) && no_handshake()) scale_fit_.note_ack(a, p.window);
   window_raw_ = p.window;
   have_window_ = true;
   // The window offered for the data: a SYN's (unscaled, before the receiver's buffer is sized)
@@ -877,7 +877,7 @@ DirectionReport HalfFlow::report() const {
     // tcp_pacing_ss_ratio = 200), so a flow held by anything else runs at <= 1/1.2 of its spacing.
     // (A spacing as long as a stall is no frame time: paced_after_previous's rule.)
     const bool path_full = line > 0 && goodput >= 0.9 * line && r.back_to_back_ns < threshold_ns_;
-    r.no_handshake = !sender_syn_ && !receiver_syn_;
+    r.no_handshake = no_handshake();
     // Without the handshake's round trip, a spacing of a millisecond or more that is longer than
     // the data-to-ACK floor may be one flight a round trip (beside the receiver, at a tap) rather
     // than a link's frame time: the path is not shown full (evidence.h's mid-stream rule).

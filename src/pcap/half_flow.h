@@ -42,6 +42,9 @@ class HalfFlow {
 
   std::int64_t relative(std::uint32_t wire) const noexcept;
   bool window_scale_known() const noexcept;
+  // Neither SYN captured (a capture started mid-stream): the window scale and the handshake's
+  // round trip are unknown (DirectionReport::no_handshake).
+  bool no_handshake() const noexcept { return !sender_syn_ && !receiver_syn_; }
   std::int64_t window_bytes(std::uint16_t raw) const noexcept;
   void record_stall(Stall s);
   void note_handshake(const TcpPacket& p, bool from_sender);

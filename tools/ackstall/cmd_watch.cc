@@ -87,7 +87,7 @@ int run_watch(const WatchCli& o, Io io) {
   // The events' stalls and recoveries given out since the last call (printed as they come).
   const auto take_events = [&](PerSocket& stall_ns, PerSocket& loss_ns) {
     for (const auto& st : stalls.take()) {
-      if (st.cause == core::LimitCause::delayed_ack) stall_ns[st.local + " " + st.remote] += st.wait_ns - st.path_ns;
+      if (st.cause == core::LimitCause::delayed_ack) stall_ns[live::events_key(st.local, st.remote)] += st.wait_ns - st.path_ns;
       const double at = static_cast<double>(static_cast<std::int64_t>(st.ts_ns) - start) / 1e9;
       if (o.json) io.out << live::stall_json(st, at);
       recent.push_back(live::stall_line(st, at));
@@ -96,7 +96,7 @@ int run_watch(const WatchCli& o, Io io) {
     if (recent.size() > 5) recent.erase(recent.begin(), recent.end() - 5);
     // Recoveries timed up to where the last drain gave the events out, not past what is held.
     const auto now = static_cast<std::uint64_t>(std::max<std::int64_t>(trace->released_until_ns(), 0));
-    for (const auto& r : stalls.take_recoveries(now)) loss_ns[r.local + " " + r.remote] += r.duration_ns;
+    for (const auto& r : stalls.take_recoveries(now)) loss_ns[live::events_key(r.local, r.remote)] += r.duration_ns;
   };
   for (std::int64_t next = start, round = 0;; ++round) {
     auto samples = diag->sample(filter);

@@ -22,6 +22,10 @@ struct ConnectionView {
   bool closed = false;  // gone from the latest sample (summary only)
 };
 
+// The key of the events' per-socket times that update() takes: "local remote" (the addresses as
+// the events and the samples both print them).
+inline std::string events_key(const std::string& local, const std::string& remote) { return local + " " + remote; }
+
 // Busiest first: bytes moved (acknowledged + received) in the interval, then the socket's key.
 bool busier(const ConnectionView& a, const ConnectionView& b);
 
