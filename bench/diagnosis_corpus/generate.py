@@ -15,13 +15,20 @@ too little to judge (3-9 segments; one direction only, no ACK). Sources:
         send_buffer   bulk over a 10-40 ms path from a byte-freed send buffer of 4-12 KiB
         receiver_window  bulk over a 10-40 ms path to a 4-12 KiB receive buffer
         loss          bulk into a drop-tail queue of 3-6 packets at 10-20 Mbit/s
-  lab   `ackstall lab` (root; real Linux kernels), captured with dumpcap at the sender's or the
-        receiver's veth:
+  lab   `ackstall lab` (root; real Linux kernels), captured with dumpcap at the sender's veth, the
+        receiver's, or in the middle (the delay line's host, ackstall-m, on its end towards the
+        sender or the receiver; the path then has `--rtt`); each kind at each vantage point in turn:
         sender_app    writes of 500-4000 bytes fed from a pipe every 20-80 ms
         sender_app    a polling client (a 400-byte request, a 100-byte reply, then a pause of 30-100 ms;
                       TCP_NODELAY): the poller's direction
         delayed_ack   request/response whose requests go in two pieces (Nagle x delayed ACK)
         receiver_window  a receiver whose reader stops for 1-2 s (zero window)
+        peer_reply    request/response whose server takes 20-80 ms to answer each request (the
+                      client's direction waits on its peer's reply)
+        loss          random: bulk over a 10-20 ms path whose shaper queue UDP bursts at random
+                      moments share; burst: bulk over a 20-30 ms path into a 15-25 KB queue
+        At the sender, the kinds that write more than an MSS at once run with segmentation offload
+        (`offload`: the veth's gso_max_segs back to 65535), so dumpcap sees super-segments.
 Then an artefact (artefacts.py) on part of them: dup, snap96, midstart, cut, oneway, drops; and
 `tiny`: the transfer cut at the source to 3-9 segments.
 
@@ -85,7 +92,16 @@ def sim_case(rng, kind):
 
 
 SIM_KINDS = ["quota_delack", "line", "send_buffer", "receiver_window", "loss"]
-LAB_KINDS = ["app_paced", "app_polling", "nagle_reqresp", "zero_window"]
+# The draw of the first corpus (its kinds consumed from the seed's stream, so that the simulator's
+# entries stay what they were); each lab entry's kind and vantage are then taken in turn from
+# LAB_KINDS x LAB_VANTAGES (every kind at every vantage point), its parameters from its own seed.
+LAB_KINDS_V1 = ["app_paced", "app_polling", "nagle_reqresp", "zero_window"]
+LAB_KINDS = ["app_paced", "app_polling", "nagle_reqresp", "zero_window", "reqresp_latency", "random_loss",
+             "burst_loss"]
+LAB_VANTAGES = ["sender", "receiver", "middle"]
+# Kinds whose sender writes more than an MSS at once: captured at the sender with segmentation
+# offload on, dumpcap sees the stack's super-segments.
+OFFLOAD_KINDS = ("app_paced", "zero_window", "random_loss", "burst_loss")
 
 
 def run(cmd, **kw):
@@ -99,14 +115,36 @@ def make_sim(ackstall, out_pcap, sets, at):
     run(cmd)
 
 
-def lab_case(rng, kind):
+def lab_case(rng, kind, middle=False):
     """(truth, lab up args, receiver shell, sender shell) with @A / @B for the two namespaces'
-    command prefixes and @S for the source tree."""
+    command prefixes and @S for the source tree. MIDDLE: the path gets the delay line's host."""
     rr = "python3 @S/bench/lab_reqresp.py"
+    if kind == "reqresp_latency":
+        # The server's application takes 20-80 ms to answer each request (TCP_NODELAY both ways):
+        # the client's direction waits on its peer's reply.
+        n, req, think = rng.randint(15, 30), rng.choice([400, 600, 1000]), rng.choice([20, 40, 60, 80])
+        return ("peer_reply", "--rtt 4ms" if middle else "", f"@B {rr} server 5001 --think {think}",
+                f"@A {rr} client 10.77.0.2 5001 --requests {n} --request {req} --nodelay")
+    if kind == "random_loss":
+        # Bulk over a 10-20 ms path whose shaper queue (30000 bytes) is shared with UDP bursts of
+        # 10-30 frames at random moments (no capture filter lets them in): the transfer's segments
+        # are dropped where a burst meets them, at random (the lab has no netem, no tc actions).
+        up = f"--rtt {rng.choice([10, 20])}ms --queue-bytes 30000"
+        udp = ("python3 -c \"import socket,random,time\nr=random.Random(%d)\n"
+               "s=socket.socket(socket.AF_INET,socket.SOCK_DGRAM)\nwhile True:\n"
+               " time.sleep(r.uniform(0.05,0.3))\n for _ in range(r.randint(10,30)): s.sendto(b'u'*1400,('10.77.0.2',9))\"")
+        return ("loss", up, "@B ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1",
+                f"@A ttcp -t -s -l 65536 -n {rng.randint(30, 60)} 10.77.0.2", "@A " + udp % rng.randrange(1 << 30))
+    if kind == "burst_loss":
+        # Bulk over a 20-30 ms path into a shaper queue of 15000-25000 bytes: slow start overfills
+        # it, several segments of a flight lost together (the labelled `loss` capture's recipe).
+        return ("loss", f"--rtt {rng.choice([20, 30])}ms --queue-bytes {rng.choice([15000, 20000, 25000])}",
+                "@B ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1",
+                f"@A ttcp -t -s -l 65536 -n {rng.randint(30, 60)} 10.77.0.2")
     if kind == "app_paced":
         n, size, gap = rng.randint(15, 30), rng.randint(500, 4000), rng.choice([0.02, 0.04, 0.06, 0.08])
         tx = f"for i in $(seq {n}); do head -c {size} /dev/zero; sleep {gap}; done | @A ttcp -t -l {size} 10.77.0.2"
-        return "sender_app", "", "@B ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1", tx
+        return "sender_app", "--rtt 4ms" if middle else "", "@B ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1", tx
     if kind == "app_polling":
         # A poller: one request, its reply, then the client's own pause before the next poll.
         n, gap = rng.randint(15, 30), rng.choice([0.03, 0.05, 0.1])
@@ -114,20 +152,21 @@ def lab_case(rng, kind):
               f"s.setsockopt(socket.IPPROTO_TCP,socket.TCP_NODELAY,1)\n"
               f"for i in range({n}):\n s.sendall(struct.pack('!I',400)+b'q'*396)\n b=b''\n"
               f" while len(b)<100: b+=s.recv(100-len(b))\n time.sleep({gap})\ns.close()\"")
-        return "sender_app", "", f"@B {rr} server 5001 --reply 100", "@A " + tx
+        return "sender_app", "--rtt 4ms" if middle else "", f"@B {rr} server 5001 --reply 100", "@A " + tx
     if kind == "nagle_reqresp":
         n, req = rng.randint(15, 30), rng.choice([400, 600, 1000])
-        return ("delayed_ack", "", f"@B {rr} server 5001",
+        return ("delayed_ack", "--rtt 4ms" if middle else "", f"@B {rr} server 5001",
                 f"@A {rr} client 10.77.0.2 5001 --requests {n} --request {req} --pieces 2")
     if kind == "zero_window":
         stop = rng.choice([1, 2])
-        return ("receiver_window", "", f"@B ttcp -r -b 4096 | (sleep {stop}; cat > /dev/null)",
+        return ("receiver_window", "--rtt 4ms" if middle else "", f"@B ttcp -r -b 4096 | (sleep {stop}; cat > /dev/null)",
                 f"@A ttcp -t -s -l 8192 -n {rng.randint(60, 120)} 10.77.0.2")
     raise ValueError(kind)
 
 
-def make_lab(ackstall, out_pcap, case, at):
-    _, up, rx, tx = case
+def make_lab(ackstall, out_pcap, case, at, iface=None, offload=False):
+    _, up, rx, tx = case[:4]
+    cross = case[4] if len(case) > 4 else None  # traffic of its own through the shaper (shell)
     a = f"ip netns exec ackstall-a {ackstall}"
     b = f"ip netns exec ackstall-b {ackstall}"
 
@@ -139,11 +178,16 @@ def make_lab(ackstall, out_pcap, case, at):
 
     run([ackstall, "lab", "up"] + up.split())
     try:
-        end = "a" if at == "sender" else "b"
+        if offload:
+            # Segmentation offload back at the sender's veth (a veth offers TSO/GSO; the lab caps it
+            # at one segment, gso_max_segs 1), so that dumpcap there sees the stack's super-segments.
+            run(["ip", "-n", "ackstall-a", "link", "set", "dev", "ackstall-va", "gso_max_segs", "65535"])
+        ns, dev = {"sender": ("ackstall-a", "ackstall-va"), "receiver": ("ackstall-b", "ackstall-vb"),
+                   "middle": ("ackstall-m", iface)}[at]
         if os.path.exists(out_pcap):
             os.remove(out_pcap)
-        cap = subprocess.Popen(["ip", "netns", "exec", f"ackstall-{end}", "dumpcap", "-q", "-P", "-i",
-                                f"ackstall-v{end}", "-f", "tcp port 5001", "-w", out_pcap],
+        cap = subprocess.Popen(["ip", "netns", "exec", ns, "dumpcap", "-q", "-P", "-i",
+                                dev, "-f", "tcp port 5001", "-w", out_pcap],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(100):
             if os.path.exists(out_pcap) and os.path.getsize(out_pcap) > 0:
@@ -152,7 +196,12 @@ def make_lab(ackstall, out_pcap, case, at):
         time.sleep(0.5)
         rxp = subprocess.Popen(["bash", "-c", expand(rx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(0.3)
+        crossp = subprocess.Popen(["bash", "-c", expand(cross)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL) if cross else None
         subprocess.run(["bash", "-c", expand(tx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        if crossp:
+            crossp.kill()
+            crossp.wait()
         try:
             rxp.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -170,7 +219,7 @@ def plan(seed, count, lab):
     entries = []
     for i in range(count):
         src = "lab" if i < lab else "sim"
-        kind = rng.choice(LAB_KINDS if src == "lab" else SIM_KINDS)
+        kind = rng.choice(LAB_KINDS_V1 if src == "lab" else SIM_KINDS)
         case_seed = rng.randrange(1 << 30)
         crng = random.Random(case_seed)
         if src == "sim":
@@ -178,9 +227,16 @@ def plan(seed, count, lab):
             at = rng.choice(["wire", "sender", "receiver"])
             e = {"source": "sim", "kind": kind, "truth": truth, "set": sets, "at": at}
         else:
-            case = lab_case(crng, kind)
-            at = rng.choice(["sender", "receiver"])
+            rng.choice(["sender", "receiver"])  # the first corpus's draw, kept for the stream's sake
+            kind = LAB_KINDS[i % len(LAB_KINDS)]
+            at = LAB_VANTAGES[(i // len(LAB_KINDS)) % len(LAB_VANTAGES)]
+            case = lab_case(crng, kind, middle=at == "middle")
             e = {"source": "lab", "kind": kind, "truth": case[0], "lab": list(case[1:]), "at": at}
+            if at == "middle":
+                # the delay line's host: its end towards the sender or the receiver
+                e["iface"] = crng.choice(["ackstall-ma", "ackstall-mb"])
+            # at the sender, the kinds that write more than an MSS: offloaded
+            e["offload"] = at == "sender" and kind in OFFLOAD_KINDS
         art = "none" if rng.random() < 0.45 else rng.choice(ARTEFACTS)
         if art == "tiny" and src == "lab":
             art = "oneway"
@@ -202,7 +258,7 @@ def make(ackstall, out, name, e):
     if e["source"] == "sim":
         make_sim(ackstall, raw, e["set"], e["at"])
     else:
-        make_lab(ackstall, raw, [e["truth"]] + e["lab"], e["at"])
+        make_lab(ackstall, raw, [e["truth"]] + e["lab"], e["at"], e.get("iface"), e.get("offload", False))
     art = e["artefact"] if e["artefact"] != "tiny" else "none"
     run([sys.executable, os.path.join(HERE, "artefacts.py"), raw, path, art, str(e["artefact_fraction"]),
          str(e["artefact_seed"])])

@@ -66,6 +66,7 @@ def main():
     wrong, impossible = [], []
     asserted = 0  # wrong answers in the rows --expect-no-wrong asserts
     cols = set()
+    verdicts = {}  # name -> (what scan named, the busiest direction)
     for name, doc in zip(names, docs):
         e = manifest["captures"][name]
         row = "(too little)" if e["expect"] == TOO_LITTLE else e["truth"]
@@ -73,6 +74,7 @@ def main():
             got, d = "error", None
         else:
             got, d = named(doc)
+            verdicts[name] = (got, d)
             for _, dd in scan_invariants.directions(doc):
                 impossible += [f"{name}: {v}" for v in scan_invariants.check(name, dd)]
         cols.add(got)
@@ -96,6 +98,24 @@ def main():
         tl = cells.get(TOO_LITTLE, 0) if expect != TOO_LITTLE else 0
         print(row.ljust(w) + "".join(str(cells.get(c, 0)).rjust(13) for c in cols)
               + f"  {100 * ok / n:5.1f} %  {tl:10d}  {n - ok - tl:5d}")
+    # Right per vantage point and per lab kind (issue 37: every vantage point, every loss kind),
+    # and whether the offloaded captures' super-segments were recognised (the report says write
+    # boundaries and segment counts are unknown).
+    for label, key in (("vantage", lambda e: e["at"]), ("lab kind", lambda e: e["kind"] if e["source"] == "lab" else None)):
+        groups = {}
+        for name, (got, _) in verdicts.items():
+            e = manifest["captures"][name]
+            k = key(e)
+            if k is not None:
+                g = groups.setdefault(k, [0, 0])
+                g[0] += got == e["expect"]
+                g[1] += 1
+        print(f"right per {label}: " + ", ".join(f"{k} {r}/{n}" for k, (r, n) in sorted(groups.items())))
+    off = [(n, v) for n, v in verdicts.items() if manifest["captures"][n].get("offload")]
+    if off:
+        said = sum(1 for _, (_, d) in off if d and any("segmentation offload" in w for w in d["diagnosis"]["capture_warnings"]))
+        right = sum(1 for n, (got, _) in off if got == manifest["captures"][n]["expect"])
+        print(f"offloaded captures: {len(off)}, right {right}, super-segments recognised in {said}")
     print(f"wrong answers (another cause, not 'too little'): {len(wrong)}; impossible figures: {len(impossible)}")
     if args.show_wrong:
         for line in wrong + impossible:

@@ -182,7 +182,12 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             const std::int64_t clock =
                 last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app) : app;
             app -= clock;
-            if (idle_after_peer_data_) {
+            // Idle a stall's length beyond that: the ACK released nothing (issue 37: a wait is a
+            // limit's only if its ACK released the sender). The wait it ended was the round trip
+            // of a write the application had finished, no flight held by a limit: the path's.
+            const bool released_nothing = app >= threshold_ns_;
+            if (released_nothing) undo_turn();
+            if (idle_after_peer_data_ || released_nothing) {
               // The ACK came with the peer's request: the data that follows answers it (a
               // request/response turn over the path), not a flight clocked out by the ACK.
               account(LimitCause::network, clock);
@@ -195,7 +200,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
               Span& sp = pending_spans_[i];
               if (sp.cause != static_cast<std::uint8_t>(LimitCause::sender_app)) continue;
               const std::int64_t take = std::min(left, sp.end - sp.start);
-              const std::uint8_t to = idle_after_peer_data_ ? static_cast<std::uint8_t>(LimitCause::network) : kFlight;
+              const std::uint8_t to =
+                  idle_after_peer_data_ || released_nothing ? static_cast<std::uint8_t>(LimitCause::network) : kFlight;
               if (take == sp.end - sp.start) {
                 sp.cause = to;
               } else {
@@ -242,6 +248,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     recover_ = snd_max_;
     report_.loss_events++;
   }
+  bool new_segment = false;  // counted in data_segments: one that can be counted resent later
   if (p.payload_len > 0) {
     if (data_start > data_max_ && report_.data_segments > 0) {
       // New data beyond the highest seen: a hole (lost before the capture point, or missed by it).
@@ -286,6 +293,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       data_max_ = data_end;
       report_.bytes_sent = static_cast<std::uint64_t>(data_max_);
       report_.data_segments++;
+      new_segment = true;
       if (report_.data_segments == 1) {
         report_.first_data_ns = now;
         if (handshake_done_ns_) {
@@ -297,12 +305,13 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
         account_prologue(now);
       }
     } else {
-      report_.retransmitted_segments++;
+      report_.retransmissions++;
+      report_.retransmitted_segments += mark_resent(data_start, data_end);
     }
     max_payload_ = std::max(max_payload_, p.payload_len);
   }
   if (end > snd_max_) {
-    flight_.push_back({end, now, frame});
+    flight_.push_back({end, now, frame, !new_segment});
     snd_max_ = end;
     report_.max_in_flight = std::max(report_.max_in_flight, static_cast<std::uint64_t>(in_flight()));
   }
@@ -311,6 +320,23 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
   last_tx_frame_ = frame;
   last_event_sender_ = true;
   if (p.payload_len > 0) last_emptying_.reset();  // the sender went on: that wait was a flight's
+}
+
+std::uint64_t HalfFlow::mark_resent(std::int64_t start, std::int64_t end) {
+  // The segments in flight whose sequence space [previous end, end) meets [start, end): each is
+  // one segment resent, however often (a segment resent by timeout backoff three times is one
+  // segment resent, three retransmissions), so no more segments are resent than were sent.
+  auto it = std::upper_bound(flight_.begin(), flight_.end(), start,
+                             [](std::int64_t s, const InFlight& f) { return s < f.end; });
+  std::uint64_t n = 0;
+  for (; it != flight_.end(); ++it) {
+    if (it != flight_.begin() && std::prev(it)->end >= end) break;
+    if (!it->resent) {
+      it->resent = true;
+      ++n;
+    }
+  }
+  return n;
 }
 
 bool HalfFlow::paced_after_previous(std::int64_t since_last_data) const {

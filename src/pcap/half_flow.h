@@ -38,7 +38,12 @@ class HalfFlow {
     std::int64_t end = 0;  // relative sequence number after the segment
     std::int64_t sent_ns = 0;
     std::uint64_t frame = 0;
+    // Sent again already (retransmitted_segments counts each segment once), or not one of
+    // data_segments (a FIN's sequence number): not counted when resent.
+    bool resent = false;
   };
+  // Marks the unACKed segments [start, end) covers as resent; how many were not already.
+  std::uint64_t mark_resent(std::int64_t start, std::int64_t end);
 
   std::int64_t relative(std::uint32_t wire) const noexcept;
   bool window_scale_known() const noexcept;

@@ -214,8 +214,13 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
   const std::int64_t span = d.duration_ns;
   const pcap::Diagnosis g = pcap::diagnose(d);
   fmt::print(out, "\nflow {}\n", direction_name(d));
-  fmt::print(out, "  data: {} bytes in {} ({} retransmitted), {} acked\n", d.bytes_sent,
-             core::plural(d.data_segments, "segment"), d.retransmitted_segments, d.bytes_acked);
+  // Segments resent several times (timeout backoff): how many, and how many retransmissions.
+  const std::string resent =
+      d.retransmissions > d.retransmitted_segments
+          ? fmt::format("{} resent, {} retransmissions", d.retransmitted_segments, d.retransmissions)
+          : fmt::format("{} retransmitted", d.retransmitted_segments);
+  fmt::print(out, "  data: {} bytes in {} ({}), {} acked\n", d.bytes_sent, core::plural(d.data_segments, "segment"),
+             resent, d.bytes_acked);
   const std::string path = fmt::format(
       "MSS {}, timestamps {}{}", d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
       d.timestamps ? "on" : "off",

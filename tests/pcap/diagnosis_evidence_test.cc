@@ -101,6 +101,37 @@ TEST(CaptureArtefacts, ARetransmissionIsNoDuplicate) {
   EXPECT_FALSE(has_line(diagnose(d).capture_warnings, "captured twice"));
 }
 
+TEST(CaptureArtefacts, ASegmentResentByBackoffIsOneSegmentResent) {
+  // tcptrace's discard.solaris.dmp: segments resent two or three times each by timeout backoff
+  // read "63 segments resent of 21 sent". Each segment resent counts once; the retransmissions
+  // (new datagrams, another IP ID each) are counted apart.
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int i = 0; i < 12; ++i) {
+    v.push_back(c.data(t, 1448, true));
+    if (i == 4 || i == 8) {  // a flight of two, both lost, each resent three times (backoff)
+      v.push_back(c.data(t + 10 * kUs, 1448, true));
+      const TcpPacket first = v[v.size() - 2], second = v.back();
+      for (std::int64_t rto : {200 * kMs, 600 * kMs, 1400 * kMs}) {
+        for (TcpPacket again : {first, second}) {
+          again.time_ns = t + rto;
+          v.push_back(again);
+        }
+      }
+      t += 1400 * kMs;
+    }
+    t += 1 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+  const DirectionReport d = scan_client(testing::write_capture("backoff.pcap", v));
+  EXPECT_EQ(d.data_segments, 14u);
+  EXPECT_EQ(d.retransmitted_segments, 4u);
+  EXPECT_EQ(d.retransmissions, 12u);
+  EXPECT_LE(d.retransmitted_segments, d.data_segments);
+}
+
 // --- too little evidence is too little to judge ---
 
 // N full segments, each filling the receiver's 1536-byte window and ACKed 100 us later.

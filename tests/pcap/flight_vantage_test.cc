@@ -187,6 +187,38 @@ TEST(SenderLag, APauseBetweenSegmentsAtTheSenderIsTheApplications) {
   EXPECT_GE(share_ns(d, LimitCause::sender_app), 20 * 39 * kMs);
 }
 
+// At the sender of a 4 ms path (or at the delay line's end towards it), an application writing
+// two segments every 60 ms: each write ACKed one round trip later, the next write 56 ms after.
+std::vector<TcpPacket> writes_at_sender(std::int64_t rtt, std::int64_t every) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(rtt), c.handshake_ack(rtt + 10 * kUs)};
+  std::int64_t t = rtt + 1 * kMs;
+  for (int write = 0; write < 20; ++write, t += every) {
+    v.push_back(c.data(t, kSeg));
+    v.push_back(c.data(t + 10 * kUs, kSeg, true));
+    v.push_back(c.ack(t + rtt, c.bytes_sent()));
+  }
+  return v;
+}
+
+TEST(SenderLag, AWritesRoundTripThatReleasedNothingIsNoFlightLimit) {
+  // The ACK of each write released nothing (the next write came 56 ms later): its round trip was
+  // no flight held by a buffer. (It was read "Problem: the sender's buffer", 20 waits at a flat
+  // flight of two segments.)
+  const DirectionReport d = scan_client(writes_at_sender(4 * kMs, 60 * kMs));
+  EXPECT_EQ(share_ns(d, LimitCause::send_buffer), 0);
+  EXPECT_LE(d.flight_waits, 1u);
+  const Diagnosis g = diagnose(d);
+  EXPECT_FALSE(g.problem) << g.mechanism;
+  EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+}
+
+TEST(SenderLag, AWritesRoundTripThatReleasedTheNextIsAFlight) {
+  // The same writes back to back (the next one right after each ACK): the waits are the flight's.
+  const DirectionReport d = scan_client(writes_at_sender(4 * kMs, 4 * kMs + 100 * kUs));
+  EXPECT_GE(d.flight_waits, 16u);
+}
+
 // --- one segment a round trip is no link's frame time ---
 
 // Beside the receiver of a 10 ms path, a window of one segment: each segment ACKed at once, the

@@ -85,7 +85,11 @@ struct Stall {
 struct DirectionReport {
   SocketAddr sender, receiver;
   std::uint64_t data_segments = 0;           // segments carrying new payload
-  std::uint64_t retransmitted_segments = 0;  // segments carrying only already-sent sequence space
+  // Segments sent again (each counted once, however often it was resent: never more than were
+  // sent), and the retransmissions themselves (every segment carrying only sequence space sent
+  // before; a segment resent three times by timeout backoff is three).
+  std::uint64_t retransmitted_segments = 0;
+  std::uint64_t retransmissions = 0;
   std::uint64_t bytes_sent = 0;   // payload sequence space sent (counts bytes the capture missed)
   std::uint64_t bytes_acked = 0;  // payload sequence space acknowledged, <= bytes_sent
   std::int64_t first_data_ns = 0;
