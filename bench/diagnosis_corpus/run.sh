@@ -7,13 +7,13 @@
 # bench/diagnosis_corpus/manifest-seed37.json). The captures are removed unless KEEP_DIR is set;
 # SIM_ONLY=1 leaves the lab's part out (it brings up the lab's fixed namespaces, ackstall-a/-b).
 # Usage: bench/diagnosis_corpus/run.sh [path/to/ackstall] [SEED] [COUNT] [LAB]
-#   (default: build/release/tools/ackstall/ackstall 37 320 40; about 7 minutes on 2 cores,
-#   most of it the lab's 40 transfers)
+#   (default: build/release/tools/ackstall/ackstall 37 364 84; about 9 minutes on 2 cores,
+#   most of it the lab's 84 transfers)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 ackstall=${1:-$src/build/release/tools/ackstall/ackstall}
-seed=${2:-37} count=${3:-320} lab=${4:-40}
+seed=${2:-37} count=${3:-364} lab=${4:-84}
 [ -x "$ackstall" ] || { echo "no ackstall binary at $ackstall (build first)"; exit 1; }
 dir=${KEEP_DIR:-$(mktemp -d)}
 [ -n "${KEEP_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT

@@ -319,7 +319,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
   last_tx_ns_ = now;
   last_tx_frame_ = frame;
   last_event_sender_ = true;
-  if (p.payload_len > 0) last_emptying_.reset();  // the sender went on: that wait was a flight's
+  if (p.payload_len > 0) turn_ = {};  // the sender went on: those waits were a flight's
 }
 
 std::uint64_t HalfFlow::mark_resent(std::int64_t start, std::int64_t end) {
@@ -422,6 +422,9 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
   std::int64_t unseen = 0;
   if (a > snd_max_) {
     if (report_.data_segments > 0) unseen += a - std::max(snd_max_, snd_una_);
+    // The last segment sent is not in the capture: whether it ended a write (PSH) is unknown, so
+    // an idle after it is not taken for one in the middle of a write (the idle branch's rule).
+    last_data_psh_ = true;
     snd_max_ = a;
     data_max_ = std::max(data_max_, a);
     report_.bytes_sent = static_cast<std::uint64_t>(std::max<std::int64_t>(data_max_, 0));
@@ -541,8 +544,12 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
           const auto bucket = std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1);
           ++flight_hist_[bucket];
           // An ACK of everything may end a turn rather than clock a flight: undone if the peer's
-          // request comes next (undo_turn).
-          last_emptying_ = a >= data_max_ ? std::optional<EmptyingWait>{{from, now, bucket}} : std::nullopt;
+          // request comes next, or nothing for a stall's length (undo_turn).
+          if (turn_.n > 0 && (turn_.end != from || turn_.n == turn_.buckets.size())) turn_.untold = true;
+          if (turn_.n == 0) turn_.start = from;
+          if (turn_.n < turn_.buckets.size()) turn_.buckets[turn_.n++] = static_cast<std::uint16_t>(bucket);
+          turn_.end = now;
+          turn_.emptied = a >= data_max_;
         }
       }
       last_event_sender_ = false;
@@ -699,14 +706,15 @@ void HalfFlow::span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
 }
 
 void HalfFlow::undo_turn() {
-  // The wait that the ACK of everything ended was the round trip of a request/response turn (the
-  // peer's request followed it), not a flight held by a limit: the path's time.
-  if (!last_emptying_) return;
-  const EmptyingWait w = *last_emptying_;
-  last_emptying_.reset();
+  // The waits that the ACK of everything ended (one, or several ACKs of a turn's data) were the
+  // round trip of a request/response turn (the peer's request followed it) or of a finished write
+  // (nothing followed for a stall's length), not a flight held by a limit: the path's time.
+  const TurnWaits w = turn_;
+  turn_ = {};
+  if (w.n == 0 || !w.emptied || w.untold) return;
   flight_ns_ -= w.end - w.start;
-  --report_.flight_waits;
-  --flight_hist_[w.bucket];
+  report_.flight_waits -= w.n;
+  for (std::size_t i = 0; i < w.n; ++i) --flight_hist_[w.buckets[i]];
   account(core::LimitCause::network, w.end - w.start);
   if (!timeline_.empty() && timeline_.back().cause == kFlight && timeline_.back().end == w.end &&
       timeline_.back().start <= w.start) {

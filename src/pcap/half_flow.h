@@ -145,12 +145,16 @@ class HalfFlow {
   std::int64_t idle_since_ = 0;  // when the last ACK left nothing in flight
   bool data_window_seen_ = false;  // a window from a segment other than a SYN
   bool idle_after_peer_data_ = false;  // that ACK carried the peer's data (a request)
-  // The last prompt wait ended by an ACK of everything sent (undo_turn).
-  struct EmptyingWait {
-    std::int64_t start, end;
-    std::size_t bucket;
+  // The prompt waits since the sender's last segment, back to back, the last ended by an ACK of
+  // everything sent (undo_turn): a write's or a request's round trip, ACKed in one or more steps.
+  struct TurnWaits {
+    std::int64_t start = 0, end = 0;
+    std::array<std::uint16_t, 4> buckets{};  // their flight_hist_ buckets
+    std::uint8_t n = 0;
+    bool emptied = false;
+    bool untold = false;  // more than 4 waits, or time between them not the flight's
   };
-  std::optional<EmptyingWait> last_emptying_;
+  TurnWaits turn_;
   void undo_turn();
   std::int64_t last_stall_end_ = 0;  // the last accounted event was the sender's segment
   // Flight sizes at prompt waits: a log histogram (8 buckets an octave from 1 byte).
