@@ -79,22 +79,31 @@ TEST(CaptureArtefacts, FramesCapturedTwiceAreNoLoss) {
   EXPECT_TRUE(has_line(g.capture_warnings, "captured twice")) << g.mechanism;
 }
 
-TEST(CaptureArtefacts, ARetransmissionIsNoDuplicate) {
-  // The same segment sent again 300 us later is a new datagram (another IP ID): a retransmission.
-  Conversation c;
+// Twelve one-segment writes 1 ms apart, each ACKed; after write I, RESEND(i, t, v) may add
+// frames (and move the clock t on).
+template <typename Resend>
+std::vector<TcpPacket> writes_with_resends(Conversation& c, Resend resend) {
   std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
   std::int64_t t = 300 * kUs;
   for (int i = 0; i < 12; ++i) {
     v.push_back(c.data(t, 1448, true));
-    if (i == 5) {
-      TcpPacket again = v.back();
-      again.time_ns = t + 300 * kUs;
-      v.push_back(again);
-    }
+    resend(i, t, v);
     t += 1 * kMs;
     v.push_back(c.ack(t, c.bytes_sent()));
     t += 50 * kUs;
   }
+  return v;
+}
+
+TEST(CaptureArtefacts, ARetransmissionIsNoDuplicate) {
+  // The same segment sent again 300 us later is a new datagram (another IP ID): a retransmission.
+  Conversation c;
+  const auto v = writes_with_resends(c, [](int i, std::int64_t t, std::vector<TcpPacket>& out) {
+    if (i != 5) return;
+    TcpPacket again = out.back();
+    again.time_ns = t + 300 * kUs;
+    out.push_back(again);
+  });
   const DirectionReport d = scan_client(testing::write_capture("resent.pcap", v));
   EXPECT_EQ(d.retransmitted_segments, 1u);
   EXPECT_EQ(d.duplicate_frames, 0u);
@@ -106,25 +115,19 @@ TEST(CaptureArtefacts, ASegmentResentByBackoffIsOneSegmentResent) {
   // read "63 segments resent of 21 sent". Each segment resent counts once; the retransmissions
   // (new datagrams, another IP ID each) are counted apart.
   Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = 300 * kUs;
-  for (int i = 0; i < 12; ++i) {
-    v.push_back(c.data(t, 1448, true));
-    if (i == 4 || i == 8) {  // a flight of two, both lost, each resent three times (backoff)
-      v.push_back(c.data(t + 10 * kUs, 1448, true));
-      const TcpPacket first = v[v.size() - 2], second = v.back();
-      for (std::int64_t rto : {200 * kMs, 600 * kMs, 1400 * kMs}) {
-        for (TcpPacket again : {first, second}) {
-          again.time_ns = t + rto;
-          v.push_back(again);
-        }
+  const auto v = writes_with_resends(c, [&c](int i, std::int64_t& t, std::vector<TcpPacket>& out) {
+    if (i != 4 && i != 8) return;
+    // a flight of two, both lost, each resent three times (backoff)
+    out.push_back(c.data(t + 10 * kUs, 1448, true));
+    const TcpPacket first = out[out.size() - 2], second = out.back();
+    for (std::int64_t rto : {200 * kMs, 600 * kMs, 1400 * kMs}) {
+      for (TcpPacket again : {first, second}) {
+        again.time_ns = t + rto;
+        out.push_back(again);
       }
-      t += 1400 * kMs;
     }
-    t += 1 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
+    t += 1400 * kMs;
+  });
   const DirectionReport d = scan_client(testing::write_capture("backoff.pcap", v));
   EXPECT_EQ(d.data_segments, 14u);
   EXPECT_EQ(d.retransmitted_segments, 4u);
