@@ -678,6 +678,18 @@ void HalfFlow::loss_since_hole() {
   }
 }
 
+std::int64_t HalfFlow::ack_to_sender_ns() const noexcept {
+  // How long an ACK seen at the capture point takes to reach the sender and its data to come back
+  // past the capture point: the handshake's round trip less the data-to-ACK floor (the receiver's
+  // side of the path; ~0 at the sender, the whole round trip beside the receiver), a quarter more
+  // for queueing. A floor above the handshake's round trip is no path floor (every ACK in it was
+  // held): the position is unknown and the whole round trip is allowed. Without a handshake, the
+  // floor is all that is known of the path.
+  const std::int64_t hs = report_.handshake_rtt_ns.value_or(0);
+  if (hs > 0 && floor_ns() <= hs) return (hs - floor_ns()) * 5 / 4;
+  return std::max(floor_ns(), hs);
+}
+
 std::int64_t HalfFlow::sender_lag_ns() const noexcept {
   // window_edge.h: the ACK the sender answers left the capture point this long before its data
   // (three quarters of it, for jitter): the handshake's round trip less the floor.
@@ -775,11 +787,10 @@ void HalfFlow::settle_held(std::int64_t now) {
   if (!held) return;
   const HeldAck::Wait w = *held;
   held.reset();
-  const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
   // Not released: the sender did not go on when the ACK came. The wait stays unaccounted here and
   // goes with the idle time that follows (the application's, or the peer's when its data ends it).
   // (now == INT64_MIN: the capture's end, nothing after it.)
-  if (now != std::numeric_limits<std::int64_t>::min() && now - w.stall.end_ns > held_ack_.bound_ns(rtt, threshold_ns_)) {
+  if (now != std::numeric_limits<std::int64_t>::min() && now - w.stall.end_ns > held_ack_.bound_ns(ack_to_sender_ns(), threshold_ns_)) {
     return;
   }
   record_stall(w.stall);

@@ -199,6 +199,7 @@ class HalfFlow {
   // Mid-stream: the window's unknown scale fitted to where the sender stops (scale_fit.h).
   ScaleFit scale_fit_;
   std::int64_t sender_lag_ns() const noexcept;
+  std::int64_t ack_to_sender_ns() const noexcept;
 };
 
 }  // namespace ackstall::pcap::detail

@@ -6,7 +6,8 @@
 // once; beside the receiver one round trip later). A polling application whose next request
 // comes a median 90 ms after the ACK was not held by it: the time is the application's (or the
 // peer's), and no receiver fix changes it. The rule: the wait is a delayed-ACK stall when the
-// sender's next segment (data or FIN) follows the ACK within the path's round trip plus its
+// sender's next segment (data or FIN) follows the ACK within the time an ACK takes from the
+// capture point to the sender and its data back (HalfFlow::ack_to_sender_ns) plus its
 // reaction time: half the stall threshold (10 ms by default: a loaded host's wake-up, measured in
 // the lab, takes a few ms), or twice the flow's median ACK-to-data time of ACK-clocked sends
 // (measured over 4 or more) where that is longer, at most the threshold (a reaction as slow as a

@@ -221,12 +221,19 @@ TEST(Evidence, ATransferOfFewRoundTripsIsTooLittleToJudge) {
 
 // --- a delayed-ACK stall only where the ACK released the sender ---
 
-// A server (the client port's side sends) answering polls: each answer's ACK is held 40 ms by the
-// poller, whose next poll comes NEXT_POLL after that ACK; the answer follows the poll in 100 us.
-std::vector<TcpPacket> polled(int polls, std::int64_t next_poll) {
+// A server (the client port's side sends) answering polls, captured beside it: each answer's ACK
+// is held 40 ms by the poller, whose next poll comes NEXT_POLL after that ACK; the answer follows
+// the poll in 100 us. RTT: the path's round trip (the handshake's, the banner's ACK's, and added
+// to each held ACK).
+std::vector<TcpPacket> polled(int polls, std::int64_t next_poll, std::int64_t rtt = 100 * kUs) {
   Conversation c;
-  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
-  std::int64_t t = 300 * kUs;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(rtt), c.handshake_ack(rtt + 100 * kUs)};
+  // A banner first, ACKed at once: the data-to-ACK floor is the path's round trip.
+  std::int64_t t = rtt + 200 * kUs;
+  v.push_back(c.data(t, 20, true));
+  t += rtt;
+  v.push_back(c.ack(t, c.bytes_sent()));
+  t += kMs;
   std::uint32_t polls_sent = 0;
   for (int i = 0; i < polls; ++i) {
     TcpPacket poll = c.ack(t, c.bytes_sent());
@@ -238,7 +245,7 @@ std::vector<TcpPacket> polled(int polls, std::int64_t next_poll) {
     t += 100 * kUs;
     v.push_back(c.data(t, 200, true));
     if (i + 1 == polls) break;  // the last answer's ACK is not in the capture
-    t += 40 * kMs;
+    t += rtt + 40 * kMs;
     TcpPacket held = c.ack(t, c.bytes_sent());
     held.seq += polls_sent;
     v.push_back(held);
@@ -255,6 +262,17 @@ TEST(HeldAck, AnAckThatReleasedNothingIsNoDelayedAckStall) {
   const Diagnosis g = diagnose(d);
   EXPECT_NE(g.problem, LimitCause::delayed_ack) << g.mechanism;
   EXPECT_EQ(g.mechanism.find("delayed-ACK stalls ("), std::string::npos) << g.mechanism;
+}
+
+TEST(HeldAck, BesideTheSenderAnAckReleasesAtOnceNotARoundTripLater) {
+  // A 25 ms path captured beside the answerer: an ACK it waited for lets its data go within its
+  // reaction time, not a round trip later. The poller's next request 15 ms after the held ACK
+  // (under a round trip) released nothing either (tcpdump's ssh.pcap: a 48-byte key exchange
+  // message whose next write waited 29.7 ms past the ACK, for the server's reply).
+  const DirectionReport d = scan_client(polled(20, 15 * kMs, 25 * kMs));
+  EXPECT_EQ(count(d, StallKind::delayed_ack), 0u);
+  EXPECT_EQ(d.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)], 0);
+  EXPECT_NE(diagnose(d).problem, LimitCause::delayed_ack);
 }
 
 TEST(HeldAck, AnAckThatReleasedTheSenderIsAStall) {

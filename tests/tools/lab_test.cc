@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -185,7 +186,10 @@ TEST_F(Lab, RttAddsAMiddleHostWithADelayLineAndDownStopsIt) {
   const auto line = pids_in("ackstall-m");
   ASSERT_EQ(line.size(), 1u) << "the delay line runs in ackstall-m";
   (void)connect_ms(5990);  // ARP resolved: the next connect is one round trip
-  const double rtt = connect_ms(5991);
+  // The floor of three connects: the delay line is a user-space process, and on a loaded host one
+  // late wake-up adds its scheduling delay to a single measurement; the floor is the line's delay.
+  double rtt = connect_ms(5991);
+  for (const std::uint16_t port : {std::uint16_t{5992}, std::uint16_t{5993}}) rtt = std::min(rtt, connect_ms(port));
   EXPECT_GE(rtt, 40.0);
   EXPECT_LT(rtt, 60.0);
   // Data crosses it both ways, byte for byte (checksums offloaded end to end).
