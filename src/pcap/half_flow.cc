@@ -10,7 +10,7 @@ namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
     : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls),
-      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans) {
+      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans), runs_(options.threshold_ns) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -675,10 +675,7 @@ void HalfFlow::pend_span(std::uint8_t cause, std::int64_t start, std::int64_t en
   }
 }
 
-void HalfFlow::span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
-  if (end <= start) return;
-  runs_.note(cause, start, end);
-  if (!timeline_on_) return;
+void HalfFlow::timeline_span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
   if (!timeline_.empty() && timeline_.back().cause == cause && timeline_.back().end == start) {
     timeline_.back().end = end;
   } else if (timeline_.size() < max_spans_) {
@@ -829,7 +826,9 @@ std::optional<std::int64_t> HalfFlow::idle_median_ns() const {
   return std::nullopt;
 }
 
-std::int64_t HalfFlow::link_horizon() const noexcept {
+std::int64_t HalfFlow::link_horizon(std::int64_t now) const noexcept {
+  // Before its first data a direction has no accounts: they start with that data, after `now`.
+  if (!acct_started_) return now;
   // Spans not yet committed (idle time that waits for more data) are committed later, from their start.
   const std::int64_t h = runs_.horizon();
   return pending_spans_.empty() ? h : std::min(h, pending_spans_.front().start);

@@ -35,11 +35,11 @@ class HalfFlow {
   DirectionReport report() const;
 
   // The reply link (reply_link.h): the runs of the accounts finished so far (the connection's
-  // ReplyLink takes them), the time no run finished later starts before, the runs with the
+  // ReplyLink takes them), the time no run finished later starts before (`now`: the packet's), the runs with the
   // capture's end settled (as report() settles it), and the connection's count on these
   // addresses (it changes when a new connection reuses them).
   RunRecorder& runs() noexcept { return runs_; }
-  std::int64_t link_horizon() const noexcept;
+  std::int64_t link_horizon(std::int64_t now) const noexcept;
   RunRecorder final_runs() const;
   std::uint64_t generation() const noexcept { return report_.earlier_connections; }
 
@@ -121,7 +121,12 @@ class HalfFlow {
   bool timeline_on_ = false;
   std::size_t max_spans_ = 0;
   std::vector<Span> timeline_, pending_spans_;
-  void span(std::uint8_t cause, std::int64_t start, std::int64_t end);
+  void span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
+    if (end <= start) return;
+    runs_.note(cause, start, end);
+    if (timeline_on_) timeline_span(cause, start, end);
+  }
+  void timeline_span(std::uint8_t cause, std::int64_t start, std::int64_t end);
   void pend_span(std::uint8_t cause, std::int64_t start, std::int64_t end);  // a pending span
   RunRecorder runs_;
   void flight_until(std::int64_t now);

@@ -6,6 +6,11 @@ namespace ackstall::pcap::detail {
 
 using core::LimitCause;
 
+void RunRecorder::open(std::uint8_t c, std::int64_t start, std::int64_t end) {
+  close();
+  open_ = Run{start, end, end - start, c};
+}
+
 std::size_t ReplyLink::slot_of(std::uint8_t cls) noexcept {
   switch (cls) {
     case static_cast<std::uint8_t>(LimitCause::delayed_ack): return 0;
@@ -16,8 +21,15 @@ std::size_t ReplyLink::slot_of(std::uint8_t cls) noexcept {
 }
 
 void ReplyLink::match(Wait& w, const Run& s) {
-  const std::int64_t common = std::min(w.end, s.end) - std::max(w.start, s.start);
-  if (common > 0) w.overlap[slot_of(s.cls)] += common;
+  std::int64_t common = std::min(w.end, s.end) - std::max(w.start, s.start);
+  if (common <= 0) return;
+  // A flight run holds the path's time between its waits too: its share of the overlap is the
+  // waits' (taken as spread evenly over the run).
+  if (s.busy < s.end - s.start) {
+    common = static_cast<std::int64_t>(static_cast<double>(common) * static_cast<double>(s.busy) /
+                                       static_cast<double>(s.end - s.start));
+  }
+  w.overlap[slot_of(s.cls)] += common;
 }
 
 void ReplyLink::Pairing::settle_wait(const Wait& w) {

@@ -13,7 +13,8 @@
 // through a RunRecorder, which merges adjacent spans of one class into runs: a wait (peer_reply),
 // a stall (delayed_ack, loss, receiver_window, or the flight's prompt waits for ACKs, a stall
 // only where the report finds the flight held by the sender's buffer or the receiver's window),
-// or neither. A connection's ReplyLink
+// or neither. The flight's waits less than a stall threshold apart are one run, with the time
+// they took in it (`busy`): a wait's overlap with it counts in that proportion. A connection's ReplyLink
 // matches each direction's waits against the other's stalls as runs finish: a wait is linked to
 // a cause of the peer's stalls when its overlap with them sums to at least the stall threshold (a
 // stall is a wait past it: a shorter overlap, a wait that touches a stall's edge, is no stall's).
@@ -24,6 +25,7 @@
 #pragma once
 
 #include <array>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -42,48 +44,61 @@ inline constexpr std::size_t kRunClasses = core::kLimitCauseCount + 2;
 
 struct Run {
   std::int64_t start = 0, end = 0;
+  std::int64_t busy = 0;  // the time of its class within [start, end): all of it but for a flight's
   std::uint8_t cls = kOtherRun;
 };
 
 class RunRecorder {
  public:
-  // One committed span of the accounts (cause: a LimitCause's value or kFlightRun).
+  // Flight waits closer than `gap_ns` (the stall threshold) are one run.
+  explicit RunRecorder(std::int64_t gap_ns = 0) : gap_ns_(gap_ns) {}
+
+  // One committed span of the accounts (cause: a LimitCause's value or kFlightRun). Called for
+  // every span: a table look-up and a comparison or two on the usual path.
   void note(std::uint8_t cause, std::int64_t start, std::int64_t end) {
-    const std::uint8_t c = classify(cause);
-    if (open_ && open_->cls == c && start <= open_->end) {
-      if (end > open_->end) open_->end = end;
+    const std::uint8_t c = kClassOf[cause < kClassOf.size() ? cause : kOtherRun];
+    if (c == open_.cls && c != kNoRun &&
+        (start <= open_.end || (c == kFlightRun && start - open_.end < gap_ns_))) {
+      open_.busy += end - start;
+      if (end > open_.end) open_.end = end;
       return;
     }
-    close();
-    open_ = Run{start, end, c};
+    // The path's time between the flight's waits (segments back to back, one a round trip):
+    // what follows decides whether the flight goes on. (One run a transfer, not one an ACK.)
+    if (c == kOtherRun && (open_.cls == kFlightRun || open_.cls == kOtherRun) && start <= open_.end + gap_ns_) return;
+    open(c, start, end);
   }
   // The run still open, finished (the report: nothing follows it).
   void finish() {
     close();
-    open_.reset();
+    open_ = Run{0, 0, 0, kNoRun};
   }
   std::vector<Run>& finished() noexcept { return finished_; }
   // No run finished later starts before this.
-  std::int64_t horizon() const noexcept { return open_ ? open_->start : last_end_; }
+  std::int64_t horizon() const noexcept { return open_.cls != kNoRun ? open_.start : last_end_; }
 
  private:
-  static std::uint8_t classify(std::uint8_t cause) noexcept {
-    using core::LimitCause;
-    if (cause == kFlightRun) return kFlightRun;
-    switch (static_cast<LimitCause>(cause)) {
-      case LimitCause::peer_reply:
-      case LimitCause::delayed_ack:
-      case LimitCause::loss:
-      case LimitCause::receiver_window: return cause;
-      default: return kOtherRun;
+  static constexpr std::uint8_t kNoRun = 0xff;
+  // A cause's run class: waits, stalls, the flight, or other.
+  static constexpr std::array<std::uint8_t, kOtherRun + 1> kClassOf = [] {
+    std::array<std::uint8_t, kOtherRun + 1> t{};
+    t.fill(kOtherRun);
+    for (const core::LimitCause c : {core::LimitCause::peer_reply, core::LimitCause::delayed_ack, core::LimitCause::loss,
+                                     core::LimitCause::receiver_window}) {
+      t[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(c);
     }
-  }
+    t[kFlightRun] = kFlightRun;
+    return t;
+  }();
   void close() {
-    if (!open_) return;
-    last_end_ = open_->end;
-    if (open_->cls != kOtherRun) finished_.push_back(*open_);
+    if (open_.cls == kNoRun) return;
+    last_end_ = open_.end;
+    if (open_.cls != kOtherRun) finished_.push_back(open_);
   }
-  std::optional<Run> open_;
+  // Closes the open run and opens one of class c (out of line: the rare path).
+  void open(std::uint8_t c, std::int64_t start, std::int64_t end);
+  std::int64_t gap_ns_;
+  Run open_{0, 0, 0, kNoRun};
   std::int64_t last_end_ = 0;
   std::vector<Run> finished_;
 };

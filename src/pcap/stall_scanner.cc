@@ -60,11 +60,16 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   if (f.duplicates.is_duplicate(p, from_a, ip_id)) return;
   (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
   (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
-  if (const std::uint64_t g = f.a_to_b.generation() + f.b_to_a.generation(); g != f.generation) {
-    f.generation = g;
-    f.link = detail::ReplyLink(options_.threshold_ns);
+  if (p.has(tcp_flag::syn)) {
+    // A new connection on these addresses starts its links afresh.
+    if (const std::uint64_t g = f.a_to_b.generation() + f.b_to_a.generation(); g != f.generation) {
+      f.generation = g;
+      f.link = detail::ReplyLink(options_.threshold_ns);
+    }
   }
-  f.link.take(f.a_to_b.runs(), f.a_to_b.link_horizon(), f.b_to_a.runs(), f.b_to_a.link_horizon());
+  if (!f.a_to_b.runs().finished().empty() || !f.b_to_a.runs().finished().empty()) {
+    f.link.take(f.a_to_b.runs(), f.a_to_b.link_horizon(p.time_ns), f.b_to_a.runs(), f.b_to_a.link_horizon(p.time_ns));
+  }
   if (p.has(tcp_flag::fin)) (from_a ? f.fin_from_a : f.fin_from_b) = true;
   if (!f.closed_ns && (p.has(tcp_flag::rst) || (f.fin_from_a && f.fin_from_b))) {
     f.closed_ns = p.time_ns;
