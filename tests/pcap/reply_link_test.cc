@@ -122,16 +122,7 @@ TEST(ReplyLink, WaitsThatDoNotOverlapThePeersStallsAreNotLinked) {
   std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
   std::int64_t t = 300 * kUs;
   slow_server_turns(c, v, t, 16, 1 * kMs);
-  for (int w = 0; w < 12; ++w) {
-    for (int i = 0; i < 3; ++i) {
-      v.push_back(c.data(t, 1448, i == 2));
-      if (i == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
-      t += 123 * kUs;
-    }
-    t += 40 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
+  testing::odd_writes_on_held_ack(c, v, t, 12, 40 * kMs);
   const Both b = scan_both(v);
   ASSERT_GE(b.client.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)], 2u);
   ASSERT_GT(b.server.cause_ns[static_cast<std::size_t>(LimitCause::peer_reply)], 0);
