@@ -47,8 +47,8 @@ TcpPacket Conversation::handshake_ack(std::int64_t t) const {
 TcpPacket Conversation::data(std::int64_t t, std::uint32_t len, bool push) {
   TcpPacket p = base(t, true);
   p.seq = static_cast<std::uint32_t>(c_.client_isn + 1 + sent_);
-  p.ack = c_.server_isn + 1;
   p.flags = static_cast<std::uint8_t>(tcp_flag::ack | (push ? tcp_flag::psh : 0));
+  p.ack = server_next();
   p.payload_len = len;
   sent_ += len;
   return p;
@@ -57,7 +57,7 @@ TcpPacket Conversation::data(std::int64_t t, std::uint32_t len, bool push) {
 TcpPacket Conversation::ack(std::int64_t t, std::uint64_t acked,
                             std::optional<std::uint16_t> window) const {
   TcpPacket p = base(t, false);
-  p.seq = c_.server_isn + 1;
+  p.seq = server_next();
   p.ack = static_cast<std::uint32_t>(c_.client_isn + 1 + acked);
   p.flags = tcp_flag::ack;
   p.window = window.value_or(c_.window);
@@ -67,8 +67,26 @@ TcpPacket Conversation::ack(std::int64_t t, std::uint64_t acked,
 TcpPacket Conversation::fin(std::int64_t t) {
   TcpPacket p = base(t, true);
   p.seq = static_cast<std::uint32_t>(c_.client_isn + 1 + sent_);
-  p.ack = c_.server_isn + 1;
+  p.ack = server_next();
   p.flags = tcp_flag::fin | tcp_flag::ack;
+  return p;
+}
+
+TcpPacket Conversation::reply(std::int64_t t, std::uint32_t len, bool push) {
+  TcpPacket p = base(t, false);
+  p.seq = server_next();
+  p.ack = static_cast<std::uint32_t>(c_.client_isn + 1 + sent_);
+  p.flags = static_cast<std::uint8_t>(tcp_flag::ack | (push ? tcp_flag::psh : 0));
+  p.payload_len = len;
+  replied_ += len;
+  return p;
+}
+
+TcpPacket Conversation::client_ack(std::int64_t t) const {
+  TcpPacket p = base(t, true);
+  p.seq = static_cast<std::uint32_t>(c_.client_isn + 1 + sent_);
+  p.ack = server_next();
+  p.flags = tcp_flag::ack;
   return p;
 }
 

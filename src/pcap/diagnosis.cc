@@ -12,6 +12,7 @@
 #include "ackstall/pcap/evidence.h"
 #include "ackstall/pcap/look_alike.h"
 #include "ackstall/pcap/mechanism.h"
+#include "ackstall/pcap/peer_stall.h"
 #include "ackstall/pcap/stack_fit.h"
 
 namespace ackstall::pcap {
@@ -274,6 +275,8 @@ Diagnosis find_facts(const DirectionReport& d) {
   const std::uint64_t delayed = d.stall_counts[static_cast<std::size_t>(StallKind::delayed_ack)];
 
   g.too_little = too_little_evidence(d);
+  g.waits_on_peer = d.waits_on_peer;
+  g.delays_peer = d.delays_peer;
 
   // Where the time went.
   for (LimitCause c : core::kLimitCauses) {
@@ -426,6 +429,9 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
   } else {
     g.evidence.push_back(fmt::format("receiver: {}; no delayed-ACK wait seen", rule));
   }
+  // Request/response: this side's waits on the peer's stalls, the peer's waits on this side's (peer_stall.h).
+  if (auto e = waits_on_peer_evidence(d)) g.evidence.push_back(*e);
+  if (auto e = delays_peer_evidence(d)) g.evidence.push_back(*e);
   if (!g.sender_stack.evidence.empty() || !g.receiver_stack.evidence.empty()) {
     g.evidence.push_back(fmt::format("stacks: sender {}{}; receiver {}{}", to_string(g.sender_stack.family),
                                      g.sender_stack.evidence.empty() ? "" : " (" + g.sender_stack.evidence + ")",
@@ -480,6 +486,7 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
       g.mechanism += " Before the transfer, its first data came " + before + ".";
     }
     application_fixes(d, top.cause, g);
+    report_peer_stall(d, g);  // peer_stall.h: a wait for the peer's reply that is the peer's stall
     return;
   }
   const LimitCause p = *g.problem;
@@ -527,6 +534,7 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
                             gain, what);
   g.mechanism += settle;
   report_quota_or_nagle(d, g);  // look_alike.h: a quota and Nagle, where the wire cannot tell them apart
+  report_peer_stall(d, g);      // peer_stall.h: these stalls hold up the peer's reply too
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
     : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls),
-      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans) {
+      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans), runs_(options.threshold_ns) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -157,7 +157,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       } else {
         auto& app = pending_[static_cast<std::size_t>(LimitCause::sender_app)];
         app += now - acct_ns_;
-        if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(LimitCause::sender_app)});
+        pend_span(static_cast<std::uint8_t>(LimitCause::sender_app), acct_ns_, now);
         pending_events_[static_cast<std::size_t>(LimitCause::sender_app)]++;
         acct_ns_ = now;
         if (new_data) {
@@ -513,7 +513,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       if (flight_before == 0 && !was_zero) {
         const auto c = p.payload_len > 0 ? LimitCause::peer_reply : LimitCause::sender_app;
         pending_[static_cast<std::size_t>(c)] += dt;
-        if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(c)});
+        pend_span(static_cast<std::uint8_t>(c), acct_ns_, now);
         pending_events_[static_cast<std::size_t>(c)]++;
         acct_ns_ = now;
       } else if (unseen > 0) {
@@ -573,7 +573,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
       account_until(now, LimitCause::receiver_window);
     } else if (p.payload_len > 0) {
       pending_[static_cast<std::size_t>(LimitCause::peer_reply)] += now - acct_ns_;
-      if (timeline_on_) pending_spans_.push_back({acct_ns_, now, static_cast<std::uint8_t>(LimitCause::peer_reply)});
+      pend_span(static_cast<std::uint8_t>(LimitCause::peer_reply), acct_ns_, now);
       pending_events_[static_cast<std::size_t>(LimitCause::peer_reply)]++;
       acct_ns_ = now;
       if (!idle_after_peer_data_) undo_turn();
@@ -708,8 +708,19 @@ void HalfFlow::account(core::LimitCause c, std::int64_t ns) {
   report_.cause_events[static_cast<std::size_t>(c)]++;
 }
 
-void HalfFlow::span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
-  if (!timeline_on_ || end <= start) return;
+void HalfFlow::pend_span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
+  // Kept whether or not the timeline is: the reply link (reply_link.h) reads the committed spans.
+  // Adjacent spans of one cause merge, so an idle direction holds one span however many of the
+  // peer's segments came meanwhile.
+  if (end <= start) return;
+  if (!pending_spans_.empty() && pending_spans_.back().cause == cause && pending_spans_.back().end == start) {
+    pending_spans_.back().end = end;
+  } else {
+    pending_spans_.push_back({start, end, cause});
+  }
+}
+
+void HalfFlow::timeline_span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
   if (!timeline_.empty() && timeline_.back().cause == cause && timeline_.back().end == start) {
     timeline_.back().end = end;
   } else if (timeline_.size() < max_spans_) {
@@ -860,6 +871,21 @@ std::optional<std::int64_t> HalfFlow::idle_median_ns() const {
   return std::nullopt;
 }
 
+std::int64_t HalfFlow::link_horizon(std::int64_t now) const noexcept {
+  // Before its first data a direction has no accounts: they start with that data, after `now`.
+  if (!acct_started_) return now;
+  // Spans not yet committed (idle time that waits for more data) are committed later, from their start.
+  const std::int64_t h = runs_.horizon();
+  return pending_spans_.empty() ? h : std::min(h, pending_spans_.front().start);
+}
+
+RunRecorder HalfFlow::final_runs() const {
+  if (!held_ack_.pending()) return runs_;
+  HalfFlow settled = *this;  // as report() settles it
+  settled.settle_held(std::numeric_limits<std::int64_t>::min());
+  return settled.runs_;
+}
+
 DirectionReport HalfFlow::report() const {
   if (held_ack_.pending()) {
     // A delayed-ACK wait at the capture's end: nothing after it says the ACK released nothing.
@@ -955,6 +981,7 @@ DirectionReport HalfFlow::report() const {
         r.mid_stream_limit = c;
       }
     }
+    r.flight_cause = c;
     r.cause_ns[static_cast<std::size_t>(c)] += flight_ns_;
     r.cause_events[static_cast<std::size_t>(c)] += flight_events_;
     for (const Span& sp : timeline_) {

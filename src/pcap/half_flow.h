@@ -16,6 +16,7 @@
 #include "ackstall/core/recent_spacings.h"
 #include "ackstall/pcap/stall_scanner.h"
 #include "held_ack.h"
+#include "reply_link.h"
 #include "upstream_loss.h"
 #include "scale_fit.h"
 #include "window_edge.h"
@@ -32,6 +33,15 @@ class HalfFlow {
 
   bool carried_data() const noexcept { return report_.data_segments > 0; }
   DirectionReport report() const;
+
+  // The reply link (reply_link.h): the runs of the accounts finished so far (the connection's
+  // ReplyLink takes them), the time no run finished later starts before (`now`: the packet's), the runs with the
+  // capture's end settled (as report() settles it), and the connection's count on these
+  // addresses (it changes when a new connection reuses them).
+  RunRecorder& runs() noexcept { return runs_; }
+  std::int64_t link_horizon(std::int64_t now) const noexcept;
+  RunRecorder final_runs() const;
+  std::uint64_t generation() const noexcept { return report_.earlier_connections; }
 
  private:
   struct InFlight {
@@ -116,7 +126,14 @@ class HalfFlow {
   bool timeline_on_ = false;
   std::size_t max_spans_ = 0;
   std::vector<Span> timeline_, pending_spans_;
-  void span(std::uint8_t cause, std::int64_t start, std::int64_t end);
+  void span(std::uint8_t cause, std::int64_t start, std::int64_t end) {
+    if (end <= start) return;
+    runs_.note(cause, start, end);
+    if (timeline_on_) timeline_span(cause, start, end);
+  }
+  void timeline_span(std::uint8_t cause, std::int64_t start, std::int64_t end);
+  void pend_span(std::uint8_t cause, std::int64_t start, std::int64_t end);  // a pending span
+  RunRecorder runs_;
   void flight_until(std::int64_t now);
   bool acct_started_ = false;
   std::int64_t acct_ns_ = 0;

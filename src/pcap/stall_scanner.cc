@@ -12,10 +12,14 @@ namespace ackstall::pcap {
 
 struct StallScanner::Flow {
   Flow(const FlowKey& key, const ScanOptions& options)
-      : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options) {}
+      : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options), link(options.threshold_ns) {}
   std::uint64_t packets = 0;
   DuplicateFilter duplicates;
   detail::HalfFlow a_to_b, b_to_a;
+  // The two directions' waits and stalls linked (reply_link.h), for the connection on these
+  // addresses whose count is `generation` (a new one reusing them starts afresh).
+  detail::ReplyLink link;
+  std::uint64_t generation = 0;
   bool fin_from_a = false, fin_from_b = false;
   std::optional<std::int64_t> closed_ns;  // both FINs seen, or a RST
 };
@@ -56,6 +60,16 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   if (f.duplicates.is_duplicate(p, from_a, ip_id)) return;
   (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
   (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
+  if (p.has(tcp_flag::syn)) {
+    // A new connection on these addresses starts its links afresh.
+    if (const std::uint64_t g = f.a_to_b.generation() + f.b_to_a.generation(); g != f.generation) {
+      f.generation = g;
+      f.link = detail::ReplyLink(options_.threshold_ns);
+    }
+  }
+  if (!f.a_to_b.runs().finished().empty() || !f.b_to_a.runs().finished().empty()) {
+    f.link.take(f.a_to_b.runs(), f.a_to_b.link_horizon(p.time_ns), f.b_to_a.runs(), f.b_to_a.link_horizon(p.time_ns));
+  }
   if (p.has(tcp_flag::fin)) (from_a ? f.fin_from_a : f.fin_from_b) = true;
   if (!f.closed_ns && (p.has(tcp_flag::rst) || (f.fin_from_a && f.fin_from_b))) {
     f.closed_ns = p.time_ns;
@@ -73,6 +87,11 @@ FlowReport StallScanner::report_of(const FlowKey& key, const Flow& flow) {
   if (flow.b_to_a.carried_data()) {
     r.directions.push_back(flow.b_to_a.report());
     r.directions.back().duplicate_frames = flow.duplicates.count(false);
+  }
+  // Both directions carried data: each one's waits for the other's reply against the other's
+  // stalls (reply_link.h).
+  if (r.directions.size() == 2) {
+    flow.link.settle(flow.a_to_b.final_runs(), flow.b_to_a.final_runs(), r.directions[0], r.directions[1]);
   }
   return r;
 }

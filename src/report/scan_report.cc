@@ -32,6 +32,16 @@ std::string direction_name(const pcap::DirectionReport& d) {
   return fmt::format("{} -> {}", pcap::format_socket_addr(d.sender), pcap::format_socket_addr(d.receiver));
 }
 
+// A request/response link (pcap::PeerStallLink), or null.
+nlohmann::json link_json(const std::optional<pcap::PeerStallLink>& l) {
+  if (!l) return nullptr;
+  return {{"cause", std::string(core::to_string(l->cause))},
+          {"waits", l->waits},
+          {"linked_waits", l->linked_waits},
+          {"wait_s", seconds(l->wait_ns)},
+          {"overlap_s", seconds(l->overlap_ns)}};
+}
+
 nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
   nlohmann::json accounts = nlohmann::json::array();
   for (const auto& a : g.accounts) {
@@ -55,6 +65,8 @@ nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
           {"write_size", g.write_size ? nlohmann::json(*g.write_size) : nlohmann::json()},
           {"segments_per_write", g.segments_per_write ? nlohmann::json(*g.segments_per_write) : nlohmann::json()},
           {"timer_fits", g.timer_fits},
+          {"too_little", g.too_little ? nlohmann::json(*g.too_little) : nlohmann::json()},
+
           {"chunk_plan", g.chunk_plan},
           {"evidence", g.evidence},
           {"mechanism", g.mechanism},
@@ -189,6 +201,26 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"prompt_acks", {{"one_segment", d.prompt_acks_one},
                            {"two_segments", d.prompt_acks_two},
                            {"more", d.prompt_acks_more}}},
+          {"no_handshake", d.no_handshake},
+          {"path_full", d.path_full},
+          {"mid_stream_limit", d.mid_stream_limit ? nlohmann::json(std::string(core::to_string(*d.mid_stream_limit)))
+                                                  : nlohmann::json()},
+          {"flight_cause", std::string(core::to_string(d.flight_cause))},
+          {"flight", {{"waits", d.flight_waits},
+                      {"per_round_trip", d.flight_per_round},
+                      {"p25", d.flight_p25},
+                      {"p50", d.flight_p50},
+                      {"p90", d.flight_p90}}},
+          {"max_in_flight", d.max_in_flight},
+          {"max_window_offered", d.max_window_offered},
+          {"nagle_holds", d.nagle_holds},
+          {"nagle_hold_frame", d.nagle_holds > 0 ? nlohmann::json(d.nagle_hold_frame) : nlohmann::json()},
+          {"wait_before_data_s", d.wait_before_data_ns ? nlohmann::json(seconds(*d.wait_before_data_ns)) : nlohmann::json()},
+          {"peer_spoke_first", d.peer_spoke_first},
+          {"duplicate_frames", d.duplicate_frames},
+          {"earlier_connections", d.earlier_connections},
+          {"waits_on_peer", link_json(d.waits_on_peer)},
+          {"delays_peer", link_json(d.delays_peer)},
           {"idle_starts", d.idle_starts},
           {"idle_before_send_ms",
            d.idle_before_send_ns ? nlohmann::json(millis(*d.idle_before_send_ns)) : nlohmann::json()},

@@ -417,16 +417,7 @@ TEST(LimitCause, AHigherThresholdStillNamesWhatLimitsASlowTransfer) {
   Conversation c;
   std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
   std::int64_t t = 300 * kUs;
-  for (int s = 0; s < 20; ++s) {
-    for (int i = 0; i < 3; ++i) {
-      v.push_back(c.data(t, 1448, i == 2));
-      if (i == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
-      t += 123 * kUs;
-    }
-    t += 40 * kMs;
-    v.push_back(c.ack(t, c.bytes_sent()));
-    t += 50 * kUs;
-  }
+  testing::odd_writes_on_held_ack(c, v, t, 20, 40 * kMs);
   ScanOptions low, high;
   low.threshold_ns = 20 * kMs;
   high.threshold_ns = 50 * kMs;

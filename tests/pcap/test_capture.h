@@ -101,6 +101,47 @@ inline std::vector<TcpPacket> stop_and_wait_on_held_ack(int sends, std::int64_t 
   return v;
 }
 
+// WRITES writes of 3 full segments appended to V from T on: the first two ACKed at once, the lone
+// third's ACK held HOLD_NS (a receiver's delayed ACK); the next write 50 us after that ACK.
+inline void odd_writes_on_held_ack(Conversation& c, std::vector<TcpPacket>& v, std::int64_t& t, int writes,
+                                   std::int64_t hold_ns) {
+  constexpr std::int64_t kUs = 1'000;
+  for (int w = 0; w < writes; ++w) {
+    for (int i = 0; i < 3; ++i) {
+      v.push_back(c.data(t, 1448, i == 2));
+      if (i == 1) v.push_back(c.ack(t + 20 * kUs, c.bytes_sent()));
+      t += 123 * kUs;
+    }
+    t += hold_ns;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 50 * kUs;
+  }
+}
+
+// REQUESTS request/response turns over a LAN: the client (port 40000) writes each request in two
+// pieces (200 and 300 bytes); Nagle holds the second until the first is ACKed (RFC 896), and the
+// server, with half a request, holds that ACK for its delayed-ACK timer (40 ms). The server
+// answers 1 ms after the second piece; the client ACKs at once and asks again 5 ms later.
+inline std::vector<TcpPacket> nagle_split_requests(int requests) {
+  constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
+  std::int64_t t = 300 * kUs;
+  for (int r = 0; r < requests; ++r) {
+    v.push_back(c.data(t, 200, true));
+    t += 40 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));  // the held ACK of the first piece
+    t += 50 * kUs;
+    v.push_back(c.data(t, 300, true));  // Nagle's held second piece
+    t += 1 * kMs;
+    v.push_back(c.reply(t, 1000));
+    t += 100 * kUs;
+    v.push_back(c.client_ack(t));
+    t += 5 * kMs;
+  }
+  return v;
+}
+
 // A copy of the nanosecond pcap at `path` (as write_capture makes it, host byte order) with every
 // record twice, the copy `offset_ns` later and its bytes unchanged (same IP ID and TCP timestamp):
 // what a mirrored port or a capture on two interfaces records.

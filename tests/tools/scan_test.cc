@@ -13,6 +13,7 @@
 #include "ackstall/pcap/conversation.h"
 #include "ackstall/pcap/writer.h"
 #include "ackstall/cli/run.h"
+#include "../pcap/test_capture.h"
 #include "cli_runner.h"
 #include "temp_dir.h"
 
@@ -358,6 +359,60 @@ TEST(Scan, MergeReadsARingBufferAsOneCaptureAndJobsKeepTheOrder) {
   const auto parallel = run_ackstall({"scan", "-j", "2", whole.string(), first.string(), second.string()});
   EXPECT_EQ(parallel.out, serial.out);
   EXPECT_EQ(parallel.code, serial.code);
+}
+
+TEST(Scan, ARequestResponseLinkIsInBothDirectionsTextAndJson) {
+  // A request in two pieces, Nagle x delayed ACK (tests/pcap/test_capture.h): the responder's
+  // waits are the requester's stalls, said in both directions' reports (issue 37).
+  const TempDir dir;
+  const auto path = dir / "reqresp.pcap";
+  {
+    auto w = pcap::Writer::create(path);
+    for (const auto& p : pcap::testing::nagle_split_requests(16)) EXPECT_TRUE(w->write(p));
+    EXPECT_TRUE(w->flush());
+  }
+  const auto r = run_ackstall({"scan", "--json", path.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto dirs = nlohmann::json::parse(r.out)["flows"][0]["directions"];
+  ASSERT_EQ(dirs.size(), 2u);
+  const auto& client = dirs[0]["sender"] == "10.0.0.1:40000" ? dirs[0] : dirs[1];
+  const auto& server = dirs[0]["sender"] == "10.0.0.1:40000" ? dirs[1] : dirs[0];
+  ASSERT_TRUE(server["waits_on_peer"].is_object()) << server.dump(2);
+  EXPECT_EQ(server["waits_on_peer"]["cause"], "delayed_ack");
+  EXPECT_EQ(server["waits_on_peer"]["linked_waits"], 15);
+  EXPECT_EQ(server["waits_on_peer"], client["delays_peer"]);
+  EXPECT_TRUE(server["delays_peer"].is_null());
+  EXPECT_TRUE(client["waits_on_peer"].is_null());
+  // The facts the text's lines rest on.
+  EXPECT_EQ(client["no_handshake"], false);
+  EXPECT_TRUE(client["path_full"].is_boolean());
+  EXPECT_EQ(client["nagle_holds"], 16);
+  EXPECT_TRUE(client["diagnosis"]["too_little"].is_null());
+
+  const auto text = run_ackstall({"scan", path.string()});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("request/response: its delayed-ACK stalls also hold up the peer's reply: the peer (10.0.0.2:5001 -> 10.0.0.1:40000) waits on them in 15 of its 15 waits"),
+            std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("request/response: 15 of its 15 waits for the peer's data overlap the peer's delayed-ACK "
+                          "stalls"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("fix 1: fix the peer's delayed-ACK stalls in 10.0.0.1:40000 -> 10.0.0.2:5001"),
+            std::string::npos) << text.out;
+}
+
+TEST(Scan, JsonSaysWhenNoHandshakeWasCaptured) {
+  // The same exchange without its three handshake segments: the text says so (a warning, the
+  // evidence rules), and JSON now carries the fact.
+  const TempDir dir;
+  const auto path = dir / "midstream.pcap";
+  {
+    auto w = pcap::Writer::create(path);
+    const auto v = pcap::testing::nagle_split_requests(16);
+    for (std::size_t i = 3; i < v.size(); ++i) EXPECT_TRUE(w->write(v[i]));
+    EXPECT_TRUE(w->flush());
+  }
+  const auto r = run_ackstall({"scan", "--json", path.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& d : nlohmann::json::parse(r.out)["flows"][0]["directions"]) EXPECT_EQ(d["no_handshake"], true);
 }
 
 }  // namespace

@@ -66,6 +66,9 @@ struct Diagnosis {
   std::optional<std::string> too_little;      // why the capture is too little to judge (evidence.h)
   std::vector<std::string> evidence;     // one line each: limit, pattern, Nagle, receiver, path
   std::optional<LoneSegmentHold> lone_segment_hold;  // the problem is delayed ACKs: their mechanism
+  // Request/response (peer_stall.h): this direction's waits for the peer's data that are the other
+  // direction's stalls, and this direction's stalls that the other's waits are.
+  std::optional<PeerStallLink> waits_on_peer, delays_peer;
   std::string mechanism;                 // the verdict, one or two sentences
   std::vector<std::string> fixes;        // ranked, best first
   std::vector<std::string> would_not_help;

@@ -82,6 +82,17 @@ struct Stall {
   std::int64_t duration_ns() const noexcept { return end_ns - start_ns; }
 };
 
+// One direction's waits for the peer's reply linked to the other direction's stalls (a request
+// held by a delayed ACK is a response late): a wait is linked to a cause of the peer's stalls when
+// its overlap with them sums to at least the stall threshold (src/pcap/reply_link.h).
+struct PeerStallLink {
+  core::LimitCause cause = core::LimitCause::delayed_ack;  // the stalls' cause, the one overlapped longest
+  std::uint64_t waits = 0;         // the waiting direction's waits for the peer's data
+  std::uint64_t linked_waits = 0;  // of them, those linked to stalls of that cause
+  std::int64_t wait_ns = 0;        // the waiting direction's time waiting for the peer's data
+  std::int64_t overlap_ns = 0;     // the time the linked waits overlap those stalls
+};
+
 struct DirectionReport {
   SocketAddr sender, receiver;
   std::uint64_t data_segments = 0;           // segments carrying new payload
@@ -193,6 +204,14 @@ struct DirectionReport {
   std::optional<std::int64_t> idle_before_send_ns;
   // Frames of this direction captured twice (capture_artefacts.h): left out of every figure.
   std::uint64_t duplicate_frames = 0;
+  // The cause the prompt waits for ACKs were given (send_buffer, receiver_window or network).
+  core::LimitCause flight_cause = core::LimitCause::network;
+  // Request/response (src/pcap/reply_link.h): this direction's waits for the peer's data
+  // (peer_reply) that overlap the other direction's stalls, and the converse. Set when two or
+  // more waits overlap stalls of one cause; the waiting direction's waits_on_peer and the stalled
+  // direction's delays_peer are the same link.
+  std::optional<PeerStallLink> waits_on_peer;
+  std::optional<PeerStallLink> delays_peer;
 };
 
 struct FlowReport {
