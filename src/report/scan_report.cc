@@ -168,6 +168,7 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"receiver", pcap::format_socket_addr(d.receiver)},
           {"data_segments", d.data_segments},
           {"retransmitted_segments", d.retransmitted_segments},
+          {"retransmissions", d.retransmissions},
           {"bytes_sent", d.bytes_sent},
           {"bytes_acked", d.bytes_acked},
           {"duration_s", seconds(d.duration_ns)},
