@@ -428,8 +428,8 @@ TEST(LimitCause, AHigherThresholdStillNamesWhatLimitsASlowTransfer) {
     t += 50 * kUs;
   }
   ScanOptions low, high;
-  low.threshold_ns = 20 * kMs;
-  high.threshold_ns = 50 * kMs;
+  low.threshold = std::chrono::milliseconds(20);
+  high.threshold = std::chrono::milliseconds(50);
   StallScanner a(low), b(high);
   for (const auto& p : v) {
     a.add(p);
