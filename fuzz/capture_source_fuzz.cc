@@ -32,7 +32,7 @@ void read_all(std::span<const std::uint8_t> bytes, const std::string& bpf, Captu
     check_message(source.error());
     return;
   }
-  StallScanner scanner({.threshold_ns = 1'000'000, .on_stall = {}});
+  StallScanner scanner({.threshold = std::chrono::milliseconds(1), .on_stall = {}});
   for (int i = 0; i < 100000; ++i) {
     auto rec = source->next();
     if (!rec) {

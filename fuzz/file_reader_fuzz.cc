@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_message(reader.error());
     return 0;
   }
-  StallScanner scanner({.threshold_ns = 1'000'000, .on_stall = {}});
+  StallScanner scanner({.threshold = std::chrono::milliseconds(1), .on_stall = {}});
   const LinkType link = reader->header().link;
   for (int i = 0; i < 100000; ++i) {
     auto rec = reader->next();

@@ -163,12 +163,12 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
       d.mss ? *d.mss : g.mss + static_cast<std::uint32_t>(core::per_segment_option_bytes(d.timestamps)), 88);
   const std::uint64_t quota = std::max<std::uint64_t>(g.in_flight_limit, 1);
   // Link rate from the median spacing of full-size pairs: one Ethernet frame on the wire
-  // (core::ethernet_wire_bytes) per spacing; 100 Mbit/s when unseen.
-  std::string rate = "100mbit";
+  // (core::ethernet_wire_bytes) per spacing, in whole kbit/s; 100 Mbit/s when unseen.
+  std::int64_t rate_bps = 100'000'000;
   if (d.back_to_back_ns > 0) {
     const auto frame = static_cast<double>(core::ethernet_wire_bytes(d.max_segment, d.timestamps));
     const double bps = frame * 8 * 1e9 / static_cast<double>(d.back_to_back_ns);
-    rate = fmt::format("{}kbit", std::max<std::int64_t>(64, std::llround(bps / 1e3)));
+    rate_bps = std::max<std::int64_t>(64, std::llround(bps / 1e3)) * 1000;
   }
   const std::string profile =
       receiver_profile(d, stalls_as_a_rule, static_cast<double>(f->delayed) / static_cast<double>(writes));
@@ -184,8 +184,11 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
   const std::int64_t hosts_ns = stack_ns(kSender) + stack_ns(profile);
   const std::int64_t prop_ns =
       d.handshake_rtt_ns ? std::max<std::int64_t>((*d.handshake_rtt_ns - hosts_ns) / 2, 25) : 25;
-  // Written through the key table (scenario/writer.h): a renamed key fails here, in the tests.
-  scenario::ScenarioWriter w;
+  // A typed configuration over the two profiles, written through the key table (scenario/writer.h):
+  // each figure the capture gave is carried, so the file shows it even where the profile agrees.
+  auto made = scenario::ScenarioWriter::over({.sender = std::string(kSender), .receiver = profile, .link = {}});
+  if (!made) return pcap::make_error(fmt::format("the emitted scenario: {}", made.error().message()));
+  scenario::ScenarioWriter& w = *made;
   w.comment("Emitted by `ackstall scan --emit-scenario` from the capture's own figures:");
   w.comment(fmt::format("  {} flow {} -> {}", scan.name, pcap::format_socket_addr(d.sender),
                         pcap::format_socket_addr(d.receiver)));
@@ -193,41 +196,50 @@ pcap::Result<std::string> scan_scenario_toml(const pcap::FileScan& scan) {
                         d.goodput_bytes_per_s, g.in_flight_limit, write, writes));
   for (const std::string& c : caveats_of(*f)) w.comment("caveat: " + c);
   w.comment("Predict the fix: ackstall sim FILE --set app.transmitter.chunking=seed");
+  w.metadata().name = fmt::format("from capture {}", pcap::format_socket_addr(d.sender));
+  w.metadata().calibration = "prediction";
   const auto i64 = [](std::uint64_t v) { return static_cast<std::int64_t>(v); };
-  const std::pair<std::string, scenario::Value> keys[] = {
-      {"scenario.name", fmt::format("from capture {}", pcap::format_socket_addr(d.sender))},
-      {"scenario.calibration", std::string("prediction")},
-      {"link.rate", rate},
-      {"link.prop_delay", fmt::format("{}ns", prop_ns)},
-      {"sender.profile", std::string(kSender)},
-      {"sender.mss", i64(mss)},
-      {"sender.ask_timestamps", d.timestamps},
-      // A byte-freed buffer holds what is in flight and the next write waiting behind it.
-      {"sender.send_buffer.kind", std::string(stalls_as_a_rule ? "afd" : "bsd")},
-      {"sender.send_buffer.size",
-       i64(stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write)},
-      {"receiver.profile", profile},
-      {"receiver.mss", i64(mss)},
-      {"receiver.ask_timestamps", d.timestamps},
-      {"app.transmitter.chunking", std::string("none")},
-      {"app.transmitter.write_len", i64(write)},
-      {"app.transmitter.writes", i64(writes)},
-  };
-  std::vector<std::pair<std::string, scenario::Value>> all(std::begin(keys), std::end(keys));
-  if (window_bound(*f)) all.emplace_back("receiver.rcvbuf", i64(d.max_window_offered));
+  sim::ExperimentConfig& c = w.config();
+  c.link.rate_bps = rate_bps;
+  c.link.prop_delay = sim::Nanos(prop_ns);
+  for (sim::TcpProfile* side : {&c.sender, &c.receiver}) {
+    side->mss = static_cast<std::int32_t>(mss);
+    side->ask_timestamps = d.timestamps;
+  }
+  // A byte-freed buffer holds what is in flight and the next write waiting behind it.
+  c.sender.send_buffer.kind = stalls_as_a_rule ? sim::SendBufferKind::afd : sim::SendBufferKind::bsd;
+  c.sender.send_buffer.size = i64(stalls_as_a_rule ? quota : std::max<std::uint64_t>(quota, d.max_in_flight) + write);
+  c.app.transmitter.chunking = core::PolicyKind::none;
+  c.app.transmitter.write_len = i64(write);
+  c.app.transmitter.writes = i64(writes);
+  for (const auto* side : {&c.sender, &c.receiver}) {
+    w.carry(side->mss);
+    w.carry(side->ask_timestamps);
+  }
+  w.carry(c.link.rate_bps);
+  w.carry(c.link.prop_delay);
+  w.carry(c.sender.send_buffer.kind);
+  w.carry(c.sender.send_buffer.size);
+  w.carry(c.app.transmitter.chunking);
+  w.carry(c.app.transmitter.write_len);
+  w.carry(c.app.transmitter.writes);
+  if (window_bound(*f)) {
+    c.receiver.rcvbuf = i64(d.max_window_offered);
+    w.carry(c.receiver.rcvbuf);
+  }
   if (d.delayed_ack_timeout_ns && profile != "linux") {
-    all.emplace_back("receiver.ack.delack_timeout",
-                     fmt::format("{}us", std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000)));
-    if (!stalls_as_a_rule) all.emplace_back("receiver.ack.ack_on_push", true);
-  } else if (!stalls_as_a_rule && profile != "linux") {
-    all.emplace_back("receiver.ack.ack_on_push", true);
+    c.receiver.ack.delack_timeout = sim::Nanos::us(std::max<std::int64_t>(1, *d.delayed_ack_timeout_ns / 1000));
+    w.carry(c.receiver.ack.delack_timeout);
   }
-  for (auto& [key, value] : all) {
-    if (auto ok = w.set(key, std::move(value)); !ok) {
-      return pcap::make_error(fmt::format("the emitted scenario: {}", ok.error().message()));
-    }
+  // Not stalled as a rule: a receiver that ACKs a write's last segment at once (Figures); a
+  // `linux` receiver keeps its own rule.
+  if (!stalls_as_a_rule && profile != "linux") {
+    c.receiver.ack.ack_on_push = true;
+    w.carry(c.receiver.ack.ack_on_push);
   }
-  return w.toml();
+  auto text = w.toml();
+  if (!text) return pcap::make_error(fmt::format("the emitted scenario: {}", text.error().message()));
+  return *text;
 }
 
 pcap::Result<ScenarioReplay> replay_scan_scenario(const pcap::FileScan& scan) {

@@ -8,9 +8,9 @@
 namespace ackstall::analysis {
 namespace {
 
-pcap::ScanOptions options(std::int64_t threshold_ns) {
+pcap::ScanOptions options(core::StallThreshold threshold) {
   pcap::ScanOptions o;
-  o.threshold_ns = threshold_ns;
+  o.threshold = threshold;
   o.keep_stalls = 0;  // the accounts only: no stall list
   return o;
 }
@@ -23,8 +23,8 @@ double share_of(const std::vector<pcap::CauseShare>& v, core::LimitCause c) {
 
 }  // namespace
 
-CauseTraceSink::CauseTraceSink(std::int64_t stall_threshold_ns)
-    : scanner_(options(stall_threshold_ns)),
+CauseTraceSink::CauseTraceSink(core::StallThreshold stall_threshold)
+    : scanner_(options(stall_threshold)),
       packets_(
           [this](const pcap::TcpPacket& p) -> pcap::Result<void> {
             scanner_.add(p);

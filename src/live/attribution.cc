@@ -32,11 +32,6 @@ bool buffer_full(const Sample& s) {
   return s.memory && s.memory->sndbuf > 0 && 5 * std::uint64_t{s.memory->wmem_queued} >= 3 * std::uint64_t{s.memory->sndbuf};
 }
 
-bool is_problem(LimitCause c) {
-  return c == LimitCause::loss || c == LimitCause::receiver_window || c == LimitCause::send_buffer ||
-         c == LimitCause::delayed_ack;
-}
-
 }  // namespace
 
 std::string_view to_string(Role r) noexcept {
@@ -224,7 +219,7 @@ Verdict judge(const Attribution& a, const Sample& now) {
       best = ns;
       v.dominant = c;
     }
-    if (is_problem(c) && ns > worst) {
+    if (core::is_problem(c) && ns > worst) {
       worst = ns;
       v.problem = c;
     }

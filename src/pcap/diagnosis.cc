@@ -58,20 +58,6 @@ std::string ms(std::int64_t ns) {
   return v < 10 ? fmt::format("{:.3f} ms", v) : fmt::format("{:.1f} ms", v);
 }
 
-bool is_problem(LimitCause c) {
-  switch (c) {
-    case LimitCause::loss:
-    case LimitCause::receiver_window:
-    case LimitCause::send_buffer:
-    case LimitCause::delayed_ack:
-    case LimitCause::not_captured: return true;
-    case LimitCause::network:
-    case LimitCause::sender_app:
-    case LimitCause::peer_reply: return false;
-  }
-  return false;
-}
-
 // The initial TTL a captured TTL came down from: the next of 32, 64, 128, 255 (RFC 1700's
 // defaults: 64 Linux, BSD, macOS; 128 Windows; 255 Solaris and network equipment; as p0f).
 int initial_ttl(std::uint8_t ttl) {
@@ -289,7 +275,7 @@ Diagnosis find_facts(const DirectionReport& d) {
   if (!g.accounts.empty()) g.dominant = g.accounts.front().cause;
   for (const CauseShare& s : g.accounts) {
     // Nothing ACKed: no goodput to improve on, and no bound to state.
-    if (g.too_little || !is_problem(s.cause) || s.share < kProblemShare || d.bytes_acked == 0) continue;
+    if (g.too_little || !core::is_problem(s.cause) || s.share < kProblemShare || d.bytes_acked == 0) continue;
     // A single delayed ACK (a transfer's last odd segment) is not a pattern.
     if (s.cause == LimitCause::delayed_ack && delayed < 2) continue;
     const double left = static_cast<double>(d.duration_ns - s.ns);

@@ -9,8 +9,8 @@
 namespace ackstall::pcap::detail {
 
 HalfFlow::HalfFlow(SocketAddr sender, SocketAddr receiver, const ScanOptions& options)
-    : threshold_ns_(options.threshold_ns), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls),
-      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans), runs_(options.threshold_ns) {
+    : threshold_ns_(options.threshold.count()), on_stall_(options.on_stall), keep_stalls_(options.keep_stalls), spill_stalls_(options.spill_stalls),
+      timeline_on_(options.cause_timeline), max_spans_(options.max_timeline_spans), runs_(options.threshold.count()) {
   report_.sender = sender;
   report_.receiver = receiver;
 }
@@ -95,7 +95,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
     // connection reusing them (RFC 9293 §3.4.1). Its report starts afresh, as Wireshark's
     // "port numbers reused" starts a new conversation; the count of earlier ones is kept.
     ScanOptions o;
-    o.threshold_ns = threshold_ns_;
+    o.threshold = core::StallThreshold(threshold_ns_);
     o.keep_stalls = keep_stalls_;
     o.spill_stalls = spill_stalls_;
     o.cause_timeline = timeline_on_;

@@ -12,7 +12,7 @@ namespace ackstall::pcap {
 
 struct StallScanner::Flow {
   Flow(const FlowKey& key, const ScanOptions& options)
-      : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options), link(options.threshold_ns) {}
+      : a_to_b(key.a, key.b, options), b_to_a(key.b, key.a, options), link(options.threshold.count()) {}
   std::uint64_t packets = 0;
   DuplicateFilter duplicates;
   detail::HalfFlow a_to_b, b_to_a;
@@ -64,7 +64,7 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
     // A new connection on these addresses starts its links afresh.
     if (const std::uint64_t g = f.a_to_b.generation() + f.b_to_a.generation(); g != f.generation) {
       f.generation = g;
-      f.link = detail::ReplyLink(options_.threshold_ns);
+      f.link = detail::ReplyLink(options_.threshold.count());
     }
   }
   if (!f.a_to_b.runs().finished().empty() || !f.b_to_a.runs().finished().empty()) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <typeindex>
 #include <vector>
 
 namespace ackstall::scenario {
@@ -19,6 +20,12 @@ using sim::Nanos;
 using sim::TcpProfile;
 using Setter = std::function<std::optional<std::string>(ExperimentConfig&, const Value&)>;
 using Getter = std::function<std::string(const ExperimentConfig&)>;
+// Where a key's value lives in a config: the member's address and type (field_at).
+struct Member {
+  const void* address;
+  std::type_index type;
+};
+using Where = std::function<Member(const ExperimentConfig&)>;
 template <class T>
 using At = std::function<T&(ExperimentConfig&)>;
 
@@ -28,12 +35,14 @@ struct Codec {
   std::string type;
   Setter set;
   Getter get;
+  Where where{};  // empty for an old name (it sets one term of another key's member)
 };
 
 struct Field {
   FieldInfo info;
   Setter set;
   Getter get;
+  Where where;
 };
 
 std::string type_name(const Value& v) {
@@ -49,6 +58,11 @@ std::string type_name(const Value& v) {
 template <class T>
 const T& read(const At<T>& at, const ExperimentConfig& c) {
   return at(const_cast<ExperimentConfig&>(c));
+}
+
+template <class T>
+Where where(At<T> at) {
+  return [at](const ExperimentConfig& c) { return Member{&read(at, c), typeid(T)}; };
 }
 
 template <class Int>
@@ -67,7 +81,7 @@ Codec integer(At<Int> at) {
             if (i == nullptr) return "expected an integer, got a " + type_name(v);
             return store_int(at(c), *i);
           },
-          [at](const ExperimentConfig& c) { return std::to_string(read(at, c)); }};
+          [at](const ExperimentConfig& c) { return std::to_string(read(at, c)); }, where(at)};
 }
 
 // Bytes: an integer, or a size string in core's grammar ("8k").
@@ -87,7 +101,8 @@ Codec size(At<Int> at) {
           [at](const ExperimentConfig& c) {
             const auto v = read(at, c);
             return v < 0 ? std::to_string(v) : core::format_size(static_cast<std::uint64_t>(v));
-          }};
+          },
+          where(at)};
 }
 
 // SO_SNDBUF: a size, or "unset" (the application never sets it: Windows 7+ dynamic send
@@ -110,7 +125,8 @@ Codec sndbuf_size(At<sim::SendBufferConfig> at) {
           },
           [at, get = bytes.get](const ExperimentConfig& c) {
             return read(at, c).unset ? std::string("unset") : get(c);
-          }};
+          },
+          bytes.where};
 }
 
 Codec boolean(At<bool> at) {
@@ -121,21 +137,25 @@ Codec boolean(At<bool> at) {
             at(c) = *b;
             return std::nullopt;
           },
-          [at](const ExperimentConfig& c) { return std::string(read(at, c) ? "true" : "false"); }};
+          [at](const ExperimentConfig& c) { return std::string(read(at, c) ? "true" : "false"); }, where(at)};
 }
 
-Codec duration(At<Nanos> at) {
+// A duration; D is sim::Nanos or core::StallThreshold (std::chrono::nanoseconds).
+template <class D>
+Codec duration_as(At<D> at) {
   return {FieldKind::duration, "duration",
           [at](ExperimentConfig& c, const Value& v) -> std::optional<std::string> {
             const auto* s = std::get_if<std::string>(&v);
             if (s == nullptr) return "expected a duration string like \"200ms\", got a " + type_name(v);
             const auto d = core::parse_duration_ns(*s);
             if (!d) return d.error().message();
-            at(c) = Nanos(*d);
+            at(c) = D(*d);
             return std::nullopt;
           },
-          [at](const ExperimentConfig& c) { return core::format_duration_ns(read(at, c).count()); }};
+          [at](const ExperimentConfig& c) { return core::format_duration_ns(read(at, c).count()); }, where(at)};
 }
+
+Codec duration(At<Nanos> at) { return duration_as<Nanos>(std::move(at)); }
 
 // A delay in sim's one grammar (sim/delay.h): "15us + exp(30us)", "quantiles(1us,5us)", "none".
 Codec delay(At<sim::Delay> at) {
@@ -148,7 +168,7 @@ Codec delay(At<sim::Delay> at) {
             at(c) = std::move(*d);
             return std::nullopt;
           },
-          [at](const ExperimentConfig& c) { return read(at, c).to_string(); }};
+          [at](const ExperimentConfig& c) { return read(at, c).to_string(); }, where(at)};
 }
 
 // An old key (one release, then gone) sets one term of a delay key: the term of KIND, inside the
@@ -249,7 +269,7 @@ Codec rate(At<std::int64_t> at) {
             at(c) = *r;
             return std::nullopt;
           },
-          [at](const ExperimentConfig& c) { return core::format_rate_bps(read(at, c)); }};
+          [at](const ExperimentConfig& c) { return core::format_rate_bps(read(at, c)); }, where(at)};
 }
 
 template <class Names>
@@ -272,7 +292,7 @@ Codec enumeration(At<E> at, std::optional<E> (*parse)(std::string_view) noexcept
             at(c) = *e;
             return std::nullopt;
           },
-          [at, name](const ExperimentConfig& c) { return std::string(name(read(at, c))); }};
+          [at, name](const ExperimentConfig& c) { return std::string(name(read(at, c))); }, where(at)};
 }
 
 using ProfileAt = TcpProfile& (*)(ExperimentConfig&);
@@ -282,7 +302,7 @@ using Fn = T& (*)(TcpProfile&);
 void add(std::vector<Field>& out, std::string path, std::string desc, Codec codec) {
   FieldInfo info{std::move(path), codec.kind, std::move(codec.type), std::move(desc), {}};
   info.default_value = codec.get(ExperimentConfig{});
-  out.push_back({std::move(info), std::move(codec.set), std::move(codec.get)});
+  out.push_back({std::move(info), std::move(codec.set), std::move(codec.get), std::move(codec.where)});
 }
 
 // The per-side TCP keys, registered once for `sender.` and once for `receiver.`.
@@ -502,11 +522,12 @@ std::vector<Field> build_fields() {
               c.seed = static_cast<std::uint64_t>(*i);
               return std::nullopt;
             },
-            [](const C& c) { return std::to_string(c.seed); }});
+            [](const C& c) { return std::to_string(c.seed); },
+            [](const C& c) { return Member{&c.seed, typeid(c.seed)}; }});
   add(f, "time_limit", "stop the run past this simulated time",
       duration([](C& c) -> auto& { return c.time_limit; }));
   add(f, "stall_threshold", "waits longer than this count as stalls; shorter ones are reported apart",
-      duration([](C& c) -> auto& { return c.stall_threshold; }));
+      duration_as<core::StallThreshold>([](C& c) -> auto& { return c.stall_threshold; }));
   return f;
 }
 
@@ -603,6 +624,36 @@ core::Result<std::string> get_field(const ExperimentConfig& cfg, std::string_vie
   const Field* f = find(path);
   if (f == nullptr) return core::fail(unknown_key(path));
   return f->get(cfg);
+}
+
+core::Result<Value> field_value(const ExperimentConfig& cfg, std::string_view path) {
+  const Field* f = find(path);
+  if (f == nullptr) return core::fail(unknown_key(path));
+  std::string text = f->get(cfg);
+  switch (f->info.kind) {
+    case FieldKind::boolean: return Value(text == "true");
+    case FieldKind::integer:
+    case FieldKind::size: {
+      // The integer the getter spelled ("8k" -> 8192); a size's "unset" stays a string.
+      std::int64_t i = 0;
+      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), i);
+      if (ec == std::errc() && end == text.data() + text.size()) return Value(i);
+      if (const auto n = core::parse_size(text);
+          n && *n <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return Value(static_cast<std::int64_t>(*n));
+      return Value(std::move(text));
+    }
+    default: return Value(std::move(text));
+  }
+}
+
+const FieldInfo* field_at(const ExperimentConfig& cfg, const void* member, std::type_index type) {
+  for (const Field& f : table()) {
+    if (!f.where) continue;
+    const Member m = f.where(cfg);
+    if (m.address == member && m.type == type) return &f.info;
+  }
+  return nullptr;
 }
 
 }  // namespace ackstall::scenario

@@ -188,7 +188,7 @@ core::Result<void> validate(const ExperimentConfig& c) {
   if (s.sender_output_buffer < 0 || s.sender_output_buffer > (std::int64_t{1} << 30))
     return core::fail("app.scp.sender_output_buffer: must be in [0, 1073741824] bytes");
   if (c.time_limit <= Nanos::zero()) return core::fail("time_limit: must be > 0");
-  if (c.stall_threshold < Nanos::zero()) return core::fail("stall_threshold: must be >= 0");
+  if (c.stall_threshold < core::StallThreshold::zero()) return core::fail("stall_threshold: must be >= 0");
   return {};
 }
 

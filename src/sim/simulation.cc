@@ -268,7 +268,7 @@ void Simulation::trace_frame(int dir, const Segment& s, std::int64_t wire, Nanos
 // ---- actions ---------------------------------------------------------------------------------
 
 inline void Simulation::stall(const StallMarker& m) {
-  StallTotals& totals = m.end - m.begin > cfg_.stall_threshold ? stalls_ : short_waits_;
+  StallTotals& totals = m.end - m.begin > Nanos(cfg_.stall_threshold) ? stalls_ : short_waits_;
   StallTotal* t = totals.of(m.kind);  // a kind the simulator marks (core::kSimulatorStallKinds)
   t->time += m.end - m.begin;
   ++t->count;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "ackstall/core/units.h"
 #include "ackstall/ttcp/result.h"
 
 namespace ackstall::ttcp::detail {
@@ -25,12 +26,12 @@ inline int interrupted(const std::atomic<int>* flag) noexcept {
 
 struct IntervalClock {
   IntervalClock(double every_s, Clock::time_point start, const std::function<void(const Interval&)>* report,
-                double stall_ms)
-      : every(every_s), t0(start), on_close(report), stall_s(stall_ms / 1000.0) {}
+                core::StallThreshold stall)
+      : every(every_s), t0(start), on_close(report), stall_s(std::chrono::duration<double>(stall).count()) {}
   double every = 0;
   Clock::time_point t0;
   const std::function<void(const Interval&)>* on_close = nullptr;
-  double stall_s = 0;
+  double stall_s = 0;  // the threshold in s, as calls are timed
   double last_end = 0;
   std::uint64_t last_bytes = 0;
   std::uint64_t stalls = 0, last_stalls = 0;

@@ -82,7 +82,7 @@ core::Result<TransferResult> read_connection(const Config& cfg, const Events& ev
   std::vector<std::byte> buf(static_cast<std::size_t>(cfg.buflen));
   std::vector<std::byte> want(cfg.verify ? buf.size() : 0);
   const auto t0 = Clock::now();
-  detail::IntervalClock iv{cfg.interval, t0, &events.interval, core::stall_threshold_ms(cfg.stall_threshold)};
+  detail::IntervalClock iv{cfg.interval, t0, &events.interval, cfg.stall_threshold};
   std::uint64_t got = 0;
   const auto lost = [&](const core::Error& e) {
     return core::fail(fmt::format("connection from {} lost after {} bytes: {}", peer, got, e.message()));

@@ -103,7 +103,7 @@ core::Result<TransferResult> transmit(const Config& cfg, const Events& events) {
   const bool by_time = cfg.seconds > 0;
   const auto t0 = Clock::now();
   const auto stop_at = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg.seconds));
-  detail::IntervalClock iv{cfg.interval, t0, &events.interval, core::stall_threshold_ms(cfg.stall_threshold)};
+  detail::IntervalClock iv{cfg.interval, t0, &events.interval, cfg.stall_threshold};
   std::uint64_t sent = 0;
   // The counters into `res`, timed to now: at the end, or when the connection is lost.
   const auto finish = [&] {

@@ -81,6 +81,24 @@ TEST(Attribute, HeldAcksOnALoneSegmentAreDelayedAck) {
   EXPECT_NE(v.fixes.front().find("lone segment"), std::string::npos);
 }
 
+// Live names a cause the problem exactly when core's table says it is one
+// (core::LimitCauseRow::problem): each row in turn holds all of a sender's interval.
+TEST(Attribute, OnlyAProblemCauseOfTheTableIsNamedTheProblem) {
+  const Pair p = sender(100'000, 0, 0);
+  for (const core::LimitCauseRow& r : core::kLimitCauseTable) {
+    Attribution a;
+    a.interval_ns = 100 * kMs;
+    a.role = Role::sender;
+    a.times[static_cast<std::size_t>(r.cause)] = 100 * kMs;
+    const Verdict v = judge(a, p.after);
+    EXPECT_EQ(v.dominant, r.cause) << r.key;
+    EXPECT_EQ(v.problem.has_value(), r.problem) << r.key;
+    if (r.problem) {
+      EXPECT_EQ(v.problem, r.cause) << r.key;
+    }
+  }
+}
+
 TEST(Attribute, AFullCongestionWindowWithHighRttIsTheNetworkNotDelayedAck) {
   Pair p = sender(100'000, 0, 0);
   p.after.info.rtt_us = 40'500;  // queueing: srtt far above min_rtt, but the window is full

@@ -165,7 +165,7 @@ TraceEvent send(std::uint64_t ms, std::int64_t len) {
 }
 
 TEST(StallDetector, AnAckHeldAfterASendIsADelayedAckStallWithItsSize) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe(0, 0));
   d.feed(send(1, 8192));
   d.feed(probe(2, 8192));    // 1 ms: the path
@@ -184,7 +184,7 @@ TEST(StallDetector, AnAckHeldAfterASendIsADelayedAckStallWithItsSize) {
 }
 
 TEST(StallDetector, AnAckAfterWhichTheSenderWritesLateIsNoStall) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe(0, 0));
   d.feed(send(1, 8192));
   d.feed(probe(2, 8192));
@@ -201,7 +201,7 @@ TEST(StallDetector, AnAckAfterWhichTheSenderWritesLateIsNoStall) {
 }
 
 TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   TraceEvent first = probe(0, 0);
   first.srtt_us = 30'000;  // a 30 ms path
   d.feed(first);
@@ -217,7 +217,7 @@ TEST(StallDetector, AWaitOfOneRoundTripIsThePathNotAStall) {
 }
 
 TEST(StallDetector, ARetransmissionMakesItLossAndAnIdleSocketNoStall) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe(0, 0));
   d.feed(send(1, 8192));
   d.feed(probe(2, 8192));
@@ -249,7 +249,7 @@ TraceEvent retransmit_at(std::uint64_t us) {
 }
 
 TEST(StallDetector, AFastRecoveryLastsUntilItsRecoveryPointIsAcked) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe_at(0, 1000, 50'000));
   d.feed(probe_at(10'000, 1000, 60'000));  // the third duplicate ACK: recovery point 60,000
   d.feed(retransmit_at(10'020));           // in its softirq
@@ -269,7 +269,7 @@ TEST(StallDetector, AFastRecoveryLastsUntilItsRecoveryPointIsAcked) {
 }
 
 TEST(StallDetector, WithTheKernelsCongestionStatesARecoveryIsTheirs) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe_at(0, 1000, 50'000));
   const auto state = [](std::uint64_t us, int ca) {
     TraceEvent e;
@@ -294,7 +294,7 @@ TEST(StallDetector, WithTheKernelsCongestionStatesARecoveryIsTheirs) {
 }
 
 TEST(StallDetector, ARecoveryEndsWhenThePeerAcksTheFin) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe_at(0, 1000, 50'000));
   d.feed(retransmit_at(100));
   TraceEvent st;
@@ -309,7 +309,7 @@ TEST(StallDetector, ARecoveryEndsWhenThePeerAcksTheFin) {
 }
 
 TEST(StallDetector, ATimeoutsRecoveryPointIsTheNextProbesSndNxt) {
-  StallDetector d(20'000'000);
+  StallDetector d(std::chrono::milliseconds(20));
   d.feed(probe_at(0, 1000, 50'000));
   d.feed(retransmit_at(200'000));           // a timeout, long after the last ACK
   d.feed(probe_at(230'000, 1000, 80'000));  // snd_nxt 80,000 then

@@ -373,5 +373,27 @@ TEST(Offload, SegmentsOfTheMssAreNoOffload) {
   EXPECT_TRUE(g.write_size.has_value());
 }
 
+// --- only a problem cause of core's table is named the problem ---
+
+// Half of a held-ACK capture's time given to each cause of the table in turn (the rest to the
+// network): the diagnosis names it the problem exactly when its row says it is one
+// (core::LimitCauseRow::problem), so a new cause's row decides it.
+TEST(ProblemColumn, OnlyAProblemCauseIsNamedTheProblem) {
+  const DirectionReport held = scan_client(stop_and_wait(12, 40 * kMs));
+  ASSERT_GT(held.duration_ns, 0);
+  ASSERT_GT(held.bytes_acked, 0u);
+  for (const core::LimitCauseRow& r : core::kLimitCauseTable) {
+    DirectionReport d = held;
+    d.cause_ns = {};
+    d.cause_ns[static_cast<std::size_t>(r.cause)] = d.duration_ns / 2;
+    d.cause_ns[static_cast<std::size_t>(LimitCause::network)] += d.duration_ns - d.duration_ns / 2;
+    const Diagnosis g = diagnose(d);
+    EXPECT_EQ(g.problem.has_value(), r.problem) << r.key;
+    if (r.problem) {
+      EXPECT_EQ(g.problem, r.cause) << r.key;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ackstall::pcap

@@ -419,8 +419,8 @@ TEST(LimitCause, AHigherThresholdStillNamesWhatLimitsASlowTransfer) {
   std::int64_t t = 300 * kUs;
   testing::odd_writes_on_held_ack(c, v, t, 20, 40 * kMs);
   ScanOptions low, high;
-  low.threshold_ns = 20 * kMs;
-  high.threshold_ns = 50 * kMs;
+  low.threshold = std::chrono::milliseconds(20);
+  high.threshold = std::chrono::milliseconds(50);
   StallScanner a(low), b(high);
   for (const auto& p : v) {
     a.add(p);

@@ -107,7 +107,7 @@ TEST(StallScanner, EvenSendsDoNotStall) {
 TEST(StallScanner, ThresholdIsConfigurable) {
   const auto packets = stop_and_wait(5, 3, 40 * kMs);  // a Linux-pingpong-like 40 ms timer
   EXPECT_EQ(scan(packets).at(0).directions.at(0).stalls.size(), 5u);
-  EXPECT_EQ(scan(packets, {.threshold_ns = 50 * kMs, .on_stall = {}}).at(0).directions.at(0).stalls.size(), 0u);
+  EXPECT_EQ(scan(packets, {.threshold = std::chrono::milliseconds(50), .on_stall = {}}).at(0).directions.at(0).stalls.size(), 0u);
 }
 
 TEST(StallScanner, SequenceWrapAndNoHandshake) {

@@ -29,7 +29,7 @@ TEST(StallSpill, ComesBackInOrderAndTakesMoreAfterARead) {
 
 // The scanner keeps the first keep_stalls in memory and spills the rest: together, every stall.
 TEST(StallSpill, ScannerListsEveryStallAcrossMemoryAndDisk) {
-  StallScanner scanner({.threshold_ns = 1'000'000, .keep_stalls = 3, .spill_stalls = true, .on_stall = {}});
+  StallScanner scanner({.threshold = std::chrono::milliseconds(1), .keep_stalls = 3, .spill_stalls = true, .on_stall = {}});
   TcpPacket syn;
   syn.src = {0x0a000001, 1000, {}};
   syn.dst = {0x0a000002, 5001, {}};

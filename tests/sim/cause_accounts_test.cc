@@ -16,7 +16,7 @@ double share(const CauseAccounts& a, LimitCause c) {
 }
 
 CauseAccounts accounts_of(const ExperimentConfig& cfg, Summary* summary = nullptr) {
-  CauseAccountant own(cfg.stall_threshold);
+  CauseAccountant own(Nanos(cfg.stall_threshold));
   const auto s = run_experiment(cfg, &own);
   EXPECT_TRUE(s);
   if (summary && s) *summary = *s;

@@ -554,7 +554,7 @@ TEST(Scp, SelectSleepLoopCostsAndEventWakeupFixesIt) {
   c.app.receiver.read_len = 16384;
   c.app.scp.enabled = true;
   c.app.scp.teardown = SelectTeardown::sleep_loop;
-  c.stall_threshold = Nanos::zero();  // the 10 ms sleeps are short waits by default: count them all
+  c.stall_threshold = core::StallThreshold::zero();  // the 10 ms sleeps are short waits by default: count them all
   const Summary before = run_experiment(c).value();
   c.app.scp.teardown = SelectTeardown::event;
   const Summary after = run_experiment(c).value();

@@ -65,7 +65,7 @@ struct ScanCli {
 // What every scan takes from the flags: the threshold, --flow, --filter, --reader.
 pcap::ScanRequest request_of(const ScanCli& o) {
   pcap::ScanRequest req;
-  req.options.threshold_ns = o.threshold.count();
+  req.options.threshold = o.threshold;
   for (const auto& f : o.flows) req.flows.push_back(*pcap::parse_flow_filter(f));  // validated at parse time
   req.bpf = o.bpf;
   req.reader = o.reader == "libpcap" ? pcap::CaptureSource::Reader::libpcap : pcap::CaptureSource::Reader::own;

@@ -55,7 +55,7 @@ struct SimOptions {
   bool list_keys = false;
   bool show_config = false;
   bool defaults = false;
-  std::optional<std::int64_t> stall_threshold;  // --stall-threshold, ns
+  std::optional<core::StallThreshold> stall_threshold;  // --stall-threshold
   std::vector<std::string> sweeps;
   std::string csv_path;
   std::string shard;
@@ -115,7 +115,7 @@ core::Result<scenario::Scenario> load(const std::string& source, const std::vect
   return sc;
 }
 
-int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& threshold, Io io) {
+int execute_sweep(const SimOptions& o, const std::optional<core::StallThreshold>& threshold, Io io) {
   if (sources(o).size() != 1) return fail(io, "sim: --sweep takes exactly one scenario (or --defaults)", kExitUsage);
   if (!o.pcap_path.empty() || !o.plot_window.empty())
     return fail(io, "sim: --pcap and --plot-window trace one run, not a sweep", kExitUsage);
@@ -155,7 +155,7 @@ int execute_sweep(const SimOptions& o, const std::optional<std::int64_t>& thresh
   run.toml = std::move(*text);
   run.sets = o.sets;
   run.jobs = job_count(o);
-  run.stall_threshold_ns = threshold;
+  run.stall_threshold = threshold;
   run.csv_path = o.csv_path;
   run.json_lines = o.json;
   run.plot_path = o.plot_path;
@@ -183,7 +183,7 @@ int execute(const SimOptions& o, Io io) {
                 "built-in run (the seed's unpatched setup)",
                 kExitUsage);
   }
-  const std::optional<std::int64_t> threshold = o.stall_threshold;
+  const std::optional<core::StallThreshold> threshold = o.stall_threshold;
   if (!o.sweeps.empty()) return execute_sweep(o, threshold, io);
   if (sources(o).size() == 1 && !o.show_config) {  // a map file: [sweep] axes
     std::ostringstream warnings;  // shown by whichever path runs it
@@ -211,7 +211,7 @@ int execute(const SimOptions& o, Io io) {
   for (const std::string& f : sources(o)) {
     auto sc = load(f, o.sets, io.err);
     if (!sc) return fail(io, sc.error(), kExitUsage);
-    if (threshold) sc->config.stall_threshold = sim::Nanos(*threshold);
+    if (threshold) sc->config.stall_threshold = *threshold;
     scenarios.push_back(std::move(*sc));
   }
   if (o.show_config) {
@@ -234,8 +234,8 @@ int execute(const SimOptions& o, Io io) {
     // its frames, or both held to agree.
     const bool own_causes = !o.no_causes && o.causes != "scanner";
     const bool scanner_causes = !o.no_causes && o.causes != "own";
-    sim::CauseAccountant own(scenarios[0].config.stall_threshold);
-    analysis::CauseTraceSink scanned(scenarios[0].config.stall_threshold.count());
+    sim::CauseAccountant own(sim::Nanos(scenarios[0].config.stall_threshold));
+    analysis::CauseTraceSink scanned(scenarios[0].config.stall_threshold);
     std::vector<sim::TraceSink*> sinks;
     if (own_causes) sinks.push_back(&own);
     if (scanner_causes) sinks.push_back(&scanned);
@@ -326,7 +326,7 @@ void add_sim_command(CLI::App& parent, Action& selected) {
       ->check(one_of({"own", "scanner", "check"}));
   cmd->add_flag("--no-causes", o->no_causes, "no causes line: the simulation alone")->excludes(causes_opt);
   add_stall_threshold_option(
-      *cmd, [o](core::StallThreshold t) { o->stall_threshold = t.count(); },
+      *cmd, [o](core::StallThreshold t) { o->stall_threshold = t; },
       "waits longer than this count as stalls, shorter ones are reported apart");
   auto* pcap_opt = cmd->add_option("--pcap", o->pcap_path, "write the wire trace as pcap (Ethernet, ns timestamps)");
   cmd->add_option("--pcap-at", o->pcap_at,

@@ -63,7 +63,7 @@ int run_watch(const WatchCli& o, Io io) {
   const bool top = !o.json && &io.out == &std::cout && isatty(STDOUT_FILENO);
   const ttcp::InterruptFlag interrupt;  // before the instance: Ctrl-C ends the loop, the instance goes
   std::optional<live::TraceInstance> trace;
-  live::StallDetector stalls(core::kDefaultStallThreshold.count());
+  live::StallDetector stalls(core::kDefaultStallThreshold);
   std::vector<std::string> recent;  // the last stalls, under the table
   if (o.events) {
     // The kernel filters by port; an endpoint without one (an address) takes every TCP socket.

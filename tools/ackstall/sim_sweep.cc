@@ -28,7 +28,7 @@ core::Result<sim::Summary> run_cell(const SweepRun& r, std::uint64_t cell) {
   for (std::string& s : r.sweep.sets(cell)) sets.push_back(std::move(s));
   auto sc = scenario::parse_scenario(r.toml, r.source, sets, scenario::includes_beside(r.source));
   if (!sc) return tl::unexpected(name_set_flag(std::move(sc.error()), r.source));
-  if (r.stall_threshold_ns) sc->config.stall_threshold = sim::Nanos(*r.stall_threshold_ns);
+  if (r.stall_threshold) sc->config.stall_threshold = *r.stall_threshold;
   return sim::run_experiment(sc->config);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/core/units.h"
 #include "ackstall/scenario/sweep.h"
 #include "app.h"
 
@@ -20,7 +21,7 @@ struct SweepRun {
   scenario::Sweep sweep;
   scenario::Shard shard;
   unsigned jobs = 1;
-  std::optional<std::int64_t> stall_threshold_ns;
+  std::optional<core::StallThreshold> stall_threshold;
   std::string csv_path;            // "" none, "-" stdout
   bool json_lines = false;         // JSON lines on stdout
   std::string plot_path;           // a map (sim_map.h)

@@ -2,7 +2,8 @@
 // a simulator scenario (TOML, the keys of `ackstall sim --list-keys`) built from one capture's own
 // figures: MSS, timestamps, RTT from the handshake, link rate from back-to-back spacing, the
 // in-flight limit as Winsock's per-send quota, the write size and count, and a receiver profile
-// whose delayed-ACK timer and ACK rule fit the capture.
+// whose delayed-ACK timer and ACK rule fit the capture: a sim::ExperimentConfig over two profiles,
+// written by scenario::ScenarioWriter (scenario/writer.h) through the key table.
 #pragma once
 
 #include <filesystem>

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "ackstall/core/units.h"
 #include "ackstall/pcap/diagnosis.h"
 #include "ackstall/pcap/stall_scanner.h"
 #include "ackstall/sim/cause_accounts.h"
@@ -24,7 +25,7 @@ namespace ackstall::analysis {
 
 class CauseTraceSink final : public sim::TraceSink {
  public:
-  explicit CauseTraceSink(std::int64_t stall_threshold_ns);
+  explicit CauseTraceSink(core::StallThreshold stall_threshold);
   void on_frame(const sim::WireFrame& frame) override { packets_.on_frame(frame); }
   void on_stall(const sim::StallMarker&) override {}
   // The direction that carried the data, after the run; nullopt if none did.

@@ -1,7 +1,8 @@
 // ackstall/core/limit_cause.h — what limits a TCP transfer at a given moment: one vocabulary for
 // the capture diagnosis (pcap/stall_scanner.h attributes every moment of a transfer to one cause),
 // the simulator's own accounts and reports. One closed table (kLimitCauseTable): each cause with
-// its key, its prose and the rule that defines it (docs/SCAN.md "Where the time went").
+// its key, its prose, the rule that defines it (docs/SCAN.md "Where the time went") and whether
+// it is a problem, one a fix can remove.
 //
 //   network          the path is full: the sender sends back to back (line rate) or waits one
 //                    round trip for the ACKs that clock out its congestion window
@@ -54,27 +55,32 @@ struct LimitCauseRow {
   std::string_view key;          // JSON and command line: "receiver_window"
   std::string_view description;  // prose: "limited by the receiver's window"
   std::string_view rule;         // the rule that defines it, with its source (one line)
+  // A problem: something a fix can remove (a loss, a window, a buffer, a held ACK, a capture that
+  // dropped segments), not the path's own limit or the applications' pace. Only a problem cause
+  // is named "the problem" by scan's diagnosis (pcap/diagnosis.h) and live attribution
+  // (live/attribution.h), and only one costing kProblemShare or more there.
+  bool problem;
 };
 
 inline constexpr LimitCauseRow kLimitCauseTable[] = {
     {LimitCause::network, "network", "the network (path full: line rate or congestion window)",
      "segments back to back, or a wait of one round trip for ACKs that clock out the congestion window "
-     "(RFC 5681 3.1; T-RAT bandwidth/congestion limited)"},
+     "(RFC 5681 3.1; T-RAT bandwidth/congestion limited)", false},
     {LimitCause::loss, "loss", "loss and recovery",
-     "a retransmission, and the time until the lost data is ACKed (RFC 6298, RFC 5681 3.2, RFC 6675)"},
+     "a retransmission, and the time until the lost data is ACKed (RFC 6298, RFC 5681 3.2, RFC 6675)", true},
     {LimitCause::receiver_window, "receiver_window", "the receiver's window",
-     "window full or zero, or a wait ended by a window update (RFC 9293 3.8.6; T-RAT receiver limited)"},
+     "window full or zero, or a wait ended by a window update (RFC 9293 3.8.6; T-RAT receiver limited)", true},
     {LimitCause::send_buffer, "send_buffer", "the sender's buffer or per-send quota",
      "in flight plateaus below both windows while the sender waits for ACKs (T-RAT transport limited; "
-     "Winsock KB214397, STACKS 1)"},
+     "Winsock KB214397, STACKS 1)", true},
     {LimitCause::delayed_ack, "delayed_ack", "delayed-ACK stalls",
-     "a lone segment's ACK held beyond the path's round trip, at most 0.5 s (RFC 1122 4.2.3.2; STACKS 1-4)"},
+     "a lone segment's ACK held beyond the path's round trip, at most 0.5 s (RFC 1122 4.2.3.2; STACKS 1-4)", true},
     {LimitCause::sender_app, "sender_app", "the sending application",
-     "nothing in flight and nothing sent (T-RAT application limited)"},
+     "nothing in flight and nothing sent (T-RAT application limited)", false},
     {LimitCause::peer_reply, "peer_reply", "the peer's reply (request/response)",
-     "nothing sent until the peer's data arrived, or the ACK came with the peer's data (request/response)"},
+     "nothing sent until the peer's data arrived, or the ACK came with the peer's data (request/response)", false},
     {LimitCause::not_captured, "not_captured", "not in the capture",
-     "ACKs for data the capture never saw (the capture dropped segments)"},
+     "ACKs for data the capture never saw (the capture dropped segments)", true},
 };
 
 inline constexpr std::size_t kLimitCauseCount = std::size(kLimitCauseTable);
@@ -89,6 +95,8 @@ constexpr const LimitCauseRow& row_of(LimitCause c) noexcept { return kLimitCaus
 constexpr std::string_view to_string(LimitCause c) noexcept { return row_of(c).key; }
 // "the receiver's window": for prose ("limited by ...").
 constexpr std::string_view describe(LimitCause c) noexcept { return row_of(c).description; }
+// Is the cause a problem (LimitCauseRow::problem): one a fix can remove?
+constexpr bool is_problem(LimitCause c) noexcept { return row_of(c).problem; }
 // The rule that defines the cause, with its source (one line).
 constexpr std::string_view rule_of(LimitCause c) noexcept { return row_of(c).rule; }
 // The cause whose key is `key`, if any.

@@ -27,8 +27,9 @@ namespace ackstall::core {
 // longer than this is a stall. 20 ms: far above a 100BASE-T or LAN RTT, far below any
 // delayed-ACK timer (docs/STACKS.md §3-§5: 40-200 ms).
 //
-// StallThreshold names the one type a stall threshold has at every public boundary (scan's
-// report, ttcp's Config, the AFD emulator); the command line converts its text once
+// StallThreshold names the one type a stall threshold has at every public boundary (the
+// scanner's ScanOptions and report, the simulator's ExperimentConfig, analysis::CauseTraceSink,
+// live::StallDetector, ttcp's Config, the AFD emulator); the command line converts its text once
 // (tools/ackstall/stall_threshold_option.h). Printed in ms as stall_threshold_ms gives it.
 using StallThreshold = std::chrono::nanoseconds;
 inline constexpr StallThreshold kDefaultStallThreshold = std::chrono::milliseconds(20);

@@ -27,6 +27,7 @@
 
 #include "ackstall/core/error.h"
 #include "ackstall/core/limit_cause.h"
+#include "ackstall/core/units.h"
 #include "ackstall/live/trace_format.h"
 
 namespace ackstall::live {
@@ -95,7 +96,7 @@ struct EventRecovery {
 
 class StallDetector {
  public:
-  explicit StallDetector(std::int64_t threshold_ns) : threshold_ns_(threshold_ns) {}
+  explicit StallDetector(core::StallThreshold threshold) : threshold_ns_(threshold.count()) {}
   // Events in time order (per CPU buffers merged by the caller).
   void feed(const TraceEvent& e);
   std::vector<EventStall> take();  // the stalls found since the last take

@@ -221,7 +221,7 @@ struct FlowReport {
 };
 
 struct ScanOptions {
-  std::int64_t threshold_ns = core::kDefaultStallThreshold.count();
+  core::StallThreshold threshold = core::kDefaultStallThreshold;  // a wait longer than this is a stall
   std::size_t keep_stalls = std::numeric_limits<std::size_t>::max();  // DirectionReport::stalls
   bool spill_stalls = false;  // the stalls past keep_stalls go to DirectionReport::spilled
   bool cause_timeline = false;  // keep DirectionReport::timeline

@@ -2,7 +2,9 @@
 //
 // The one table that maps a scenario key (TOML `[receiver.ack] ack_on_push = true`, or the CLI's
 // `--set receiver.ack.ack_on_push=true`) to a field of sim::ExperimentConfig, with its type.
-// The loader and `--set` both go through `set_field`, so they accept exactly the same keys.
+// The loader and `--set` both go through `set_field`, so they accept exactly the same keys; the
+// writer (writer.h) goes through `field_value` and `field_at`, so each key is declared once, for
+// reading and writing alike.
 //
 // Value syntax by kind (core/units.h is the one grammar of sizes, durations and rates):
 //   integer   a TOML integer ("--set x=300"): a count
@@ -26,6 +28,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <typeindex>
+#include <typeinfo>
 #include <variant>
 
 #include "ackstall/sim/config.h"
@@ -62,6 +66,21 @@ std::string_view grammar(FieldKind kind);
 
 // The value of field PATH in CFG, in the key's grammar ("8k", "200ms", "100mbit", "classic").
 core::Result<std::string> get_field(const sim::ExperimentConfig& cfg, std::string_view path);
+
+// The value of field PATH in CFG as a scenario file holds it: an integer or a size as an integer
+// (a size "unset" as that string), a boolean as a boolean, any other kind as get_field's text.
+// set_field(c, PATH, field_value(cfg, PATH)) gives c the value cfg has.
+core::Result<Value> field_value(const sim::ExperimentConfig& cfg, std::string_view path);
+
+// The key whose value is the member at MEMBER, of type TYPE, inside CFG (send_buffer.size's member
+// is the size, whose "unset" it also sets), or nullptr: a program names a key by the member it
+// sets, not by its text. Old names (FieldInfo::replaced_by) are never returned.
+const FieldInfo* field_at(const sim::ExperimentConfig& cfg, const void* member, std::type_index type);
+// field_at for MEMBER, a member of CFG: field_of(cfg, cfg.sender.mss) is the key "sender.mss".
+template <class T>
+const FieldInfo* field_of(const sim::ExperimentConfig& cfg, const T& member) {
+  return field_at(cfg, &member, typeid(T));
+}
 
 // One line for the old names OLD of NEW_KEY (FieldInfo::replaced_by), VALUE being what they set:
 // "a, b: old names; write NEW_KEY = \"VALUE\" (they go in the next release)".

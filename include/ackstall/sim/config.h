@@ -335,7 +335,7 @@ struct ExperimentConfig {
   Nanos time_limit = Nanos::s(86400);             // stop (completed = false) past this
   // Waits longer than this count as stalls (Summary::stalls); shorter ones are totalled apart
   // (Summary::short_waits). core::kDefaultStallThreshold (20 ms), as `ackstall scan` and ttcp.
-  Nanos stall_threshold = Nanos(core::kDefaultStallThreshold.count());
+  core::StallThreshold stall_threshold = core::kDefaultStallThreshold;
 };
 
 // The first problem found, as an Error whose message is "field.path: problem".

@@ -9,6 +9,7 @@
 //     the `ackstall::sim::literals` suffixes (`200_ms`, `50_us`, `7_ns`, `3_s`).
 #pragma once
 
+#include <chrono>
 #include <compare>
 #include <cstdint>
 #include <limits>
@@ -19,6 +20,8 @@ class Nanos {
  public:
   constexpr Nanos() noexcept = default;
   constexpr explicit Nanos(std::int64_t ns) noexcept : ns_(ns) {}
+  // From a std::chrono duration in ns (core::StallThreshold, the public boundary's type).
+  constexpr explicit Nanos(std::chrono::nanoseconds d) noexcept : ns_(d.count()) {}
 
   static constexpr Nanos ns(std::int64_t v) noexcept { return Nanos(v); }
   static constexpr Nanos us(std::int64_t v) noexcept { return Nanos(v * 1'000); }

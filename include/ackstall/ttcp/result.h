@@ -16,7 +16,7 @@ namespace ackstall::ttcp {
 struct Interval {
   double start = 0, end = 0;
   std::uint64_t bytes = 0;
-  std::uint64_t stalls = 0;  // calls in it that waited longer than Config::stall_ms
+  std::uint64_t stalls = 0;  // calls in it that waited longer than Config::stall_threshold
 };
 
 struct TransferResult {
@@ -24,7 +24,7 @@ struct TransferResult {
   double seconds = 0;
   std::uint64_t calls = 0;                 // application sends / reads
   std::vector<Interval> intervals;
-  // Stalls: application sends (-t) or reads (-r) that took longer than Config::stall_ms — on
+  // Stalls: application sends (-t) or reads (-r) that took longer than Config::stall_threshold — on
   // the transmitter a send held by the send buffer or the emulated quota, on the receiver a wait
   // for data. The longest such call, in ms, stalled or not.
   std::uint64_t stalls = 0;
