@@ -16,6 +16,8 @@ std::shared_ptr<StallSpill> StallSpill::create() {
   return std::shared_ptr<StallSpill>(new StallSpill(f));
 }
 
+StallSpill::StallSpill(std::FILE* file) : file_(file) {}
+
 StallSpill::~StallSpill() { std::fclose(file_); }
 
 bool StallSpill::append(const Stall& s) {

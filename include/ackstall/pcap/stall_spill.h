@@ -32,7 +32,7 @@ class StallSpill {
   bool for_each(const std::function<void(const Stall&)>& f);
 
  private:
-  explicit StallSpill(std::FILE* file) : file_(file) {}
+  explicit StallSpill(std::FILE* file);
   bool write_block();
   // Stalls are written a block at a time (an fwrite per stall cost 157 instructions of stdio's
   // locking and buffering a stall: callgrind, docs/BENCHMARKS.md "scan vs tshark").
