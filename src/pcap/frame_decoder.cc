@@ -1,6 +1,7 @@
 #include "ackstall/pcap/frame_decoder.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "ackstall/pcap/tcp_options.h"
@@ -23,20 +24,17 @@ tl::unexpected<FrameSkip> skip(SkipKind kind, std::string_view reason) noexcept 
   return tl::unexpected(FrameSkip{kind, reason});
 }
 
-struct Link {
-  std::size_t ip_offset = 0;
-  MacAddr src{}, dst{};
-};
-
-tl::expected<Link, FrameSkip> check_ethertype(std::uint16_t type, std::size_t offset) noexcept {
-  if (type == kEtherIpv4 || type == kEtherIpv6) return Link{offset, {}, {}};
+// The link layer's header: the IP header's offset in the frame, or why the frame is skipped. The
+// Ethernet addresses go straight into the packet (they stay zero when the link has none).
+tl::expected<std::size_t, FrameSkip> check_ethertype(std::uint16_t type, std::size_t offset) noexcept {
+  if (type == kEtherIpv4 || type == kEtherIpv6) return offset;
   if (type == kEtherArp) return skip(SkipKind::unsupported, "ARP");
   if (type == 0x88CC) return skip(SkipKind::unsupported, "LLDP");
   if (type < 0x0600) return skip(SkipKind::unsupported, "802.3/LLC (no EtherType)");
   return skip(SkipKind::unsupported, "not IP (EtherType)");
 }
 
-tl::expected<Link, FrameSkip> decode_link(LinkType link, std::span<const std::uint8_t> d) noexcept {
+tl::expected<std::size_t, FrameSkip> decode_link(LinkType link, std::span<const std::uint8_t> d, TcpPacket& p) noexcept {
   switch (link) {
     case LinkType::ethernet: {
       if (d.size() < 14) return skip(SkipKind::truncated, "Ethernet header not captured");
@@ -49,21 +47,21 @@ tl::expected<Link, FrameSkip> decode_link(LinkType link, std::span<const std::ui
       }
       auto l = check_ethertype(type, off + 2);
       if (l) {
-        std::copy_n(d.begin(), 6, l->dst.begin());
-        std::copy_n(d.begin() + 6, 6, l->src.begin());
+        std::memcpy(p.dst.mac.data(), d.data(), 6);
+        std::memcpy(p.src.mac.data(), d.data() + 6, 6);
       }
       return l;
     }
     case LinkType::linux_sll: {
       if (d.size() < 16) return skip(SkipKind::truncated, "Linux SLL header not captured");
       auto l = check_ethertype(load_be16(d.data() + 14), 16);
-      if (l && load_be16(d.data() + 4) == 6) std::copy_n(d.begin() + 6, 6, l->src.begin());
+      if (l && load_be16(d.data() + 4) == 6) std::memcpy(p.src.mac.data(), d.data() + 6, 6);
       return l;
     }
     case LinkType::linux_sll2: {
       if (d.size() < 20) return skip(SkipKind::truncated, "Linux SLL2 header not captured");
       auto l = check_ethertype(load_be16(d.data()), 20);
-      if (l && d[11] == 6) std::copy_n(d.begin() + 12, 6, l->src.begin());
+      if (l && d[11] == 6) std::memcpy(p.src.mac.data(), d.data() + 12, 6);
       return l;
     }
     case LinkType::null_loopback: {
@@ -73,12 +71,12 @@ tl::expected<Link, FrameSkip> decode_link(LinkType link, std::span<const std::ui
       // (https://www.tcpdump.org/linktypes/LINKTYPE_NULL.html).
       const std::uint32_t le = detail::load_le32(d.data()), be = load_be32(d.data());
       const std::uint32_t af = le < 256 ? le : be;
-      if (af == 2 || af == 24 || af == 28 || af == 30 || af == 10) return Link{4, {}, {}};
+      if (af == 2 || af == 24 || af == 28 || af == 30 || af == 10) return std::size_t{4};
       return skip(SkipKind::unsupported, "not IP (loopback address family)");
     }
     case LinkType::raw_ip:
       if (d.empty()) return skip(SkipKind::truncated, "IP header not captured");
-      return Link{0, {}, {}};
+      return std::size_t{0};
   }
   return skip(SkipKind::unsupported, "unknown link type");
 }
@@ -100,11 +98,13 @@ std::string_view not_tcp(bool v6, std::uint8_t proto) noexcept {
 struct IpLayer {
   std::size_t header_len = 0;  // IP header incl. IPv6 extension headers
   std::uint64_t ip_len = 0;    // header_len + TCP segment
-  SocketAddr src, dst;
 };
 
-tl::expected<IpLayer, FrameSkip> decode_ipv4(std::span<const std::uint8_t> ip,
-                                             std::uint64_t frame_ip_len) noexcept {
+// The decoders write the addresses into the frame (f.src, f.dst; the packet's own for IPv4) as
+// they go: a layer carrying two SocketAddrs out through tl::expected and copied again cost a fifth
+// of decode_frame (callgrind, docs/BENCHMARKS.md "scan vs tshark").
+tl::expected<IpLayer, FrameSkip> decode_ipv4(std::span<const std::uint8_t> ip, std::uint64_t frame_ip_len,
+                                             DecodedFrame& f) noexcept {
   if (ip.size() < 20) return skip(SkipKind::truncated, "IPv4 header not captured");
   const std::size_t ihl = std::size_t{ip[0] & 0x0fu} * 4;
   if (ihl < 20) return skip(SkipKind::malformed, "IPv4 header length (IHL) < 5");
@@ -120,14 +120,22 @@ tl::expected<IpLayer, FrameSkip> decode_ipv4(std::span<const std::uint8_t> ip,
   if (ip_len > std::max<std::uint64_t>(frame_ip_len, ip.size())) {
     return skip(SkipKind::malformed, "IPv4 total length exceeds the frame length");
   }
-  return IpLayer{ihl, ip_len, {IpAddr(load_be32(ip.data() + 12)), 0}, {IpAddr(load_be32(ip.data() + 16)), 0}};
+  // IpAddr holds an IPv4 address as its 4 bytes in network order, the rest zero (flow_key.h).
+  f.src.addr.v6 = f.dst.addr.v6 = false;
+  f.src.addr.bytes = {};
+  f.dst.addr.bytes = {};
+  std::memcpy(f.src.addr.bytes.data(), ip.data() + 12, 4);
+  std::memcpy(f.dst.addr.bytes.data(), ip.data() + 16, 4);
+  f.packet.src.addr = load_be32(ip.data() + 12);
+  f.packet.dst.addr = load_be32(ip.data() + 16);
+  return IpLayer{ihl, ip_len};
 }
 
 // RFC 8200 §4: the extension headers are walked to the upper layer. Hop-by-Hop (0), Routing (43),
 // Destination Options (60) and Mobility (135) carry their length in 8-octet units not counting
 // the first 8; Fragment (44) is 8 octets; AH (51, RFC 4302 §2.2) in 4-octet units minus 2.
-tl::expected<IpLayer, FrameSkip> decode_ipv6(std::span<const std::uint8_t> ip,
-                                             std::uint64_t frame_ip_len) noexcept {
+tl::expected<IpLayer, FrameSkip> decode_ipv6(std::span<const std::uint8_t> ip, std::uint64_t frame_ip_len,
+                                             DecodedFrame& f) noexcept {
   if (ip.size() < 40) return skip(SkipKind::truncated, "IPv6 header not captured");
   std::uint64_t ip_len = std::uint64_t{load_be16(ip.data() + 4)} + 40;
   if (ip_len == 40 && frame_ip_len > 40) ip_len = frame_ip_len;  // jumbogram / TSO: length 0
@@ -138,9 +146,11 @@ tl::expected<IpLayer, FrameSkip> decode_ipv6(std::span<const std::uint8_t> ip,
   std::size_t off = 40;
   for (int n = 0; n < 16; ++n) {
     if (next == 6) {
-      IpLayer l{off, ip_len, {IpAddr::ipv6(ip.data() + 8), 0}, {IpAddr::ipv6(ip.data() + 24), 0}};
       if (off > ip_len) return skip(SkipKind::malformed, "IPv6 extension headers exceed the payload length");
-      return l;
+      f.src.addr = IpAddr::ipv6(ip.data() + 8);
+      f.dst.addr = IpAddr::ipv6(ip.data() + 24);
+      f.packet.src.addr = f.packet.dst.addr = 0;  // the packet's addresses are IPv4's
+      return IpLayer{off, ip_len};
     }
     std::size_t len = 0;
     switch (next) {
@@ -187,15 +197,16 @@ namespace {
 std::optional<FrameSkip> decode_into(DecodedFrame& f, LinkType link, std::span<const std::uint8_t> data,
                                      std::uint32_t orig_len, std::int64_t time_ns) noexcept {
   const auto fail = [](SkipKind kind, std::string_view reason) { return FrameSkip{kind, reason}; };
-  auto l = decode_link(link, data);
+  TcpPacket& p = f.packet;
+  const auto l = decode_link(link, data, p);
   if (!l) return l.error();
-  const std::size_t ip_off = l->ip_offset;
+  const std::size_t ip_off = *l;
   const std::span<const std::uint8_t> ip = data.subspan(std::min(ip_off, data.size()));
   if (ip.empty()) return fail(SkipKind::truncated, "IP header not captured");
   const std::uint64_t frame_ip_len = orig_len > ip_off ? orig_len - ip_off : 0;
   const unsigned version = ip[0] >> 4;
-  tl::expected<IpLayer, FrameSkip> layer = version == 4   ? decode_ipv4(ip, frame_ip_len)
-                                           : version == 6 ? decode_ipv6(ip, frame_ip_len)
+  tl::expected<IpLayer, FrameSkip> layer = version == 4   ? decode_ipv4(ip, frame_ip_len, f)
+                                           : version == 6 ? decode_ipv6(ip, frame_ip_len, f)
                                                           : skip(SkipKind::malformed, "IP version is not 4 or 6");
   if (!layer) return layer.error();
   const std::size_t ihl = layer->header_len;
@@ -207,19 +218,16 @@ std::optional<FrameSkip> decode_into(DecodedFrame& f, LinkType link, std::span<c
   if (doff < 20) return fail(SkipKind::malformed, "TCP data offset < 5");
   if (ihl + doff > ip_len) return fail(SkipKind::malformed, "TCP data offset beyond the IP datagram");
 
-  TcpPacket& p = f.packet;
   p.time_ns = time_ns;
   const bool v6 = version == 6;
-  p.src = {v6 ? 0 : load_be32(ip.data() + 12), load_be16(tcp.data()), l->src};
-  p.dst = {v6 ? 0 : load_be32(ip.data() + 16), load_be16(tcp.data() + 2), l->dst};
-  f.src = {layer->src.addr, p.src.port};
-  f.dst = {layer->dst.addr, p.dst.port};
+  p.src.port = f.src.port = load_be16(tcp.data());
+  p.dst.port = f.dst.port = load_be16(tcp.data() + 2);
   p.seq = load_be32(tcp.data() + 4);
   p.ack = load_be32(tcp.data() + 8);
   p.flags = tcp[13];
   p.window = load_be16(tcp.data() + 14);
   p.payload_len = static_cast<std::uint32_t>(ip_len - ihl - doff);
-  f.ttl = ip.size() > 8 ? ip[v6 ? 7 : 8] : 0;  // RFC 791 §3.1 TTL at byte 8; RFC 8200 §3 hop limit at 7
+  f.ttl = ip[v6 ? 7 : 8];  // RFC 791 §3.1 TTL at byte 8; RFC 8200 §3 hop limit at 7 (both headers were captured)
   f.ip_id = v6 ? 0 : load_be16(ip.data() + 4);  // RFC 791 §3.1 Identification at byte 4
 
   const std::size_t opt_captured = std::min(doff, tcp.size()) - 20;

@@ -1,6 +1,7 @@
 #include "half_flow.h"
 
 #include "ackstall/core/link_framing.h"
+#include "ackstall/core/log_bucket.h"
 
 #include <algorithm>
 #include <cmath>
@@ -540,8 +541,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
         flight_until(now);
         if (flight_before > 0) {
           report_.flight_waits++;
-          const double b = 8.0 * std::log2(static_cast<double>(flight_before));
-          const auto bucket = std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1);
+          const std::size_t bucket = core::eighth_octave_bucket(static_cast<std::uint64_t>(flight_before), kFlightBuckets - 1);
           ++flight_hist_[bucket];
           // An ACK of everything may end a turn rather than clock a flight: undone if the peer's
           // request comes next, or nothing for a stall's length (undo_turn).
@@ -820,8 +820,7 @@ void HalfFlow::note_round(std::int64_t now, std::int64_t new_bytes) {
     // A round trip ends; one that the sender left idle for longer than a round trip is not a
     // flight (its bytes are the application's).
     if (now - round_start_ < 2 * rtt) {
-      const double b = 8.0 * std::log2(static_cast<double>(round_bytes_));
-      ++round_hist_[std::min(static_cast<std::size_t>(std::max(b, 0.0)), kFlightBuckets - 1)];
+      ++round_hist_[core::eighth_octave_bucket(static_cast<std::uint64_t>(round_bytes_), kFlightBuckets - 1)];
       ++rounds_;
     }
     round_bytes_ = 0;
@@ -854,9 +853,7 @@ std::uint64_t HalfFlow::flight_quantile(double q) const {
 
 void HalfFlow::note_idle(std::int64_t ns) {
   ++report_.idle_starts;
-  const double us = static_cast<double>(std::max<std::int64_t>(ns, 1000)) / 1000.0;
-  const auto bucket = static_cast<std::size_t>(4.0 * std::log2(us));
-  ++idle_hist_[std::min(bucket, kIdleBuckets - 1)];
+  ++idle_hist_[core::quarter_octave_us_bucket(ns, kIdleBuckets - 1)];
 }
 
 std::optional<std::int64_t> HalfFlow::idle_median_ns() const {

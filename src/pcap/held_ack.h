@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "ackstall/core/log_bucket.h"
 #include "ackstall/pcap/stall_scanner.h"
 
 namespace ackstall::pcap::detail {
@@ -35,8 +36,7 @@ class HeldAck {
 
   // An ACK-clocked send: the time from the ACK to the data it let go.
   void note_reaction(std::int64_t ack_to_data_ns) noexcept {
-    const double us = static_cast<double>(std::max<std::int64_t>(ack_to_data_ns, 1000)) / 1000.0;
-    ++hist_[std::min(static_cast<std::size_t>(4.0 * std::log2(us)), kBuckets - 1)];
+    ++hist_[core::quarter_octave_us_bucket(ack_to_data_ns, kBuckets - 1)];
     ++count_;
   }
   // How long after the ACK the sender's next segment may come for the ACK to have released it.

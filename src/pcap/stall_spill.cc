@@ -16,19 +16,30 @@ std::shared_ptr<StallSpill> StallSpill::create() {
   return std::shared_ptr<StallSpill>(new StallSpill(f));
 }
 
+StallSpill::StallSpill(std::FILE* file) : file_(file) {}
+
 StallSpill::~StallSpill() { std::fclose(file_); }
 
 bool StallSpill::append(const Stall& s) {
   if (failed_) return false;
-  if (std::fwrite(&s, sizeof s, 1, file_) != 1) {
-    failed_ = true;
-    return false;
-  }
+  if (block_.empty()) block_.reserve(kBlock);
+  block_.push_back(s);
   ++count_;
-  return true;
+  return block_.size() < kBlock || write_block();
 }
 
-bool StallSpill::for_each(const std::function<void(const Stall&)>& f) const {
+bool StallSpill::write_block() {
+  const std::size_t written = std::fwrite(block_.data(), sizeof(Stall), block_.size(), file_);
+  if (written != block_.size()) {
+    failed_ = true;
+    count_ -= block_.size() - written;
+  }
+  block_.clear();
+  return !failed_;
+}
+
+bool StallSpill::for_each(const std::function<void(const Stall&)>& f) {
+  if (!block_.empty() && !write_block()) return false;
   if (std::fflush(file_) != 0 || std::fseek(file_, 0, SEEK_SET) != 0) return false;
   std::vector<Stall> block(4096);
   std::uint64_t left = count_;

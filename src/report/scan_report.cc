@@ -89,7 +89,7 @@ class StallLine {
     std::memcpy(p_, text.data(), text.size());
     p_ += text.size();
   }
-  void uint(std::uint64_t v) { p_ = std::to_chars(p_, end(), v).ptr; }
+  void uint(std::uint64_t v) { p_ = core::write_decimal(v, p_); }
   // A duration in ns as seconds (scale 9) or milliseconds (scale 6): the text fmt's "{}" gives
   // the double, exact where that is the same text (core/scaled_decimal.h), else the double's.
   void scaled(std::int64_t ns, int scale) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -59,6 +60,28 @@ TEST(ScaledDecimal, AgreesWithShortestRoundTripOfTheDouble) {
     }
   }
   EXPECT_GT(compared, 60'000);
+}
+
+// write_decimal writes what std::to_chars writes: at every power of ten +- 1, and random values of
+// every width.
+TEST(ScaledDecimal, WriteDecimalAgreesWithToChars) {
+  const auto expect_same = [](std::uint64_t v) {
+    char ours_text[kDecimalMax];
+    char theirs_text[kDecimalMax];
+    char* e = write_decimal(v, ours_text);
+    const auto r = std::to_chars(theirs_text, theirs_text + sizeof theirs_text, v);
+    ASSERT_EQ(std::string(ours_text, static_cast<std::size_t>(e - ours_text)), std::string(theirs_text, static_cast<std::size_t>(r.ptr - theirs_text))) << "v=" << v;
+  };
+  std::uint64_t p = 1;
+  for (int k = 0; k <= 19; ++k, p *= 10) {
+    expect_same(p);
+    expect_same(p - 1);
+    expect_same(p + 1);
+  }
+  expect_same(~std::uint64_t{0});
+  for (std::uint64_t v = 0; v <= 100'000; ++v) expect_same(v);
+  std::mt19937_64 rng(41);
+  for (int i = 0; i < 200'000; ++i) expect_same(rng() >> (rng() % 64));
 }
 
 }  // namespace

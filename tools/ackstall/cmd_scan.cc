@@ -140,10 +140,11 @@ int run_scan(const ScanCli& o, Io io) {
   // Text lists --max-stalls per flow: keep no more (memory flat in capture length); JSON and
   // --plot need every stall.
   if (!o.json && o.plot_path.empty() && o.annotate.empty()) req.options.keep_stalls = o.max_stalls;
-  // JSON lists every stall: past the first 65,536 of a direction they wait on disk (memory flat
-  // in capture length, docs/BENCHMARKS.md "scan vs tshark").
+  // JSON lists every stall: past the first 8,192 of a direction they wait on disk (memory flat
+  // in capture length; 65,536 in memory cost 3,000 page faults more than text on the 91,000-stall
+  // capture, 8,192 cost 300: docs/BENCHMARKS.md "scan vs tshark").
   if (o.json && o.plot_path.empty() && o.annotate.empty()) {
-    req.options.keep_stalls = 65536;
+    req.options.keep_stalls = 8192;
     req.options.spill_stalls = true;
   }
   req.options.cause_timeline = !o.plot_path.empty() || !o.report.empty();  // the graphs' bands

@@ -25,4 +25,12 @@ inline constexpr std::size_t kScaledDecimalMax = 17;
 // (the caller formats the double instead).
 std::size_t write_scaled_decimal(std::int64_t ns, int scale_digits, char* out) noexcept;
 
+// The longest text write_decimal writes: 2^64 - 1 has 20 digits.
+inline constexpr std::size_t kDecimalMax = 20;
+
+// Writes v in decimal (what std::to_chars writes) into `out`; returns the end of the text.
+// Two digits a step from a table, the length known first (a third of std::to_chars' instructions
+// in a stall line of `scan --json`, callgrind, docs/BENCHMARKS.md "scan vs tshark").
+char* write_decimal(std::uint64_t v, char* out) noexcept;
+
 }  // namespace ackstall::core

@@ -43,14 +43,18 @@ struct IpAddr {
     if (const auto c = x.word(0) <=> y.word(0); c != 0) return c;
     return x.word(1) <=> y.word(1);
   }
-  friend bool operator==(const IpAddr& x, const IpAddr& y) noexcept {
-    return x.v6 == y.v6 && x.word(0) == y.word(0) && x.word(1) == y.word(1);
+  friend bool operator==(const IpAddr& x, const IpAddr& y) noexcept {  // equal words in any byte order
+    return x.v6 == y.v6 && x.raw_word(0) == y.raw_word(0) && x.raw_word(1) == y.raw_word(1);
   }
 
  private:
-  std::uint64_t word(std::size_t i) const noexcept {
+  std::uint64_t raw_word(std::size_t i) const noexcept {
     std::uint64_t w = 0;
     std::memcpy(&w, bytes.data() + 8 * i, 8);
+    return w;
+  }
+  std::uint64_t word(std::size_t i) const noexcept {
+    std::uint64_t w = raw_word(i);
     if constexpr (std::endian::native == std::endian::little) w = std::byteswap(w);
     return w;
   }

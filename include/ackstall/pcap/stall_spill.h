@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace ackstall::pcap {
 
@@ -23,14 +24,20 @@ class StallSpill {
   StallSpill(const StallSpill&) = delete;
   StallSpill& operator=(const StallSpill&) = delete;
 
-  // false once a write failed (disk full): the stalls from there on are counted, not listed.
+  // false once a write failed (disk full): the stalls of the block that failed and those after
+  // it are counted by the report, not listed.
   bool append(const Stall& s);
   std::uint64_t size() const noexcept { return count_; }
-  // Calls `f` with each stall in the order appended; false on a read error.
-  bool for_each(const std::function<void(const Stall&)>& f) const;
+  // Calls `f` with each stall in the order appended; false on a read or write error.
+  bool for_each(const std::function<void(const Stall&)>& f);
 
  private:
-  explicit StallSpill(std::FILE* file) : file_(file) {}
+  explicit StallSpill(std::FILE* file);
+  bool write_block();
+  // Stalls are written a block at a time (an fwrite per stall cost 157 instructions of stdio's
+  // locking and buffering a stall: callgrind, docs/BENCHMARKS.md "scan vs tshark").
+  static constexpr std::size_t kBlock = 1024;
+  std::vector<Stall> block_;
   std::FILE* file_;
   std::uint64_t count_ = 0;
   bool failed_ = false;
