@@ -23,7 +23,8 @@ constexpr int rank_of(LimitCause c) noexcept {
 
 }  // namespace
 
-CauseAccountant::CauseAccountant(Nanos stall_threshold) : threshold_ns_(stall_threshold.count()) {}
+CauseAccountant::CauseAccountant(Nanos stall_threshold)
+    : threshold_ns_(stall_threshold.count()), hold_ns_(std::max<std::int64_t>(threshold_ns_, 1'000'000)) {}
 
 void CauseAccountant::on_stall(const StallMarker& m) {
   const std::int64_t d = (m.end - m.begin).count();
@@ -43,13 +44,13 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   // by time keep the events in time order (a stamp below the one before it, not expected, is
   // taken as equal to it).
   core::Ring<Event>& q = from_sender ? from_sender_ : from_receiver_;
-  const std::int64_t t = (from_sender ? f.time : f.arrival).count();
-  const std::int64_t at = q.empty() ? t : std::max(t, q.back().t);
+  std::int64_t& last = last_t_[from_sender ? 0 : 1];
+  const std::int64_t at = std::max((from_sender ? f.time : f.arrival).count(), last);
+  last = at;
   // Written in place, field by field: an Event built on the stack and copied in was read back
   // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
   // simulator's own causes").
-  q.push_back(Event{});
-  Event& e = q.back();
+  Event& e = q.emplace_back();
   e.t = at;
   e.order = order_++;
   e.seq = f.seq;
@@ -64,30 +65,29 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   // Every later frame is stamped at or after f.reported (WireFrame); the events are taken in
   // time order a threshold later, so that the stalls marked over a wait (reported when they end,
   // at the sender's or the receiver's host) are in before the wait is judged.
-  const std::int64_t upto = f.reported.count() - std::max<std::int64_t>(threshold_ns_, 1'000'000);
+  const std::int64_t upto = f.reported.count() - hold_ns_;
   if (upto >= due_) take_until(upto);
 }
 
 void CauseAccountant::take_until(std::int64_t upto) {
   for (;;) {
-    const bool s = !from_sender_.empty() && from_sender_.front().t <= upto;
-    const bool r = !from_receiver_.empty() && from_receiver_.front().t <= upto;
-    if (!s && !r) {
-      due_ = std::min(from_sender_.empty() ? std::numeric_limits<std::int64_t>::max() : from_sender_.front().t,
-                      from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t);
+    // The earlier of the two queues' fronts (by time, then report order).
+    const Event* s = from_sender_.empty() ? nullptr : &from_sender_.front();
+    const Event* r = from_receiver_.empty() ? nullptr : &from_receiver_.front();
+    const bool sender = s != nullptr && (r == nullptr || *r > *s);
+    const Event* e = sender ? s : r;
+    if (e == nullptr || e->t > upto) {
+      due_ = e != nullptr ? e->t : std::numeric_limits<std::int64_t>::max();
       return;
     }
-    core::Ring<Event>& q = s && (!r || from_receiver_.front() > from_sender_.front()) ? from_sender_ : from_receiver_;
-    process(q.front());  // process() never adds to the queues: the reference stays valid
-    q.pop_front();
-  }
-}
-
-void CauseAccountant::process(const Event& e) {
-  if (e.from_sender) {
-    on_sender(e);
-  } else {
-    on_receiver(e);
+    // Neither handler adds to the queues: the reference stays valid until the pop.
+    if (sender) {
+      on_sender(*e);
+      from_sender_.pop_front();
+    } else {
+      on_receiver(*e);
+      from_receiver_.pop_front();
+    }
   }
 }
 
@@ -127,7 +127,10 @@ void CauseAccountant::flight(std::int64_t until) {
 }
 
 void CauseAccountant::note_floor(std::int64_t ns) {
-  if (ns >= 0 && (floor_ns_ < 0 || ns < floor_ns_)) floor_ns_ = ns;
+  if (ns >= 0 && (floor_ns_ < 0 || ns < floor_ns_)) {
+    floor_ns_ = ns;
+    update_lag();
+  }
 }
 
 void CauseAccountant::commit_idle() {
@@ -135,7 +138,9 @@ void CauseAccountant::commit_idle() {
   idle_ns_ = 0;
 }
 
-void CauseAccountant::on_sender(const Event& e) {
+// Inline: called from take_until alone, where the compiler then expands it (out of line, each
+// frame paid a call).
+[[gnu::always_inline]] inline void CauseAccountant::on_sender(const Event& e) {
   const std::int64_t now = e.t;
   if ((e.flags & tcp_flag::syn) != 0) {
     sender_syn_ = true;
@@ -146,7 +151,10 @@ void CauseAccountant::on_sender(const Event& e) {
   }
   if (!sender_syn_) return;
   // The handshake's round trip: the SYN to the ACK of the SYN/ACK (as the scanner measures it).
-  if (receiver_syn_ && handshake_rtt_ns_ < 0 && (e.flags & tcp_flag::ack) != 0) handshake_rtt_ns_ = now - syn_ns_;
+  if (receiver_syn_ && handshake_rtt_ns_ < 0 && (e.flags & tcp_flag::ack) != 0) {
+    handshake_rtt_ns_ = now - syn_ns_;
+    update_lag();
+  }
   if (e.len == 0) return;
   const std::int64_t start = unwrap(e.seq, iss_s_);
   const std::int64_t end = start + e.len;
@@ -182,7 +190,7 @@ void CauseAccountant::on_sender(const Event& e) {
       }
     } else if (retransmission || in_recovery_) {
       account(LimitCause::loss, now);
-    } else if (now - acct_ns_ - 4 * sender_lag_ns() / 3 < threshold_ns_) {
+    } else if (now - acct_ns_ - pause_lag_ns_ < threshold_ns_) {
       flight(now);
     } else {
       // A pause with data in flight and window to spare: what the simulator marked over it (Nagle
@@ -215,7 +223,7 @@ void CauseAccountant::on_sender(const Event& e) {
   last_tx_ns_ = now;
 }
 
-void CauseAccountant::on_receiver(const Event& e) {
+[[gnu::always_inline]] inline void CauseAccountant::on_receiver(const Event& e) {
   const std::int64_t now = e.t;
   if ((e.flags & tcp_flag::syn) != 0) {
     if (sender_syn_ && !receiver_syn_) note_floor(now - syn_ns_);  // the handshake's SYN to SYN/ACK
@@ -299,7 +307,7 @@ std::size_t CauseAccountant::spacing_bucket(std::int64_t ns) noexcept {
   return (o - 8) * 128 + static_cast<std::size_t>((v >> (o - 7)) & 127);
 }
 
-void CauseAccountant::note_spacing(std::int64_t ns) {
+[[gnu::always_inline]] inline void CauseAccountant::note_spacing(std::int64_t ns) {
   recent_.add(ns);
   ++spacing_hist_[std::min(spacing_bucket(ns), spacing_hist_.size() - 1)];
 }
@@ -317,14 +325,15 @@ std::int64_t CauseAccountant::median_spacing() const {
   return 0;
 }
 
-std::int64_t CauseAccountant::sender_lag_ns() const noexcept {
+void CauseAccountant::update_lag() noexcept {
   // The scanner's: the ACK the sender answers left the capture point this long before its data
-  // (three quarters of the handshake's round trip less the floor).
-  if (handshake_rtt_ns_ < 0) return 0;
-  return std::max<std::int64_t>(handshake_rtt_ns_ - std::max<std::int64_t>(floor_ns_, 0), 0) * 3 / 4;
+  // (three quarters of the handshake's round trip less the floor). Kept, not computed per frame.
+  lag_ns_ = handshake_rtt_ns_ < 0 ? 0
+                                  : std::max<std::int64_t>(handshake_rtt_ns_ - std::max<std::int64_t>(floor_ns_, 0), 0) * 3 / 4;
+  pause_lag_ns_ = 4 * lag_ns_ / 3;
 }
 
-void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
+[[gnu::always_inline]] inline void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
   // A burst of new data (the segments after an ACK) reaches the window's edge when a segment
   // leaves less than a full one of the window that the latest ACK offered (RFC 9293 3.8.6; the
   // scanner's window_edge.h, on the same frames).
@@ -336,7 +345,7 @@ void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
     in_burst_ = at_edge_ = false;
     ack_since_data_ = false;
   }
-  const std::int64_t cutoff = now - sender_lag_ns();
+  const std::int64_t cutoff = now - lag_ns_;
   const std::size_t n = std::min(edges_next_, edges_.size());
   for (std::size_t i = 0; i < n; ++i) {
     const Edge& a = edges_[(edges_next_ - 1 - i) % edges_.size()];

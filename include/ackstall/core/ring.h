@@ -20,8 +20,15 @@ class Ring {
   T& operator[](std::size_t i) noexcept { return buf_[(head_ + i) & mask_]; }
   const T& operator[](std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size() == buf_.size()) grow();
+    if (size() == buf_.size()) [[unlikely]] grow();
     buf_[tail_++ & mask_] = v;
+  }
+  // Appends a value-initialised element and returns it, for the caller to fill in place.
+  T& emplace_back() {
+    if (size() == buf_.size()) [[unlikely]] grow();
+    T& slot = buf_[tail_++ & mask_];
+    slot = T{};
+    return slot;
   }
   void pop_front() noexcept { ++head_; }
   void clear() noexcept { head_ = tail_ = 0; }

@@ -88,7 +88,6 @@ class CauseAccountant final : public TraceSink {
       return t != o.t ? t > o.t : static_cast<std::int32_t>(order - o.order) > 0;
     }
   };
-  void process(const Event& e);
   void take_until(std::int64_t upto);
   void on_sender(const Event& e);
   void on_receiver(const Event& e);
@@ -104,11 +103,14 @@ class CauseAccountant final : public TraceSink {
   std::int64_t median_spacing() const;
   static std::size_t spacing_bucket(std::int64_t ns) noexcept;
   bool paced_after_previous(std::int64_t since_last_data) const;
-  std::int64_t sender_lag_ns() const noexcept;
+  void update_lag() noexcept;  // lag_ns_ and pause_lag_ns_ from handshake_rtt_ns_ and floor_ns_
   void note_edge_data(std::int64_t now, std::int64_t data_end);
 
   std::int64_t threshold_ns_;
+  std::int64_t hold_ns_;  // how long an event is held: the threshold, at least 1 ms
   core::Ring<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
+  std::array<std::int64_t, 2> last_t_{std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::min()};  // the latest stamp queued each way
   std::uint32_t order_ = 0;
   std::int64_t due_ = std::numeric_limits<std::int64_t>::max();  // the earliest event held
   std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
@@ -117,6 +119,8 @@ class CauseAccountant final : public TraceSink {
   bool sender_syn_ = false, receiver_syn_ = false;
   std::uint32_t iss_s_ = 0;
   std::int64_t syn_ns_ = 0, handshake_rtt_ns_ = -1;
+  // The sender's lag (update_lag), and 4/3 of it, the slack a pause with data in flight is given.
+  std::int64_t lag_ns_ = 0, pause_lag_ns_ = 0;
   std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
   std::int64_t snd_una_ = 0, data_max_ = 0, max_seg_ = 0;
   bool have_window_ = false;
