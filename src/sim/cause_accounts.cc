@@ -29,9 +29,7 @@ CauseAccountant::CauseAccountant(Nanos stall_threshold)
 void CauseAccountant::on_stall(const StallMarker& m) {
   const std::int64_t d = (m.end - m.begin).count();
   if (d > threshold_ns_) {
-    // Those that end before the accounts' cursor can cover no wait still to be judged.
-    const std::int64_t behind = std::min(acct_ns_, last_tx_ns_);
-    while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+    prune_stalls(settled());
     stalls_.push_back(m);
   }
   if (m.kind == StallKind::quota_wait) quota_ns_ += d;
@@ -43,30 +41,48 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   // Each direction's stamps rise (a FIFO link, its frames handled in order), so two queues merged
   // by time keep the events in time order (a stamp below the one before it, not expected, is
   // taken as equal to it).
-  core::Ring<Event>& q = from_sender ? from_sender_ : from_receiver_;
   std::int64_t& last = last_t_[from_sender ? 0 : 1];
   const std::int64_t at = std::max((from_sender ? f.time : f.arrival).count(), last);
   last = at;
-  // Written in place, field by field: an Event built on the stack and copied in was read back
-  // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
-  // simulator's own causes").
-  Event& e = q.emplace_back();
-  e.t = at;
-  e.order = order_++;
-  e.seq = f.seq;
-  e.ack = f.ack;
-  e.len = f.payload_len;
-  e.window = f.window;
-  e.flags = f.flags;
-  e.from_sender = from_sender;
-  e.retransmit = f.retransmit;
-  e.wscale = f.options.wscale;
-  due_ = std::min(due_, at);
-  // Every later frame is stamped at or after f.reported (WireFrame); the events are taken in
-  // time order a threshold later, so that the stalls marked over a wait (reported when they end,
-  // at the sender's or the receiver's host) are in before the wait is judged.
-  const std::int64_t upto = f.reported.count() - hold_ns_;
-  if (upto >= due_) take_until(upto);
+  // No later frame is stamped before f.reported (WireFrame), so the events up to it are in time
+  // order now. A sender's frame stamped when it is reported (no host cost, no queue) with none
+  // of its own held goes straight to the accounts: its predecessors are the receiver's events up
+  // to its stamp (queued before it: earlier in report order).
+  const std::int64_t reported = f.reported.count();
+  if (from_sender && at <= reported && from_sender_.empty()) {
+    if (at >= due_) take_until(at);
+    on_sender(Event{.t = at,
+                    .order = order_++,
+                    .seq = f.seq,
+                    .ack = f.ack,
+                    .len = f.payload_len,
+                    .window = f.window,
+                    .flags = f.flags,
+                    .from_sender = true,
+                    .retransmit = f.retransmit,
+                    .wscale = f.options.wscale});
+  } else {
+    // Written in place, field by field: an Event built on the stack and copied in was read back
+    // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
+    // simulator's own causes").
+    Event& e = (from_sender ? from_sender_ : from_receiver_).emplace_back();
+    e.t = at;
+    e.order = order_++;
+    e.seq = f.seq;
+    e.ack = f.ack;
+    e.len = f.payload_len;
+    e.window = f.window;
+    e.flags = f.flags;
+    e.from_sender = from_sender;
+    e.retransmit = f.retransmit;
+    e.wscale = f.options.wscale;
+    due_ = std::min(due_, at);
+  }
+  if (reported >= due_) take_until(reported);
+  // The waits that the marked stalls decide are judged a threshold after they end, when every
+  // stall over them has been reported (each is reported when it ends, at the sender's or the
+  // receiver's host).
+  if (!pending_.empty()) judge_until(reported - hold_ns_);
 }
 
 void CauseAccountant::take_until(std::int64_t upto) {
@@ -91,6 +107,40 @@ void CauseAccountant::take_until(std::int64_t upto) {
   }
 }
 
+void CauseAccountant::defer(const Judgement& j) {
+  if (j.to > acct_ns_) {
+    pending_.push_back(j);
+    pending_.back().amount = j.to - acct_ns_;
+    acct_ns_ = j.to;
+  }
+}
+
+void CauseAccountant::judge_until(std::int64_t upto) {
+  while (!pending_.empty() && pending_.front().t <= upto) {
+    const Judgement j = pending_.front();
+    pending_.pop_front();
+    prune_stalls(std::min(j.from, settled()));
+    LimitCause c = j.stall ? LimitCause::network : LimitCause::sender_app;
+    const bool marked = marked_cause(j.from, j.to, c);
+    // A stall with the window full is the receiver's, unless a delayed-ACK timer ran over it.
+    if (j.stall && j.window_full && (!marked || c != LimitCause::delayed_ack)) c = LimitCause::receiver_window;
+    cause_ns_[idx(c)] += j.amount;
+  }
+}
+
+std::int64_t CauseAccountant::settled() const noexcept {
+  // No wait still to be judged begins before this: the accounts' cursor and the last data sent
+  // only rise, and a pending wait begins at one of them.
+  std::int64_t t = std::min(acct_ns_, last_tx_ns_);
+  for (std::size_t i = 0; i < pending_.size(); ++i) t = std::min(t, pending_[i].from);
+  return t;
+}
+
+void CauseAccountant::prune_stalls(std::int64_t behind) {
+  // Marked stalls that end before every wait still to be judged are done with.
+  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+}
+
 std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept {
   // Relative to the first data byte (ISS + 1), the 32-bit sequence space unwrapped around the
   // highest byte sent (RFC 9293 3.4: comparisons are modulo 2^32).
@@ -100,10 +150,7 @@ std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const
   return ref + d;
 }
 
-bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) {
-  // Marked stalls that end before this wait (or any later one) begins are done with.
-  const std::int64_t behind = std::min(from, last_tx_ns_);
-  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) const {
   bool found = false;
   for (const StallMarker& m : stalls_) {
     if (m.begin.count() >= to || m.end.count() <= from) continue;
@@ -195,9 +242,7 @@ void CauseAccountant::commit_idle() {
     } else {
       // A pause with data in flight and window to spare: what the simulator marked over it (Nagle
       // holding a short segment, the application blocked by its quota), else the application.
-      LimitCause c = LimitCause::sender_app;
-      (void)marked_cause(acct_ns_, now, c);
-      account(c, now);
+      defer({.t = now, .from = acct_ns_, .to = now, .stall = false});
     }
   }
   if (retransmission && !in_recovery_ && any_data_) {
@@ -264,10 +309,8 @@ void CauseAccountant::commit_idle() {
         // A stall: the path's floor is the flight's, the rest the marked stall's.
         ++out_.stalls;
         flight(last_tx_ns_ + floor);
-        LimitCause c = LimitCause::network;  // a late ACK of several segments: a queue, a busy host
-        const bool marked = marked_cause(last_tx_ns_, now, c);
-        if (window_full && (!marked || c != LimitCause::delayed_ack)) c = LimitCause::receiver_window;
-        account(c, now);
+        // Else a late ACK of several segments: a queue, a busy host (network; judge_until).
+        defer({.t = now, .from = last_tx_ns_, .to = now, .stall = true, .window_full = window_full});
       } else if (window_full) {
         account(LimitCause::receiver_window, now);
       } else {
@@ -358,6 +401,7 @@ void CauseAccountant::update_lag() noexcept {
 
 CauseAccounts CauseAccountant::finish() {
   take_until(std::numeric_limits<std::int64_t>::max());
+  judge_until(std::numeric_limits<std::int64_t>::max());
   // The flight's limit (the header's rule): the path when it was full, else the send buffer when
   // the application sat blocked by it for a quarter of the time or more, else the congestion window.
   const std::int64_t busy = flight_ns_ + cause_ns_[idx(LimitCause::network)];

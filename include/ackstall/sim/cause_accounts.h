@@ -93,8 +93,21 @@ class CauseAccountant final : public TraceSink {
   void on_receiver(const Event& e);
   std::int64_t unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept;
   std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
+  // A wait whose cause the marked stalls over it decide (a pause with data in flight, a stall),
+  // its time taken now and its cause judged once every stall over it is in (judge_until).
+  struct Judgement {
+    std::int64_t t = 0;       // the event that ended it: judged once a frame is reported hold_ns_ later
+    std::int64_t from = 0, to = 0;
+    std::int64_t amount = 0;  // its time in the accounts
+    bool stall = false;       // a stall (else network), else a pause (else sender_app)
+    bool window_full = false;
+  };
+  void defer(const Judgement& j);
+  void judge_until(std::int64_t upto);
+  std::int64_t settled() const noexcept;
+  void prune_stalls(std::int64_t behind);
   // The cause of the marked stalls over [from, to] (by the priority above), if any.
-  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause);
+  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause) const;
   void account(core::LimitCause c, std::int64_t until);
   void flight(std::int64_t until);
   void commit_idle();
@@ -114,6 +127,7 @@ class CauseAccountant final : public TraceSink {
   std::uint32_t order_ = 0;
   std::int64_t due_ = std::numeric_limits<std::int64_t>::max();  // the earliest event held
   std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
+  core::Ring<Judgement> pending_;    // waits to be judged, in time order
   std::int64_t quota_ns_ = 0;  // the application blocked by the send-buffer accounting, in all
 
   bool sender_syn_ = false, receiver_syn_ = false;
