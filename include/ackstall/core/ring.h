@@ -34,7 +34,9 @@ class Ring {
   void clear() noexcept { head_ = tail_ = 0; }
 
  private:
-  void grow() {
+  // Out of line and cold, so that push_back inlines into its callers (the simulator's per-frame
+  // paths: docs/BENCHMARKS.md "Issue 41").
+  [[gnu::noinline, gnu::cold]] void grow() {
     const std::size_t n = buf_.empty() ? 16 : buf_.size() * 2;
     std::vector<T> nb(n);
     for (std::size_t i = 0; i < size(); ++i) nb[i] = (*this)[i];

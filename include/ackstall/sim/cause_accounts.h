@@ -36,11 +36,12 @@
 //                    send-buffer accounting (quota waits) for a quarter of it or more, else
 //                    network (the congestion window, RFC 5681 3.1).
 // Times are the sender host's; the stalls marked at the receiver (a delayed-ACK timer) are
-// matched by overlap, so the events are judged a threshold after they happen (every stall over a
-// wait is reported by then).
-// Cost: O(1) per frame (no capture encoded, no flow table); memory: the frames of one threshold
-// held for time order, the segments in flight, a 18 KiB histogram. Measured: docs/BENCHMARKS.md
-// "Issue 41: the simulator's own causes".
+// matched by overlap. The events are taken in time order as soon as no later frame can come
+// before them (WireFrame::reported), and the waits whose cause the marked stalls decide (a pause,
+// a stall) are judged a threshold after they end: every stall over a wait is reported by then.
+// Cost: O(1) per frame (no capture encoded, no flow table); memory: the frames held for time
+// order (the receiver's until they reach the sender), the waits to be judged, the segments in
+// flight, a 18 KiB histogram. Measured: docs/BENCHMARKS.md "Issue 41: the simulator's own causes".
 #pragma once
 
 #include <array>
