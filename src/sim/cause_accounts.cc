@@ -50,7 +50,14 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   // to its stamp (queued before it: earlier in report order).
   const std::int64_t reported = f.reported.count();
   if (from_sender && at <= reported && from_sender_.empty()) {
-    if (at >= due_) take_until(at);
+    // take_until(at) with no sender's event held: the receiver's events up to its stamp.
+    if (at >= due_) {
+      while (!from_receiver_.empty() && from_receiver_.front().t <= at) {
+        on_receiver(from_receiver_.front());  // adds nothing to the queues: the reference stays valid
+        from_receiver_.pop_front();
+      }
+      due_ = from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t;
+    }
     on_sender(Event{.t = at,
                     .order = order_++,
                     .seq = f.seq,
@@ -198,7 +205,7 @@ void CauseAccountant::commit_idle() {
   }
   if (!sender_syn_) return;
   // The handshake's round trip: the SYN to the ACK of the SYN/ACK (as the scanner measures it).
-  if (receiver_syn_ && handshake_rtt_ns_ < 0 && (e.flags & tcp_flag::ack) != 0) {
+  if (handshake_rtt_ns_ < 0 && receiver_syn_ && (e.flags & tcp_flag::ack) != 0) {
     handshake_rtt_ns_ = now - syn_ns_;
     update_lag();
   }
