@@ -23,14 +23,13 @@ constexpr int rank_of(LimitCause c) noexcept {
 
 }  // namespace
 
-CauseAccountant::CauseAccountant(Nanos stall_threshold) : threshold_ns_(stall_threshold.count()) {}
+CauseAccountant::CauseAccountant(Nanos stall_threshold)
+    : threshold_ns_(stall_threshold.count()), hold_ns_(std::max<std::int64_t>(threshold_ns_, 1'000'000)) {}
 
 void CauseAccountant::on_stall(const StallMarker& m) {
   const std::int64_t d = (m.end - m.begin).count();
   if (d > threshold_ns_) {
-    // Those that end before the accounts' cursor can cover no wait still to be judged.
-    const std::int64_t behind = std::min(acct_ns_, last_tx_ns_);
-    while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+    prune_stalls(settled());
     stalls_.push_back(m);
   }
   if (m.kind == StallKind::quota_wait) quota_ns_ += d;
@@ -42,53 +41,111 @@ void CauseAccountant::on_frame(const WireFrame& f) {
   // Each direction's stamps rise (a FIFO link, its frames handled in order), so two queues merged
   // by time keep the events in time order (a stamp below the one before it, not expected, is
   // taken as equal to it).
-  core::Ring<Event>& q = from_sender ? from_sender_ : from_receiver_;
-  const std::int64_t t = (from_sender ? f.time : f.arrival).count();
-  const std::int64_t at = q.empty() ? t : std::max(t, q.back().t);
-  // Written in place, field by field: an Event built on the stack and copied in was read back
-  // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
-  // simulator's own causes").
-  q.push_back(Event{});
-  Event& e = q.back();
-  e.t = at;
-  e.order = order_++;
-  e.seq = f.seq;
-  e.ack = f.ack;
-  e.len = f.payload_len;
-  e.window = f.window;
-  e.flags = f.flags;
-  e.from_sender = from_sender;
-  e.retransmit = f.retransmit;
-  e.wscale = f.options.wscale;
-  due_ = std::min(due_, at);
-  // Every later frame is stamped at or after f.reported (WireFrame); the events are taken in
-  // time order a threshold later, so that the stalls marked over a wait (reported when they end,
-  // at the sender's or the receiver's host) are in before the wait is judged.
-  const std::int64_t upto = f.reported.count() - std::max<std::int64_t>(threshold_ns_, 1'000'000);
-  if (upto >= due_) take_until(upto);
+  std::int64_t& last = last_t_[from_sender ? 0 : 1];
+  const std::int64_t at = std::max((from_sender ? f.time : f.arrival).count(), last);
+  last = at;
+  // No later frame is stamped before f.reported (WireFrame), so the events up to it are in time
+  // order now. A sender's frame stamped when it is reported (no host cost, no queue) with none
+  // of its own held goes straight to the accounts: its predecessors are the receiver's events up
+  // to its stamp (queued before it: earlier in report order).
+  const std::int64_t reported = f.reported.count();
+  if (from_sender && at <= reported && from_sender_.empty()) {
+    // take_until(at) with no sender's event held: the receiver's events up to its stamp.
+    if (at >= due_) {
+      while (!from_receiver_.empty() && from_receiver_.front().t <= at) {
+        on_receiver(from_receiver_.front());  // adds nothing to the queues: the reference stays valid
+        from_receiver_.pop_front();
+      }
+      due_ = from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t;
+    }
+    on_sender(Event{.t = at,
+                    .order = order_++,
+                    .seq = f.seq,
+                    .ack = f.ack,
+                    .len = f.payload_len,
+                    .window = f.window,
+                    .flags = f.flags,
+                    .from_sender = true,
+                    .retransmit = f.retransmit,
+                    .wscale = f.options.wscale});
+  } else {
+    // Written in place, field by field: an Event built on the stack and copied in was read back
+    // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
+    // simulator's own causes").
+    Event& e = (from_sender ? from_sender_ : from_receiver_).emplace_back();
+    e.t = at;
+    e.order = order_++;
+    e.seq = f.seq;
+    e.ack = f.ack;
+    e.len = f.payload_len;
+    e.window = f.window;
+    e.flags = f.flags;
+    e.from_sender = from_sender;
+    e.retransmit = f.retransmit;
+    e.wscale = f.options.wscale;
+    due_ = std::min(due_, at);
+  }
+  if (reported >= due_) take_until(reported);
+  // The waits that the marked stalls decide are judged a threshold after they end, when every
+  // stall over them has been reported (each is reported when it ends, at the sender's or the
+  // receiver's host).
+  if (!pending_.empty()) judge_until(reported - hold_ns_);
 }
 
 void CauseAccountant::take_until(std::int64_t upto) {
   for (;;) {
-    const bool s = !from_sender_.empty() && from_sender_.front().t <= upto;
-    const bool r = !from_receiver_.empty() && from_receiver_.front().t <= upto;
-    if (!s && !r) {
-      due_ = std::min(from_sender_.empty() ? std::numeric_limits<std::int64_t>::max() : from_sender_.front().t,
-                      from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t);
+    // The earlier of the two queues' fronts (by time, then report order).
+    const Event* s = from_sender_.empty() ? nullptr : &from_sender_.front();
+    const Event* r = from_receiver_.empty() ? nullptr : &from_receiver_.front();
+    const bool sender = s != nullptr && (r == nullptr || *r > *s);
+    const Event* e = sender ? s : r;
+    if (e == nullptr || e->t > upto) {
+      due_ = e != nullptr ? e->t : std::numeric_limits<std::int64_t>::max();
       return;
     }
-    core::Ring<Event>& q = s && (!r || from_receiver_.front() > from_sender_.front()) ? from_sender_ : from_receiver_;
-    process(q.front());  // process() never adds to the queues: the reference stays valid
-    q.pop_front();
+    // Neither handler adds to the queues: the reference stays valid until the pop.
+    if (sender) {
+      on_sender(*e);
+      from_sender_.pop_front();
+    } else {
+      on_receiver(*e);
+      from_receiver_.pop_front();
+    }
   }
 }
 
-void CauseAccountant::process(const Event& e) {
-  if (e.from_sender) {
-    on_sender(e);
-  } else {
-    on_receiver(e);
+void CauseAccountant::defer(const Judgement& j) {
+  if (j.to > acct_ns_) {
+    pending_.push_back(j);
+    pending_.back().amount = j.to - acct_ns_;
+    acct_ns_ = j.to;
   }
+}
+
+void CauseAccountant::judge_until(std::int64_t upto) {
+  while (!pending_.empty() && pending_.front().t <= upto) {
+    const Judgement j = pending_.front();
+    pending_.pop_front();
+    prune_stalls(std::min(j.from, settled()));
+    LimitCause c = j.stall ? LimitCause::network : LimitCause::sender_app;
+    const bool marked = marked_cause(j.from, j.to, c);
+    // A stall with the window full is the receiver's, unless a delayed-ACK timer ran over it.
+    if (j.stall && j.window_full && (!marked || c != LimitCause::delayed_ack)) c = LimitCause::receiver_window;
+    cause_ns_[idx(c)] += j.amount;
+  }
+}
+
+std::int64_t CauseAccountant::settled() const noexcept {
+  // No wait still to be judged begins before this: the accounts' cursor and the last data sent
+  // only rise, and a pending wait begins at one of them.
+  std::int64_t t = std::min(acct_ns_, last_tx_ns_);
+  for (std::size_t i = 0; i < pending_.size(); ++i) t = std::min(t, pending_[i].from);
+  return t;
+}
+
+void CauseAccountant::prune_stalls(std::int64_t behind) {
+  // Marked stalls that end before every wait still to be judged are done with.
+  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
 }
 
 std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept {
@@ -100,10 +157,7 @@ std::int64_t CauseAccountant::unwrap(std::uint32_t seq, std::uint32_t iss) const
   return ref + d;
 }
 
-bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) {
-  // Marked stalls that end before this wait (or any later one) begins are done with.
-  const std::int64_t behind = std::min(from, last_tx_ns_);
-  while (!stalls_.empty() && stalls_.front().end.count() < behind) stalls_.pop_front();
+bool CauseAccountant::marked_cause(std::int64_t from, std::int64_t to, LimitCause& cause) const {
   bool found = false;
   for (const StallMarker& m : stalls_) {
     if (m.begin.count() >= to || m.end.count() <= from) continue;
@@ -127,7 +181,10 @@ void CauseAccountant::flight(std::int64_t until) {
 }
 
 void CauseAccountant::note_floor(std::int64_t ns) {
-  if (ns >= 0 && (floor_ns_ < 0 || ns < floor_ns_)) floor_ns_ = ns;
+  if (ns >= 0 && (floor_ns_ < 0 || ns < floor_ns_)) {
+    floor_ns_ = ns;
+    update_lag();
+  }
 }
 
 void CauseAccountant::commit_idle() {
@@ -135,7 +192,9 @@ void CauseAccountant::commit_idle() {
   idle_ns_ = 0;
 }
 
-void CauseAccountant::on_sender(const Event& e) {
+// Inline: called from take_until alone, where the compiler then expands it (out of line, each
+// frame paid a call).
+[[gnu::always_inline]] inline void CauseAccountant::on_sender(const Event& e) {
   const std::int64_t now = e.t;
   if ((e.flags & tcp_flag::syn) != 0) {
     sender_syn_ = true;
@@ -146,7 +205,10 @@ void CauseAccountant::on_sender(const Event& e) {
   }
   if (!sender_syn_) return;
   // The handshake's round trip: the SYN to the ACK of the SYN/ACK (as the scanner measures it).
-  if (receiver_syn_ && handshake_rtt_ns_ < 0 && (e.flags & tcp_flag::ack) != 0) handshake_rtt_ns_ = now - syn_ns_;
+  if (handshake_rtt_ns_ < 0 && receiver_syn_ && (e.flags & tcp_flag::ack) != 0) {
+    handshake_rtt_ns_ = now - syn_ns_;
+    update_lag();
+  }
   if (e.len == 0) return;
   const std::int64_t start = unwrap(e.seq, iss_s_);
   const std::int64_t end = start + e.len;
@@ -182,14 +244,12 @@ void CauseAccountant::on_sender(const Event& e) {
       }
     } else if (retransmission || in_recovery_) {
       account(LimitCause::loss, now);
-    } else if (now - acct_ns_ - 4 * sender_lag_ns() / 3 < threshold_ns_) {
+    } else if (now - acct_ns_ - pause_lag_ns_ < threshold_ns_) {
       flight(now);
     } else {
       // A pause with data in flight and window to spare: what the simulator marked over it (Nagle
       // holding a short segment, the application blocked by its quota), else the application.
-      LimitCause c = LimitCause::sender_app;
-      (void)marked_cause(acct_ns_, now, c);
-      account(c, now);
+      defer({.t = now, .from = acct_ns_, .to = now, .stall = false});
     }
   }
   if (retransmission && !in_recovery_ && any_data_) {
@@ -215,7 +275,7 @@ void CauseAccountant::on_sender(const Event& e) {
   last_tx_ns_ = now;
 }
 
-void CauseAccountant::on_receiver(const Event& e) {
+[[gnu::always_inline]] inline void CauseAccountant::on_receiver(const Event& e) {
   const std::int64_t now = e.t;
   if ((e.flags & tcp_flag::syn) != 0) {
     if (sender_syn_ && !receiver_syn_) note_floor(now - syn_ns_);  // the handshake's SYN to SYN/ACK
@@ -256,10 +316,8 @@ void CauseAccountant::on_receiver(const Event& e) {
         // A stall: the path's floor is the flight's, the rest the marked stall's.
         ++out_.stalls;
         flight(last_tx_ns_ + floor);
-        LimitCause c = LimitCause::network;  // a late ACK of several segments: a queue, a busy host
-        const bool marked = marked_cause(last_tx_ns_, now, c);
-        if (window_full && (!marked || c != LimitCause::delayed_ack)) c = LimitCause::receiver_window;
-        account(c, now);
+        // Else a late ACK of several segments: a queue, a busy host (network; judge_until).
+        defer({.t = now, .from = last_tx_ns_, .to = now, .stall = true, .window_full = window_full});
       } else if (window_full) {
         account(LimitCause::receiver_window, now);
       } else {
@@ -299,7 +357,7 @@ std::size_t CauseAccountant::spacing_bucket(std::int64_t ns) noexcept {
   return (o - 8) * 128 + static_cast<std::size_t>((v >> (o - 7)) & 127);
 }
 
-void CauseAccountant::note_spacing(std::int64_t ns) {
+[[gnu::always_inline]] inline void CauseAccountant::note_spacing(std::int64_t ns) {
   recent_.add(ns);
   ++spacing_hist_[std::min(spacing_bucket(ns), spacing_hist_.size() - 1)];
 }
@@ -317,14 +375,15 @@ std::int64_t CauseAccountant::median_spacing() const {
   return 0;
 }
 
-std::int64_t CauseAccountant::sender_lag_ns() const noexcept {
+void CauseAccountant::update_lag() noexcept {
   // The scanner's: the ACK the sender answers left the capture point this long before its data
-  // (three quarters of the handshake's round trip less the floor).
-  if (handshake_rtt_ns_ < 0) return 0;
-  return std::max<std::int64_t>(handshake_rtt_ns_ - std::max<std::int64_t>(floor_ns_, 0), 0) * 3 / 4;
+  // (three quarters of the handshake's round trip less the floor). Kept, not computed per frame.
+  lag_ns_ = handshake_rtt_ns_ < 0 ? 0
+                                  : std::max<std::int64_t>(handshake_rtt_ns_ - std::max<std::int64_t>(floor_ns_, 0), 0) * 3 / 4;
+  pause_lag_ns_ = 4 * lag_ns_ / 3;
 }
 
-void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
+[[gnu::always_inline]] inline void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
   // A burst of new data (the segments after an ACK) reaches the window's edge when a segment
   // leaves less than a full one of the window that the latest ACK offered (RFC 9293 3.8.6; the
   // scanner's window_edge.h, on the same frames).
@@ -336,7 +395,7 @@ void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
     in_burst_ = at_edge_ = false;
     ack_since_data_ = false;
   }
-  const std::int64_t cutoff = now - sender_lag_ns();
+  const std::int64_t cutoff = now - lag_ns_;
   const std::size_t n = std::min(edges_next_, edges_.size());
   for (std::size_t i = 0; i < n; ++i) {
     const Edge& a = edges_[(edges_next_ - 1 - i) % edges_.size()];
@@ -349,6 +408,7 @@ void CauseAccountant::note_edge_data(std::int64_t now, std::int64_t data_end) {
 
 CauseAccounts CauseAccountant::finish() {
   take_until(std::numeric_limits<std::int64_t>::max());
+  judge_until(std::numeric_limits<std::int64_t>::max());
   // The flight's limit (the header's rule): the path when it was full, else the send buffer when
   // the application sat blocked by it for a quarter of the time or more, else the congestion window.
   const std::int64_t busy = flight_ns_ + cause_ns_[idx(LimitCause::network)];

@@ -6,6 +6,8 @@
 #include "ackstall/sim/cause_accounts.h"
 #include "ackstall/sim/experiment.h"
 
+#include <vector>
+
 namespace ackstall::sim {
 namespace {
 
@@ -48,6 +50,71 @@ TEST(CauseAccounts, APatchedSenderFillsThePath) {
   EXPECT_GT(share(a, LimitCause::network), 0.95);
   EXPECT_EQ(a.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)], 0);
   EXPECT_EQ(a.stalls, 0u);
+}
+
+// A frame as the simulator reports it (WireFrame): `at_ms` its stamp at the sender's host (a
+// receiver's frame: its arrival, reported 0.9 ms earlier, when it starts to leave).
+WireFrame frame(Direction dir, double at_ms, std::uint32_t seq, std::uint32_t ack, std::uint8_t flags,
+                std::uint32_t len = 0) {
+  const auto ns = [](double ms) { return Nanos(static_cast<std::int64_t>(ms * 1e6)); };
+  WireFrame f;
+  f.dir = dir;
+  const bool from_sender = dir == Direction::sender_to_receiver;
+  f.time = from_sender ? ns(at_ms) : ns(at_ms - 0.9);
+  f.arrival = from_sender ? ns(at_ms + 0.9) : ns(at_ms);
+  f.reported = f.time;
+  f.seq = seq;
+  f.ack = ack;
+  f.flags = flags;
+  f.window = 65535;
+  f.payload_len = len;
+  return f;
+}
+
+// A wait's cause is the marked stall over it when the stall is reported within a threshold of
+// the wait's end, though the events after it are taken at once: the stall (reported here after a
+// later frame) decides; reported after the threshold, it comes too late and the late ACK is the
+// network's (sim/cause_accounts.h: "judged a threshold after they end").
+CauseAccounts late_ack_with_stall_reported_at(double report_ms) {
+  using enum Direction;
+  constexpr auto syn = tcp_flag::syn, ack = tcp_flag::ack, psh = tcp_flag::psh;
+  CauseAccountant own(Nanos(20'000'000));
+  const StallMarker held{StallKind::delayed_ack, Nanos(4'500'000), Nanos(104'000'000)};
+  std::vector<WireFrame> frames = {
+      frame(sender_to_receiver, 0, 1000, 0, syn),
+      frame(receiver_to_sender, 1, 5000, 1001, syn | ack),
+      frame(sender_to_receiver, 1, 1001, 5001, ack),
+      frame(sender_to_receiver, 2, 1001, 5001, ack | psh, 1000),
+      frame(receiver_to_sender, 3, 5001, 2001, ack),  // the floor: 1 ms
+      frame(sender_to_receiver, 4, 2001, 5001, ack | psh, 1000),
+      frame(receiver_to_sender, 105, 5001, 3001, ack),  // 100 ms late
+      frame(sender_to_receiver, 106, 3001, 5001, ack | psh, 1000),
+      frame(receiver_to_sender, 107, 5001, 4001, ack),
+      frame(receiver_to_sender, 131, 5001, 4001, ack),  // the first frame a threshold past the late ACK
+      frame(sender_to_receiver, 200, 4001, 5001, ack | psh, 1000),
+      frame(receiver_to_sender, 201, 5001, 5001, ack),
+  };
+  bool stalled = false;
+  for (const WireFrame& f : frames) {
+    if (!stalled && f.reported.count() > static_cast<std::int64_t>(report_ms * 1e6)) {
+      own.on_stall(held);
+      stalled = true;
+    }
+    own.on_frame(f);
+  }
+  if (!stalled) own.on_stall(held);
+  return own.finish();
+}
+
+TEST(CauseAccounts, AStallReportedWithinTheThresholdDecidesTheWait) {
+  const CauseAccounts in_time = late_ack_with_stall_reported_at(110);  // after the ACK and a frame past it
+  EXPECT_EQ(in_time.stalls, 1u);
+  // From the last data sent (4 ms) and the floor (1 ms) to the late ACK (105 ms).
+  EXPECT_EQ(in_time.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)], 100'000'000);
+  const CauseAccounts too_late = late_ack_with_stall_reported_at(150);  // 45 ms after the ACK
+  EXPECT_EQ(too_late.stalls, 1u);
+  EXPECT_EQ(too_late.cause_ns[static_cast<std::size_t>(LimitCause::delayed_ack)], 0);
+  EXPECT_GE(too_late.cause_ns[static_cast<std::size_t>(LimitCause::network)], 100'000'000);
 }
 
 TEST(CauseAccounts, NothingSentNothingAccounted) {

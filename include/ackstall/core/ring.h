@@ -20,14 +20,23 @@ class Ring {
   T& operator[](std::size_t i) noexcept { return buf_[(head_ + i) & mask_]; }
   const T& operator[](std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size() == buf_.size()) grow();
+    if (size() == buf_.size()) [[unlikely]] grow();
     buf_[tail_++ & mask_] = v;
+  }
+  // Appends a value-initialised element and returns it, for the caller to fill in place.
+  T& emplace_back() {
+    if (size() == buf_.size()) [[unlikely]] grow();
+    T& slot = buf_[tail_++ & mask_];
+    slot = T{};
+    return slot;
   }
   void pop_front() noexcept { ++head_; }
   void clear() noexcept { head_ = tail_ = 0; }
 
  private:
-  void grow() {
+  // Out of line and cold, so that push_back inlines into its callers (the simulator's per-frame
+  // paths: docs/BENCHMARKS.md "Issue 41").
+  [[gnu::noinline, gnu::cold]] void grow() {
     const std::size_t n = buf_.empty() ? 16 : buf_.size() * 2;
     std::vector<T> nb(n);
     for (std::size_t i = 0; i < size(); ++i) nb[i] = (*this)[i];

@@ -36,11 +36,12 @@
 //                    send-buffer accounting (quota waits) for a quarter of it or more, else
 //                    network (the congestion window, RFC 5681 3.1).
 // Times are the sender host's; the stalls marked at the receiver (a delayed-ACK timer) are
-// matched by overlap, so the events are judged a threshold after they happen (every stall over a
-// wait is reported by then).
-// Cost: O(1) per frame (no capture encoded, no flow table); memory: the frames of one threshold
-// held for time order, the segments in flight, a 18 KiB histogram. Measured: docs/BENCHMARKS.md
-// "Issue 41: the simulator's own causes".
+// matched by overlap. The events are taken in time order as soon as no later frame can come
+// before them (WireFrame::reported), and the waits whose cause the marked stalls decide (a pause,
+// a stall) are judged a threshold after they end: every stall over a wait is reported by then.
+// Cost: O(1) per frame (no capture encoded, no flow table); memory: the frames held for time
+// order (the receiver's until they reach the sender), the waits to be judged, the segments in
+// flight, a 18 KiB histogram. Measured: docs/BENCHMARKS.md "Issue 41: the simulator's own causes".
 #pragma once
 
 #include <array>
@@ -88,14 +89,26 @@ class CauseAccountant final : public TraceSink {
       return t != o.t ? t > o.t : static_cast<std::int32_t>(order - o.order) > 0;
     }
   };
-  void process(const Event& e);
   void take_until(std::int64_t upto);
   void on_sender(const Event& e);
   void on_receiver(const Event& e);
   std::int64_t unwrap(std::uint32_t seq, std::uint32_t iss) const noexcept;
   std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
+  // A wait whose cause the marked stalls over it decide (a pause with data in flight, a stall),
+  // its time taken now and its cause judged once every stall over it is in (judge_until).
+  struct Judgement {
+    std::int64_t t = 0;       // the event that ended it: judged once a frame is reported hold_ns_ later
+    std::int64_t from = 0, to = 0;
+    std::int64_t amount = 0;  // its time in the accounts
+    bool stall = false;       // a stall (else network), else a pause (else sender_app)
+    bool window_full = false;
+  };
+  void defer(const Judgement& j);
+  void judge_until(std::int64_t upto);
+  std::int64_t settled() const noexcept;
+  void prune_stalls(std::int64_t behind);
   // The cause of the marked stalls over [from, to] (by the priority above), if any.
-  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause);
+  bool marked_cause(std::int64_t from, std::int64_t to, core::LimitCause& cause) const;
   void account(core::LimitCause c, std::int64_t until);
   void flight(std::int64_t until);
   void commit_idle();
@@ -104,19 +117,25 @@ class CauseAccountant final : public TraceSink {
   std::int64_t median_spacing() const;
   static std::size_t spacing_bucket(std::int64_t ns) noexcept;
   bool paced_after_previous(std::int64_t since_last_data) const;
-  std::int64_t sender_lag_ns() const noexcept;
+  void update_lag() noexcept;  // lag_ns_ and pause_lag_ns_ from handshake_rtt_ns_ and floor_ns_
   void note_edge_data(std::int64_t now, std::int64_t data_end);
 
   std::int64_t threshold_ns_;
+  std::int64_t hold_ns_;  // how long an event is held: the threshold, at least 1 ms
   core::Ring<Event> from_sender_, from_receiver_;  // held for time order (on_frame)
+  std::array<std::int64_t, 2> last_t_{std::numeric_limits<std::int64_t>::min(),
+                                      std::numeric_limits<std::int64_t>::min()};  // the latest stamp queued each way
   std::uint32_t order_ = 0;
   std::int64_t due_ = std::numeric_limits<std::int64_t>::max();  // the earliest event held
   std::deque<StallMarker> stalls_;  // marked stalls longer than the threshold, not yet behind the accounts
+  core::Ring<Judgement> pending_;    // waits to be judged, in time order
   std::int64_t quota_ns_ = 0;  // the application blocked by the send-buffer accounting, in all
 
   bool sender_syn_ = false, receiver_syn_ = false;
   std::uint32_t iss_s_ = 0;
   std::int64_t syn_ns_ = 0, handshake_rtt_ns_ = -1;
+  // The sender's lag (update_lag), and 4/3 of it, the slack a pause with data in flight is given.
+  std::int64_t lag_ns_ = 0, pause_lag_ns_ = 0;
   std::optional<std::uint8_t> sender_wscale_, receiver_wscale_;
   std::int64_t snd_una_ = 0, data_max_ = 0, max_seg_ = 0;
   bool have_window_ = false;
