@@ -23,7 +23,7 @@ constexpr int rank_of(LimitCause c) noexcept {
 
 }  // namespace
 
-CauseAccountant::CauseAccountant(Nanos stall_threshold)
+CauseAccountant::CauseAccountant(core::StallThreshold stall_threshold)
     : threshold_ns_(stall_threshold.count()), hold_ns_(std::max<std::int64_t>(threshold_ns_, 1'000'000)) {}
 
 void CauseAccountant::on_stall(const StallMarker& m) {

@@ -55,7 +55,7 @@ CauseComparison run_both(const std::string& file, const std::vector<std::string>
   auto sc = scenario::load_scenario_file(file, sets);
   EXPECT_TRUE(sc) << sc.error();
   if (!sc) return {};
-  sim::CauseAccountant own(sim::Nanos(sc->config.stall_threshold));
+  sim::CauseAccountant own(sc->config.stall_threshold);
   CauseTraceSink scanned(sc->config.stall_threshold);
   BothSinks both(own, scanned);
   const auto summary = sim::run_experiment(sc->config, &both);
@@ -142,7 +142,7 @@ TEST(SimCauses, ADisagreementIsNamed) {
   const std::vector<std::string> sets = {"app.transmitter.writes=300"};
   auto sc = scenario::load_scenario_file(file, sets);
   ASSERT_TRUE(sc) << sc.error();
-  sim::CauseAccountant own(sim::Nanos(sc->config.stall_threshold));
+  sim::CauseAccountant own(sc->config.stall_threshold);
   CauseTraceSink scanned(sc->config.stall_threshold);
   BothSinks both(own, scanned);
   ASSERT_TRUE(sim::run_experiment(sc->config, &both));

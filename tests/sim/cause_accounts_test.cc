@@ -18,7 +18,7 @@ double share(const CauseAccounts& a, LimitCause c) {
 }
 
 CauseAccounts accounts_of(const ExperimentConfig& cfg, Summary* summary = nullptr) {
-  CauseAccountant own(Nanos(cfg.stall_threshold));
+  CauseAccountant own(cfg.stall_threshold);
   const auto s = run_experiment(cfg, &own);
   EXPECT_TRUE(s);
   if (summary && s) *summary = *s;
@@ -78,7 +78,7 @@ WireFrame frame(Direction dir, double at_ms, std::uint32_t seq, std::uint32_t ac
 CauseAccounts late_ack_with_stall_reported_at(double report_ms) {
   using enum Direction;
   constexpr auto syn = tcp_flag::syn, ack = tcp_flag::ack, psh = tcp_flag::psh;
-  CauseAccountant own(Nanos(20'000'000));
+  CauseAccountant own(std::chrono::milliseconds(20));
   const StallMarker held{StallKind::delayed_ack, Nanos(4'500'000), Nanos(104'000'000)};
   std::vector<WireFrame> frames = {
       frame(sender_to_receiver, 0, 1000, 0, syn),
@@ -118,7 +118,7 @@ TEST(CauseAccounts, AStallReportedWithinTheThresholdDecidesTheWait) {
 }
 
 TEST(CauseAccounts, NothingSentNothingAccounted) {
-  CauseAccountant own(Nanos(20'000'000));
+  CauseAccountant own(std::chrono::milliseconds(20));
   const CauseAccounts a = own.finish();
   EXPECT_EQ(a.duration_ns, 0);
   EXPECT_EQ(a.bytes_acked, 0);

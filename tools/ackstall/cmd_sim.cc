@@ -234,7 +234,7 @@ int execute(const SimOptions& o, Io io) {
     // its frames, or both held to agree.
     const bool own_causes = !o.no_causes && o.causes != "scanner";
     const bool scanner_causes = !o.no_causes && o.causes != "own";
-    sim::CauseAccountant own(sim::Nanos(scenarios[0].config.stall_threshold));
+    sim::CauseAccountant own(scenarios[0].config.stall_threshold);
     analysis::CauseTraceSink scanned(scenarios[0].config.stall_threshold);
     std::vector<sim::TraceSink*> sinks;
     if (own_causes) sinks.push_back(&own);

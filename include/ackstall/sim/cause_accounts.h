@@ -53,6 +53,7 @@
 #include "ackstall/core/limit_cause.h"
 #include "ackstall/core/recent_spacings.h"
 #include "ackstall/core/ring.h"
+#include "ackstall/core/units.h"
 #include "ackstall/sim/trace.h"
 
 namespace ackstall::sim {
@@ -69,7 +70,7 @@ struct CauseAccounts {
 class CauseAccountant final : public TraceSink {
  public:
   // A wait longer than `stall_threshold` is a stall (ExperimentConfig::stall_threshold).
-  explicit CauseAccountant(Nanos stall_threshold);
+  explicit CauseAccountant(core::StallThreshold stall_threshold);
   void on_frame(const WireFrame& frame) override;
   void on_stall(const StallMarker& stall) override;
   // After the run: the accounts.
