@@ -30,6 +30,9 @@ std::string stalls_of(core::LimitCause c) {
   }
 }
 
+// The peer's stalls are half or more of the time this side waited for the peer's data.
+bool mostly_stalls(const PeerStallLink& l) { return 2 * l.overlap_ns >= l.wait_ns; }
+
 }  // namespace
 
 std::optional<std::string> waits_on_peer_evidence(const DirectionReport& d) {
@@ -37,9 +40,11 @@ std::optional<std::string> waits_on_peer_evidence(const DirectionReport& d) {
   const PeerStallLink& l = *d.waits_on_peer;
   return fmt::format(
       "request/response: {} of its {} wait{} for the peer's data overlap the peer's {} ({:.3f} s of {:.3f} s "
-      "waited; direction {}): it waits on the peer's stalls, not on the peer's application",
+      "waited; direction {}): {}",
       l.linked_waits, l.waits, l.waits == 1 ? "" : "s", stalls_of(l.cause), seconds(l.overlap_ns), seconds(l.wait_ns),
-      peer_direction(d));
+      peer_direction(d),
+      mostly_stalls(l) ? "it waits on the peer's stalls more than on the peer's application"
+                       : "the rest of its waiting is the peer's application");
 }
 
 std::optional<std::string> delays_peer_evidence(const DirectionReport& d) {
@@ -64,6 +69,17 @@ void report_peer_stall(const DirectionReport& d, Diagnosis& g) {
     return;
   }
   const PeerStallLink& l = *d.waits_on_peer;
+  if (!mostly_stalls(l)) {
+    // Most of the waiting is the peer's application: the verdict stays its, the stalls a part.
+    g.mechanism += fmt::format(" Part of the waiting is the peer's {}: {} of its {} waits ({:.3f} s of {:.3f} s), in "
+                               "the direction {}.",
+                               stalls_of(l.cause), l.linked_waits, l.waits, seconds(l.overlap_ns), seconds(l.wait_ns),
+                               peer_direction(d));
+    g.fixes.push_back(fmt::format("then fix the peer's {} in {} (that direction's report lists the fixes): {:.3f} s "
+                                  "of the waits here go with them",
+                                  stalls_of(l.cause), peer_direction(d), seconds(l.overlap_ns)));
+    return;
+  }
   const std::string generic = " TCP is not the limit: each request waits for the peer's reply.";
   const std::string named = fmt::format(
       " TCP in this direction is not the limit, the peer's is: {} of its {} waits for the peer's reply are the "

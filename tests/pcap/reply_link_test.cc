@@ -101,6 +101,28 @@ TEST(ReplyLink, TheRespondersWaitsOnANagleSplitRequestNameTheRequestersDelayedAc
   EXPECT_TRUE(says);
 }
 
+TEST(ReplyLink, WaitsMostlyOnThePeersApplicationKeepItsVerdictAndNameTheStallsAsAPart) {
+  // The client thinks 150 ms between requests, then stalls 40 ms on each: the server's waits are
+  // linked (40 ms of each ~190 ms), but most of them is the client's application (tcpdump's
+  // of10_7050sx_bsn.pcap: 0.189 s of 1.196 s, once called "not the peer's application").
+  const Both b = scan_both(testing::nagle_split_requests(16, 150 * kMs));
+  ASSERT_TRUE(b.server.waits_on_peer.has_value());
+  const PeerStallLink& l = *b.server.waits_on_peer;
+  EXPECT_LT(2 * l.overlap_ns, l.wait_ns);
+  const Diagnosis server = diagnose(b.server);
+  ASSERT_EQ(server.dominant, LimitCause::peer_reply) << server.mechanism;
+  EXPECT_NE(server.mechanism.find("each request waits for the peer's reply"), std::string::npos) << server.mechanism;
+  EXPECT_NE(server.mechanism.find("Part of the waiting is the peer's delayed-ACK stalls"), std::string::npos)
+      << server.mechanism;
+  EXPECT_EQ(server.mechanism.find("the peer's is:"), std::string::npos) << server.mechanism;
+  for (const auto& e : server.evidence) {
+    EXPECT_EQ(e.find("not on the peer's application"), std::string::npos) << e;
+    EXPECT_EQ(e.find("more than on the peer's application"), std::string::npos) << e;
+  }
+  ASSERT_GE(server.fixes.size(), 2u);
+  EXPECT_TRUE(server.fixes.back().starts_with("then fix the peer's delayed-ACK stalls")) << server.fixes.back();
+}
+
 TEST(ReplyLink, WaitsOnTheRespondersOwnApplicationAreNotLinked) {
   // The client waits 45 ms a turn on the server's application; nothing of the server's stalls.
   const Both b = scan_both(slow_server(16, 45 * kMs));

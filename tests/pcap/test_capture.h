@@ -121,8 +121,8 @@ inline void odd_writes_on_held_ack(Conversation& c, std::vector<TcpPacket>& v, s
 // REQUESTS request/response turns over a LAN: the client (port 40000) writes each request in two
 // pieces (200 and 300 bytes); Nagle holds the second until the first is ACKed (RFC 896), and the
 // server, with half a request, holds that ACK for its delayed-ACK timer (40 ms). The server
-// answers 1 ms after the second piece; the client ACKs at once and asks again 5 ms later.
-inline std::vector<TcpPacket> nagle_split_requests(int requests) {
+// answers 1 ms after the second piece; the client ACKs at once and asks again NEXT_REQUEST later.
+inline std::vector<TcpPacket> nagle_split_requests(int requests, std::int64_t next_request = 5'000'000) {
   constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
   Conversation c;
   std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
@@ -137,7 +137,7 @@ inline std::vector<TcpPacket> nagle_split_requests(int requests) {
     v.push_back(c.reply(t, 1000));
     t += 100 * kUs;
     v.push_back(c.client_ack(t));
-    t += 5 * kMs;
+    t += next_request;
   }
   return v;
 }
