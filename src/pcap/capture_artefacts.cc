@@ -13,8 +13,8 @@ bool DuplicateFilter::is_duplicate(const TcpPacket& p, bool from_a, std::uint16_
   if (ip_id != 0 || has_tsval) {
     for (const Seen& s : ring_[side]) {
       // The sequence and ACK numbers first: they differ between nearly all frames of a direction
-      // (a data sender's sequence, a receiver's ACK), so most entries cost one test (callgrind:
-      // 122 -> 86 instructions a frame, docs/BENCHMARKS.md "scan vs tshark").
+      // (a data sender's sequence, a receiver's ACK), so most entries cost one test (docs/BENCHMARKS.md
+      // "scan vs tshark").
       if (s.seq != p.seq || s.ack != p.ack) continue;
       if (!s.valid || p.time_ns - s.time_ns > kDuplicateWindowNs || p.time_ns < s.time_ns) continue;
       const bool same_identity = ip_id != 0 ? s.ip_id == ip_id : (s.has_tsval && s.tsval == tsval);

@@ -203,11 +203,20 @@ void send_buffer_fixes(Diagnosis& g) {
   g.would_not_help.push_back("a larger receive window: the sender never filled the one offered");
 }
 
+// What was resent: segments (each once), or, where every resend was of data sent before the
+// capture began, the retransmissions.
+std::string resent_text(const DirectionReport& d) {
+  if (d.retransmitted_segments == 0 && d.retransmissions > 0) {
+    return fmt::format("{} retransmission{} of data sent before the capture", d.retransmissions,
+                       d.retransmissions == 1 ? "" : "s");
+  }
+  return fmt::format("{} segment{} retransmitted", d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s");
+}
+
 void loss_fixes(const DirectionReport& d, Diagnosis& g) {
   g.fixes.push_back(fmt::format(
-      "find where packets drop ({} recover{} from {} retransmitted segment{}): interface errors (`ip -s link`), "
-      "queue drops (`tc -s qdisc`), then the path", d.loss_events, d.loss_events == 1 ? "y" : "ies",
-      d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s"));
+      "find where packets drop ({} recover{} from {}): interface errors (`ip -s link`), "
+      "queue drops (`tc -s qdisc`), then the path", d.loss_events, d.loss_events == 1 ? "y" : "ies", resent_text(d)));
   if (!d.receiver_sack) {
     g.fixes.push_back(
         "SACK was not offered in the receiver's SYN (RFC 2018): with it (and RACK, RFC 8985) several losses "
@@ -499,9 +508,8 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
       send_buffer_fixes(g);
       break;
     case LimitCause::loss:
-      what = fmt::format("Segments were lost: {} recover{} ({} segment{} retransmitted).", d.loss_events,
-                         d.loss_events == 1 ? "y" : "ies", d.retransmitted_segments,
-                         d.retransmitted_segments == 1 ? "" : "s");
+      what = fmt::format("Segments were lost: {} recover{} ({}).", d.loss_events, d.loss_events == 1 ? "y" : "ies",
+                         resent_text(d));
       loss_fixes(d, g);
       break;
     case LimitCause::not_captured:

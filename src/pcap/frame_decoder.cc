@@ -101,8 +101,8 @@ struct IpLayer {
 };
 
 // The decoders write the addresses into the frame (f.src, f.dst; the packet's own for IPv4) as
-// they go: a layer carrying two SocketAddrs out through tl::expected and copied again cost a fifth
-// of decode_frame (callgrind, docs/BENCHMARKS.md "scan vs tshark").
+// they go, rather than carrying two SocketAddrs out through tl::expected to be copied again (the
+// cost: docs/BENCHMARKS.md "scan vs tshark").
 tl::expected<IpLayer, FrameSkip> decode_ipv4(std::span<const std::uint8_t> ip, std::uint64_t frame_ip_len,
                                              DecodedFrame& f) noexcept {
   if (ip.size() < 20) return skip(SkipKind::truncated, "IPv4 header not captured");

@@ -330,13 +330,21 @@ std::uint64_t HalfFlow::mark_resent(std::int64_t start, std::int64_t end) {
   auto it = std::upper_bound(flight_.begin(), flight_.end(), start,
                              [](std::int64_t s, const InFlight& f) { return s < f.end; });
   std::uint64_t n = 0;
+  bool met = false;
+  // All of it below the cumulative ACK: no segment in flight holds any of it.
+  if (end <= snd_una_) it = flight_.end();
   for (; it != flight_.end(); ++it) {
     if (it != flight_.begin() && std::prev(it)->end >= end) break;
+    met = true;
     if (!it->resent) {
       it->resent = true;
       ++n;
     }
   }
+  // Nothing in flight holds it: sent in the capture and ACKed already (a spurious resend), one
+  // segment resent; sent before the capture began (below relative 0), a retransmission only; one
+  // byte of ACKed data is a keep-alive (RFC 9293 §3.8.4), no segment resent.
+  if (!met && start >= 0 && end - start > 1) return 1;
   return n;
 }
 
@@ -878,7 +886,12 @@ std::int64_t HalfFlow::link_horizon(std::int64_t now) const noexcept {
 
 RunRecorder HalfFlow::final_runs() const {
   if (!held_ack_.pending()) return runs_;
-  HalfFlow settled = *this;  // as report() settles it
+  // Settled as report() settles it, but silently: report() announces the held stall (on_stall)
+  // and keeps or spills it, once; the copy shares the spill file.
+  HalfFlow settled = *this;
+  settled.on_stall_ = nullptr;
+  settled.keep_stalls_ = 0;
+  settled.spill_stalls_ = false;
   settled.settle_held(std::numeric_limits<std::int64_t>::min());
   return settled.runs_;
 }

@@ -47,7 +47,7 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
                        std::uint64_t frame, std::uint8_t ttl, std::uint16_t ip_id) {
   ++added_;
   // The flow of the frame before, in either direction, without ordering a key (most frames are
-  // of the flow before: 121 -> 86 instructions a frame, callgrind, docs/BENCHMARKS.md "scan vs tshark").
+  // of the flow before; the cost: docs/BENCHMARKS.md "scan vs tshark").
   bool from_a = true;
   if (last_ != nullptr && src == last_key_.a && dst == last_key_.b) {
     from_a = true;

@@ -47,10 +47,13 @@ bool StallSpill::for_each(const std::function<void(const Stall&)>& f) {
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
     const std::size_t got = std::fread(block.data(), sizeof(Stall), want, file_);
     for (std::size_t i = 0; i < got; ++i) f(block[i]);
-    if (got < want) return false;
+    if (got < want) {
+      std::fseek(file_, 0, SEEK_END);  // a write may not follow a read without a seek (C11 7.21.5.3)
+      return false;
+    }
     left -= got;
   }
-  std::fseek(file_, 0, SEEK_END);  // appends continue at the end
+  std::fseek(file_, 0, SEEK_END);  // appends continue at the end (and a write may not follow a read without one)
   return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,10 @@ core::Result<void> validate_profile(const TcpProfile& p, std::string_view side,
 }  // namespace
 
 core::Result<void> validate(const ExperimentConfig& c) {
+  // A scenario is TOML, whose integers are signed 64-bit (TOML 1.0 "Integer"): a seed a scenario
+  // cannot hold is refused here, so that a written scenario always loads.
+  if (c.seed > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return core::fail("seed: must be in [0, 2^63 - 1] (a TOML integer)");
   const auto& l = c.link;
   if (l.rate_bps <= 0 || l.rate_bps > 1'000'000'000'000) return core::fail("link.rate_bps: must be in [1, 1e12]");
   if (l.prop_delay < Nanos::zero()) return core::fail("link.prop_delay: must be >= 0");

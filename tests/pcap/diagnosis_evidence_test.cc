@@ -135,6 +135,26 @@ TEST(CaptureArtefacts, ASegmentResentByBackoffIsOneSegmentResent) {
   EXPECT_LE(d.retransmitted_segments, d.data_segments);
 }
 
+TEST(CaptureArtefacts, AResendOfDataAlreadyAckedIsOneSegmentResent) {
+  // A spurious resend: segment 3 sent again after its ACK passed the capture point (no flight
+  // entry holds it any more), while segment 6 is in flight; then segment 6 resent. Two segments
+  // resent: the first resend is not the one in flight's.
+  Conversation c;
+  const auto v = writes_with_resends(c, [](int i, std::int64_t& t, std::vector<TcpPacket>& out) {
+    if (i != 6) return;
+    TcpPacket sixth = out.back();
+    TcpPacket again = out[3 + 2 * 3];  // the fourth write (the handshake's 3 frames, then data/ACK pairs)
+    again.time_ns = t + 200 * kUs;
+    out.push_back(again);
+    sixth.time_ns = t + 400 * kUs;
+    out.push_back(sixth);
+  });
+  const DirectionReport d = scan_client(testing::write_capture("spurious.pcap", v));
+  EXPECT_EQ(d.retransmissions, 2u);
+  EXPECT_EQ(d.retransmitted_segments, 2u);
+  EXPECT_LE(d.retransmitted_segments, d.data_segments);
+}
+
 // --- too little evidence is too little to judge ---
 
 // N full segments, each filling the receiver's 1536-byte window and ACKed 100 us later.

@@ -101,6 +101,25 @@ TEST(ReplyLink, TheRespondersWaitsOnANagleSplitRequestNameTheRequestersDelayedAc
   EXPECT_TRUE(says);
 }
 
+TEST(ReplyLink, AWaitHeldAtTheCapturesEndIsAnnouncedOnce) {
+  // The capture ends on the held ACK of a request's first piece: the wait is settled when the
+  // report is made, once for the report and once (silently) for the link's runs.
+  auto v = testing::nagle_split_requests(4);
+  v.resize(v.size() - 3);  // without the last turn's second piece, its reply and the client's ACK
+  ScanOptions o;
+  std::uint64_t announced = 0;
+  o.on_stall = [&](const SocketAddr&, const SocketAddr&, const Stall&) { ++announced; };
+  StallScanner s(o);
+  std::uint64_t frame = 0;
+  for (const auto& p : v) s.add(p, {p.src.addr, p.src.port}, {p.dst.addr, p.dst.port}, ++frame, 64);
+  std::uint64_t counted = 0;
+  for (const auto& f : s.report()) {
+    for (const auto& d : f.directions) counted += d.stall_count;
+  }
+  EXPECT_GE(counted, 4u);
+  EXPECT_EQ(announced, counted);
+}
+
 TEST(ReplyLink, WaitsMostlyOnThePeersApplicationKeepItsVerdictAndNameTheStallsAsAPart) {
   // The client thinks 150 ms between requests, then stalls 40 ms on each: the server's waits are
   // linked (40 ms of each ~190 ms), but most of them is the client's application (tcpdump's

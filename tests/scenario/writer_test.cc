@@ -202,6 +202,13 @@ TEST(ScenarioWriter, RefusesWhatTheLoaderWouldRefuse) {
   w->config().sender.mss = 1460;
   w->carry(w->config().addressing.receiver_port);  // no key sets it
   EXPECT_FALSE(w->toml());
+  // A seed past 2^63 - 1 is no TOML integer: the loader could not read it back.
+  auto big = ScenarioWriter::over({});
+  ASSERT_TRUE(big);
+  big->config().seed = std::uint64_t{1} << 63;
+  const auto too_big = big->toml();
+  ASSERT_FALSE(too_big);
+  EXPECT_NE(too_big.error().message().find("seed"), std::string::npos) << too_big.error().message();
 }
 
 // A host cost written as its canonical delay text reads back to the same delay.

@@ -2,8 +2,8 @@
 //
 // The scanner's histograms (flights and rounds: 8 buckets an octave of bytes; idle periods and
 // ACK-to-data reactions: 4 an octave of microseconds) bucket a value v as floor(k * log2(v)).
-// Through libm's log2 that was 3.4 % of a text `scan`'s instructions (callgrind, docs/BENCHMARKS.md
-// "scan vs tshark"); here the octave is std::bit_width and the step within it a comparison of
+// Through libm's log2 that was a measurable share of a text `scan` (docs/BENCHMARKS.md "scan vs
+// tshark"); here the octave is std::bit_width and the step within it a comparison of
 // the value's 64-bit fixed-point mantissa m = v * 2^(63 - octave) with the step edges
 // ceil(2^(63 + i/k)): m is exact and an integer, so m >= ceil(e) <=> m >= e, and the bucket is the
 // exact floor(k * log2(v)). Over the buckets' ranges (2^40 bytes, 2^28 us) no value lies close

@@ -29,8 +29,8 @@ std::size_t write_scaled_decimal(std::int64_t ns, int scale_digits, char* out) n
 inline constexpr std::size_t kDecimalMax = 20;
 
 // Writes v in decimal (what std::to_chars writes) into `out`; returns the end of the text.
-// Two digits a step from a table, the length known first (a third of std::to_chars' instructions
-// in a stall line of `scan --json`, callgrind, docs/BENCHMARKS.md "scan vs tshark").
+// Two digits a step from a table, the length known first (the cost against std::to_chars in a
+// stall line of `scan --json`: docs/BENCHMARKS.md "scan vs tshark").
 char* write_decimal(std::uint64_t v, char* out) noexcept;
 
 }  // namespace ackstall::core

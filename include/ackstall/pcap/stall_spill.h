@@ -34,8 +34,8 @@ class StallSpill {
  private:
   explicit StallSpill(std::FILE* file);
   bool write_block();
-  // Stalls are written a block at a time (an fwrite per stall cost 157 instructions of stdio's
-  // locking and buffering a stall: callgrind, docs/BENCHMARKS.md "scan vs tshark").
+  // Stalls are written a block at a time, not an fwrite each (stdio locks and buffers every call;
+  // the cost: docs/BENCHMARKS.md "scan vs tshark").
   static constexpr std::size_t kBlock = 1024;
   std::vector<Stall> block_;
   std::FILE* file_;
