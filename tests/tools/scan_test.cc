@@ -412,7 +412,10 @@ TEST(Scan, JsonSaysWhenNoHandshakeWasCaptured) {
   }
   const auto r = run_ackstall({"scan", "--json", path.string()});
   ASSERT_EQ(r.code, 0) << r.err;
-  for (const auto& d : nlohmann::json::parse(r.out)["flows"][0]["directions"]) EXPECT_EQ(d["no_handshake"], true);
+  // Named: a range-for over a member of a temporary would read it freed (before C++23's P2718).
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["flows"][0]["directions"].empty());
+  for (const auto& d : j["flows"][0]["directions"]) EXPECT_EQ(d["no_handshake"], true);
 }
 
 }  // namespace
