@@ -174,7 +174,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // The first round trip after the ACK that emptied the flight is the ACK's way back
             // to the sender (a receiver-side capture sees it whole): the path's, not the
             // application's.
-            const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+            const std::int64_t rtt = path_rtt_ns();
             // A sender that went idle in the middle of a write (its last segment without PSH:
             // BSD and Linux set PSH when a write's last byte, or the send buffer's, leaves;
             // Winsock on each send's last segment, docs/STACKS.md §1) had data queued: the wait
@@ -233,7 +233,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       }
     } else {
       // Data after an ACK: the ACK clocked it out, one round trip at a receiver-side capture.
-      const std::int64_t rtt = std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0));
+      const std::int64_t rtt = path_rtt_ns();
       if (now - acct_ns_ - rtt >= threshold_ns_) {
         account_until(now, LimitCause::sender_app);
       } else {
@@ -693,16 +693,19 @@ std::int64_t HalfFlow::ack_to_sender_ns() const noexcept {
   // for queueing. A floor above the handshake's round trip is no path floor (every ACK in it was
   // held): the position is unknown and the whole round trip is allowed. Without a handshake, the
   // floor is all that is known of the path.
-  const std::int64_t hs = report_.handshake_rtt_ns.value_or(0);
-  if (hs > 0 && floor_ns() <= hs) return (hs - floor_ns()) * 5 / 4;
-  return std::max(floor_ns(), hs);
+  if (const auto side = sender_side_ns()) return *side * 5 / 4;
+  return path_rtt_ns();
+}
+
+std::optional<std::int64_t> HalfFlow::sender_side_ns() const noexcept {
+  if (!report_.handshake_rtt_ns || floor_ns() > *report_.handshake_rtt_ns) return std::nullopt;
+  return *report_.handshake_rtt_ns - floor_ns();
 }
 
 std::int64_t HalfFlow::sender_lag_ns() const noexcept {
   // window_edge.h: the ACK the sender answers left the capture point this long before its data
   // (three quarters of it, for jitter): the handshake's round trip less the floor.
-  if (!report_.handshake_rtt_ns) return 0;
-  return std::max<std::int64_t>(*report_.handshake_rtt_ns - floor_ns(), 0) * 3 / 4;
+  return sender_side_ns().value_or(0) * 3 / 4;
 }
 
 void HalfFlow::note_floor(std::int64_t ns) {

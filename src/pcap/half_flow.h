@@ -6,6 +6,7 @@
 // Wireshark's relative sequence numbers.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -113,6 +114,12 @@ class HalfFlow {
   // and network by the in-flight plateau when the report is made.
   std::int64_t in_flight() const noexcept { return data_max_ > snd_una_ ? data_max_ - snd_una_ : 0; }
   std::int64_t floor_ns() const noexcept { return report_.rtt_floor_ns.value_or(0); }
+  // The path's round trip as far as it is known: the larger of the floor and the handshake's.
+  std::int64_t path_rtt_ns() const noexcept { return std::max(floor_ns(), report_.handshake_rtt_ns.value_or(0)); }
+  // The capture point's distance from the sender, there and back: the handshake's round trip less
+  // the data-to-ACK floor (~0 at the sender, the whole round trip beside the receiver); unknown
+  // without the handshake, or with a floor above it (every ACK in the floor was held).
+  std::optional<std::int64_t> sender_side_ns() const noexcept;
   void account(core::LimitCause c, std::int64_t ns);
   void account_until(std::int64_t now, core::LimitCause c);
   void commit_pending();
