@@ -442,9 +442,18 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
   }
   const CauseShare& top = g.accounts.front();
   const auto thin = g.too_little ? std::nullopt : thin_evidence(d);  // evidence.h: "Likely ..."
-  const std::string lead = fmt::format("{} {} ({:.0f} % of {:.3f} s).", thin ? "Likely limited by" : "Limited by",
-                                       core::describe(top.cause), 100 * top.share,
-                                       static_cast<double>(d.duration_ns) / 1e9);
+  std::string lead = fmt::format("{} {} ({:.0f} % of {:.3f} s).", thin ? "Likely limited by" : "Limited by",
+                                 core::describe(top.cause), 100 * top.share, static_cast<double>(d.duration_ns) / 1e9);
+  // The network's time is a full path only where the capture shows one (segments at 90 % or
+  // more of their back-to-back rate, half_flow.cc's path_full); otherwise it is the round trips
+  // of whatever flight the sender had, which may be far too small to fill the path (an
+  // interactive exchange of 60-byte writes).
+  if (top.cause == LimitCause::network) {
+    lead += d.path_full ? " The path is full: segments leave at 90 % or more of their back-to-back rate."
+                        : fmt::format(" The path is not shown full: at most {} bytes in flight, each wait a round trip "
+                                      "for their ACKs.",
+                                      d.max_in_flight);
+  }
   const std::string settle = thin ? fmt::format(" Likely, not certain: {}.", *thin) : std::string();
   if (g.too_little) {
     g.mechanism = fmt::format("Too little to judge: {}. The figures it has: {}", *g.too_little, lead);

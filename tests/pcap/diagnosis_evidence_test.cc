@@ -331,6 +331,45 @@ TEST(AppLimited, FullSegmentsAFrameTimeApartAreTheNetwork) {
   EXPECT_EQ(g.dominant, LimitCause::network) << g.mechanism;
 }
 
+// --- the network's time names a full path only where the capture shows one ---
+
+// An interactive exchange over a 25 ms path, captured beside the client (tcpdump's ssh.pcap: its
+// 2 KB flight had been called "path full: line rate or congestion window"): each 60-byte write
+// is ACKed a round trip later, the server's 44-byte answer follows 2 ms after that ACK, and the
+// client's next write 100 us after the answer.
+std::vector<TcpPacket> interactive(int writes) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(25 * kMs), c.handshake_ack(25 * kMs + 10 * kUs)};
+  std::int64_t t = 26 * kMs;
+  for (int i = 0; i < writes; ++i) {
+    v.push_back(c.data(t, 60, true));
+    t += 25 * kMs;
+    v.push_back(c.ack(t, c.bytes_sent()));
+    t += 2 * kMs;
+    v.push_back(c.reply(t, 44));
+    t += 100 * kUs;
+  }
+  return v;
+}
+
+TEST(PathFull, AnInteractiveFlightsRoundTripsAreNoFullPath) {
+  const DirectionReport d = scan_client(interactive(40));
+  const Diagnosis g = diagnose(d);
+  ASSERT_EQ(g.dominant, LimitCause::network) << g.mechanism;
+  EXPECT_FALSE(d.path_full);
+  EXPECT_NE(g.mechanism.find("not shown full: at most 60 bytes in flight"), std::string::npos) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("path full"), std::string::npos) << g.mechanism;
+  EXPECT_EQ(g.mechanism.find("The path is full"), std::string::npos) << g.mechanism;
+}
+
+TEST(PathFull, SegmentsAFrameTimeApartAreAFullPath) {
+  const DirectionReport d = scan_client(one_at_a_time(40, 120 * kUs));
+  const Diagnosis g = diagnose(d);
+  ASSERT_EQ(g.dominant, LimitCause::network) << g.mechanism;
+  EXPECT_TRUE(d.path_full);
+  EXPECT_NE(g.mechanism.find("The path is full"), std::string::npos) << g.mechanism;
+}
+
 // --- a hold fits at most one stack's timer ---
 
 TEST(StackFit, AFortyMillisecondHoldFromATtl128ReceiverFitsNoWindowsTimer) {

@@ -4,8 +4,9 @@
 // its key, its prose, the rule that defines it (docs/SCAN.md "Where the time went") and whether
 // it is a problem, one a fix can remove.
 //
-//   network          the path is full: the sender sends back to back (line rate) or waits one
-//                    round trip for the ACKs that clock out its congestion window
+//   network          the path sets the pace: the sender sends back to back (line rate) or waits
+//                    one round trip for the ACKs that clock out its flight (congestion window,
+//                    or a flight too small to fill the path)
 //                    (RFC 5681 §3.1; T-RAT's "bandwidth" and "congestion" limited classes:
 //                    Zhang, Breslau, Paxson, Shenker, SIGCOMM 2002);
 //   loss             recovery from a loss: the wait for a retransmission timeout and the time
@@ -63,7 +64,7 @@ struct LimitCauseRow {
 };
 
 inline constexpr LimitCauseRow kLimitCauseTable[] = {
-    {LimitCause::network, "network", "the network (path full: line rate or congestion window)",
+    {LimitCause::network, "network", "the network (line rate, congestion window or round trips)",
      "segments back to back, or a wait of one round trip for ACKs that clock out the congestion window "
      "(RFC 5681 3.1; T-RAT bandwidth/congestion limited)", false},
     {LimitCause::loss, "loss", "loss and recovery",
