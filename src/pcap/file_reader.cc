@@ -106,45 +106,28 @@ Result<FileReader> FileReader::from_memory(std::span<const std::uint8_t> bytes, 
   return r;
 }
 
-std::span<const std::uint8_t> FileReader::peek(std::size_t n) {
-  if (!file_) return memory_.subspan(pos_, std::min(n, memory_.size() - pos_));
-  if (end_ - pos_ < n && !input_ended_) {
-    std::copy(window_.begin() + static_cast<std::ptrdiff_t>(pos_), window_.begin() + static_cast<std::ptrdiff_t>(end_),
-              window_.begin());
-    end_ -= pos_;
-    pos_ = 0;
-    if (window_.size() < std::max(n, kWindowBytes)) window_.resize(std::max(n, kWindowBytes));
-    while (end_ < n && !input_ended_) {
-      const std::size_t got = std::fread(window_.data() + end_, 1, window_.size() - end_, file_.get());
-      end_ += got;
-      if (got == 0) input_ended_ = true;
-    }
+void FileReader::refill(std::size_t n) {
+  std::copy(window_.begin() + static_cast<std::ptrdiff_t>(pos_), window_.begin() + static_cast<std::ptrdiff_t>(end_),
+            window_.begin());
+  end_ -= pos_;
+  pos_ = 0;
+  if (window_.size() < std::max(n, kWindowBytes)) window_.resize(std::max(n, kWindowBytes));
+  while (end_ < n && !input_ended_) {
+    const std::size_t got = std::fread(window_.data() + end_, 1, window_.size() - end_, file_.get());
+    end_ += got;
+    if (got == 0) input_ended_ = true;
   }
-  return {window_.data() + pos_, std::min(n, end_ - pos_)};
 }
 
-void FileReader::consume(std::size_t n) noexcept {
-  pos_ += n;
-  offset_ += n;
+void FileReader::release_read() noexcept {
 #if ACKSTALL_HAVE_MMAP
   // The mapped pages already read are given back every 8 MiB (madvise MADV_DONTNEED: a private
   // read-only mapping reads them from the file again if touched), so the resident size stays flat
   // however long the capture.
-  constexpr std::size_t kRelease = std::size_t{8} << 20;
-  if (mapping_.addr != nullptr && pos_ >= released_ + 2 * kRelease) {
-    const std::size_t upto = (pos_ - kRelease) / kRelease * kRelease;
-    ::madvise(static_cast<std::uint8_t*>(mapping_.addr) + released_, upto - released_, MADV_DONTNEED);
-    released_ = upto;
-  }
+  const std::size_t upto = (pos_ - kReleaseBytes) / kReleaseBytes * kReleaseBytes;
+  ::madvise(static_cast<std::uint8_t*>(mapping_.addr) + released_, upto - released_, MADV_DONTNEED);
+  released_ = upto;
 #endif
-}
-
-std::uint16_t FileReader::u16(const std::uint8_t* p) const noexcept {
-  return little_ ? detail::load_le16(p) : detail::load_be16(p);
-}
-
-std::uint32_t FileReader::u32(const std::uint8_t* p) const noexcept {
-  return little_ ? detail::load_le32(p) : detail::load_be32(p);
 }
 
 tl::unexpected<Error> FileReader::fail(std::string message, bool truncated) {

@@ -33,6 +33,17 @@ bool is_packet(std::uint32_t type) {
 // A timestamp in `tsresol` units (10^-n s, or 2^-n s with the high bit set) as ns since the
 // epoch; nullopt beyond what int64 ns holds.
 std::optional<std::int64_t> to_ns(std::uint64_t units, std::uint8_t tsresol, std::int64_t tsoffset_s) {
+  // Decimal units no finer than ns with no offset (the common case: us or ns, offset 0): one
+  // 64-bit product where it fits; the general 128-bit path below gives the same value.
+  static constexpr std::uint64_t kTens[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000,
+                                            1'000'000'000};
+  if (tsresol <= 9 && tsoffset_s == 0) {
+    std::uint64_t ns64 = 0;
+    if (!__builtin_mul_overflow(units, kTens[9 - tsresol], &ns64) &&
+        ns64 <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return static_cast<std::int64_t>(ns64);
+    }
+  }
   __extension__ typedef __int128 Wide;  // GCC and Clang (also MinGW-w64): 128-bit intermediate
   Wide ns = 0;
   if ((tsresol & 0x80) != 0) {

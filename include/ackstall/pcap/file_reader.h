@@ -21,7 +21,10 @@
 // After an error next() keeps failing.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -95,8 +98,23 @@ class FileReader {
              std::span<const std::uint8_t> memory);
   // The window over the input: up to `n` contiguous bytes from the read position (fewer only at
   // the end of the input), valid until the next peek; consume() moves the read position.
-  std::span<const std::uint8_t> peek(std::size_t n);
-  void consume(std::size_t n) noexcept;
+  // (Both inline: they run several times a record; the refill and the release are out of line.)
+  std::span<const std::uint8_t> peek(std::size_t n) {
+    if (!file_) return memory_.subspan(pos_, std::min(n, memory_.size() - pos_));
+    if (end_ - pos_ < n && !input_ended_) refill(n);
+    return {window_.data() + pos_, std::min(n, end_ - pos_)};
+  }
+  void consume(std::size_t n) noexcept {
+    pos_ += n;
+    offset_ += n;
+    if (mapping_.addr != nullptr && pos_ >= released_ + 2 * kReleaseBytes) release_read();
+  }
+  // File input: moves the unconsumed bytes to the window's start and reads until `n` are there or
+  // the input ends.
+  void refill(std::size_t n);
+  // A mapped input: the pages read so far, all but the last kReleaseBytes, given back.
+  void release_read() noexcept;
+  static constexpr std::size_t kReleaseBytes = std::size_t{8} << 20;
   static Result<FileReader> from_file(std::unique_ptr<std::FILE, FileCloser> file, std::string name);
   Result<void> read_file_header();
   Result<void> read_pcapng_start();
@@ -106,8 +124,16 @@ class FileReader {
   Result<void> read_interface(std::span<const std::uint8_t> block);
   Result<std::span<const std::uint8_t>> pcapng_block();  // the next whole block; empty at the end
   // Loads in the input's byte order (classic: the file header's; pcapng: the section's).
-  std::uint16_t u16(const std::uint8_t* p) const noexcept;
-  std::uint32_t u32(const std::uint8_t* p) const noexcept;
+  std::uint16_t u16(const std::uint8_t* p) const noexcept {
+    std::uint16_t v;
+    std::memcpy(&v, p, sizeof v);
+    return little_ == (std::endian::native == std::endian::little) ? v : static_cast<std::uint16_t>(v >> 8 | v << 8);
+  }
+  std::uint32_t u32(const std::uint8_t* p) const noexcept {
+    std::uint32_t v;
+    std::memcpy(&v, p, sizeof v);
+    return little_ == (std::endian::native == std::endian::little) ? v : __builtin_bswap32(v);
+  }
   tl::unexpected<Error> fail(std::string message, bool truncated = false);
   std::string where() const;
 
