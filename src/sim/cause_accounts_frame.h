@@ -40,8 +40,9 @@ constexpr std::size_t idx(core::LimitCause c) noexcept { return static_cast<std:
       }
       due_ = from_receiver_.empty() ? std::numeric_limits<std::int64_t>::max() : from_receiver_.front().t;
     }
+    // Taken at once, never queued: no report order to keep (only queued events compare by it).
     on_sender(Event{.t = at,
-                    .order = order_++,
+                    .order = 0,
                     .seq = seq,
                     .ack = ack,
                     .len = len,
@@ -247,7 +248,8 @@ inline void CauseAccountant::commit_idle() {
     if (in_recovery_ && a >= recover_) in_recovery_ = false;
   }
   if ((e.flags & tcp_flag::syn) == 0 && any_data_) {
-    edges_[edges_next_++ % edges_.size()] = {now, std::max(a, snd_una_) + new_window};
+    // snd_una_ >= a here (an ACK that advanced it set it to a): the edge is snd_una_ + window.
+    edges_[edges_next_++ % edges_.size()] = {now, snd_una_ + new_window};
     ack_since_data_ = true;
   }
   window_raw_ = new_window;
