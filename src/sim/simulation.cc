@@ -11,6 +11,8 @@
 // when they were defined in the class body (out of line they cost ~10 % more instructions).
 #include "simulation.h"
 
+#include "cause_accounts_frame.h"
+
 #include "ackstall/core/link_framing.h"
 #include "ackstall/sim/app_scp.h"
 #include "ackstall/sim/app_ttcp.h"
@@ -92,6 +94,10 @@ class Simulation final : public SimulationView {
 
   const ExperimentConfig& cfg_;
   TraceSink* trace_;
+  // The trace sink when it is the cause accounts alone (`ackstall sim`'s default): fed each frame
+  // straight from the segment (CauseAccountant::on_wire, inline), no WireFrame built and no
+  // virtual call; trace_ then takes the stalls only. Null otherwise.
+  CauseAccountant* causes_;
   EventObserver* observer_;
   EventQueue q_;
   Rng rng_;
@@ -121,6 +127,7 @@ class Simulation final : public SimulationView {
 Simulation::Simulation(const ExperimentConfig& cfg, TraceSink* trace, EventObserver* observer)
     : cfg_(cfg),
       trace_(trace),
+      causes_(dynamic_cast<CauseAccountant*>(trace)),  // CauseAccountant is final: exactly one
       observer_(observer),
       rng_(cfg.seed),
       link_rng_(cfg.seed ^ 0x6c696e6b6a697474ULL),  // "linkjitt"
@@ -206,14 +213,33 @@ inline void Simulation::start_tx(int dir) {
   q_.schedule(done, kTxDone, static_cast<std::uint32_t>(dir));
   // Timestamped when it starts to leave: its serialisation on a wire; at once through a bucket
   // with credit (then it leaves no later than `done`).
-  if (trace_) trace_frame(dir, s, wire, max(q_.now() + host, done - t), done + cfg_.link.prop_delay + links_[dir].arrival_lag(), false);
+  if (trace_) {
+    if (causes_ != nullptr) {
+      // What trace_frame would report, on the fields the accounts read of each side's frames
+      // (CauseAccountant::on_wire): the sender's at its first bit out, with its sequence number,
+      // length and retransmit mark; the receiver's at its last bit in, with its ACK and window.
+      // Each call expands on_wire for its side alone.
+      if (dir == kSender) {
+        causes_->on_wire(true, max(q_.now() + host, done - t).count(), q_.now().count(),
+                         iss_[kSender] + static_cast<std::uint32_t>(s.seq), 0, static_cast<std::uint32_t>(s.len), 0,
+                         s.flags, s.retransmit, s.opts.wscale);
+      } else {
+        causes_->on_wire(false, (done + cfg_.link.prop_delay + links_[dir].arrival_lag()).count(), q_.now().count(), 0,
+                         s.has(tcp_flag::ack) ? iss_[kSender] + static_cast<std::uint32_t>(s.ack) : 0, 0, s.wnd, s.flags,
+                         false, s.opts.wscale);
+      }
+    } else {
+      trace_frame(dir, s, wire, max(q_.now() + host, done - t), done + cfg_.link.prop_delay + links_[dir].arrival_lag(), false);
+    }
+  }
 }
 
 inline void Simulation::enqueue(int dir, const Segment& s) {
   bool starts = false;
   if (!links_[dir].enqueue(s, starts)) {
     ++drops_;
-    if (trace_) trace_frame(dir, s, wire_bytes(cfg_.link, s.ip_len()), q_.now(), q_.now(), true);
+    // A dropped frame never reached the wire: the accounts skip it (on_frame).
+    if (trace_ && causes_ == nullptr) trace_frame(dir, s, wire_bytes(cfg_.link, s.ip_len()), q_.now(), q_.now(), true);
     return;
   }
   if (starts) start_tx(dir);

@@ -52,6 +52,69 @@ TEST(CauseAccounts, APatchedSenderFillsThePath) {
   EXPECT_EQ(a.stalls, 0u);
 }
 
+// A sink that hands each WireFrame and stall on to an accountant: through it the simulator reports
+// frames as to any sink (the tee of `ackstall sim --causes check`, a pcap, a plot), not through its
+// direct feed of an accountant alone (simulation.cc, CauseAccountant::on_wire).
+class Forward final : public TraceSink {
+ public:
+  explicit Forward(CauseAccountant& to) : to_(to) {}
+  void on_frame(const WireFrame& f) override { to_.on_frame(f); }
+  void on_stall(const StallMarker& m) override { to_.on_stall(m); }
+
+ private:
+  CauseAccountant& to_;
+};
+
+void expect_same(const CauseAccounts& a, const CauseAccounts& b) {
+  for (std::size_t c = 0; c < a.cause_ns.size(); ++c) EXPECT_EQ(a.cause_ns[c], b.cause_ns[c]) << "cause " << c;
+  EXPECT_EQ(a.duration_ns, b.duration_ns);
+  EXPECT_EQ(a.rtt_floor_ns, b.rtt_floor_ns);
+  EXPECT_EQ(a.idle_periods, b.idle_periods);
+  EXPECT_EQ(a.stalls, b.stalls);
+  EXPECT_EQ(a.bytes_acked, b.bytes_acked);
+}
+
+// The simulator feeds an accountant that is its only sink straight from each segment, no WireFrame
+// built (docs/BENCHMARKS.md "Issue 41: the simulator's own causes"): the same accounts, to the
+// nanosecond, as from the frames it reports to any other sink. Over runs that take each path of
+// on_wire: stalls on delayed ACKs, a full path, drops (a dropped frame is skipped), a sender's host
+// cost (its frames stamped after they are reported: held for time order), a receiver's late stack.
+TEST(CauseAccounts, TheDirectFeedCountsAsTheFrames) {
+  std::vector<ExperimentConfig> runs;
+  ExperimentConfig seed;  // the seed's unpatched setup
+  seed.app.transmitter.writes = 200;
+  runs.push_back(seed);
+  ExperimentConfig full = seed;
+  full.app.transmitter.writes = 2000;
+  full.sender.send_buffer.size = 65536;
+  full.app.transmitter.nonblocking = false;
+  runs.push_back(full);
+  ExperimentConfig drops = full;
+  drops.link.queue_limit_packets = 3;
+  runs.push_back(drops);
+  ExperimentConfig host = full;
+  host.sender.per_segment_cost = Delay(Nanos::us(7));
+  host.receiver.stack_latency = Delay(Nanos::us(900));
+  runs.push_back(host);
+  ExperimentConfig nodelay = seed;
+  nodelay.sender.nagle = NagleKind::off;
+  runs.push_back(nodelay);
+  std::uint64_t dropped = 0;
+  for (const ExperimentConfig& cfg : runs) {
+    CauseAccountant direct(cfg.stall_threshold), framed(cfg.stall_threshold);
+    Forward forward(framed);
+    const auto a = run_experiment(cfg, &direct);
+    const auto b = run_experiment(cfg, &forward);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->events, b->events);  // the same run
+    dropped += a->drops;
+    const CauseAccounts x = direct.finish(), y = framed.finish();
+    EXPECT_GT(x.duration_ns, 0);
+    expect_same(x, y);
+  }
+  EXPECT_GT(dropped, 0u);  // the drops' run dropped frames
+}
+
 // A frame as the simulator reports it (WireFrame): `at_ms` its stamp at the sender's host (a
 // receiver's frame: its arrival, reported 0.9 ms earlier, when it starts to leave).
 WireFrame frame(Direction dir, double at_ms, std::uint32_t seq, std::uint32_t ack, std::uint8_t flags,

@@ -73,6 +73,15 @@ class CauseAccountant final : public TraceSink {
   explicit CauseAccountant(core::StallThreshold stall_threshold);
   void on_frame(const WireFrame& frame) override;
   void on_stall(const StallMarker& stall) override;
+  // on_frame's work on the fields it reads, for a frame that reached the wire: the sender's at its
+  // first bit out (`stamp` = WireFrame::time), the receiver's at its last bit in (WireFrame::arrival).
+  // Of the sender's frames the accounts read no `ack` or `window`, of the receiver's no `seq`, `len`
+  // or `retransmit` (on_sender, on_receiver): a caller may pass 0 for those.
+  // The simulator's direct feed (simulation.cc): defined inline in src/sim/cause_accounts_frame.h,
+  // so only src/sim calls it.
+  inline void on_wire(bool from_sender, std::int64_t stamp, std::int64_t reported, std::uint32_t seq, std::uint32_t ack,
+                      std::uint32_t len, std::uint16_t window, std::uint8_t flags, bool retransmit,
+                      std::optional<std::uint8_t> wscale);
   // After the run: the accounts.
   CauseAccounts finish();
 
@@ -156,6 +165,8 @@ class CauseAccountant final : public TraceSink {
   // Spacings of consecutive full-size new-data segments: a log histogram (flat memory) whose
   // median is the link's pace at the sender, its serialisation of a frame and the host's cost.
   std::array<std::uint32_t, 128 * 36> spacing_hist_{};
+  std::int64_t last_spacing_ns_ = -1;  // the latest spacing and its bucket (note_spacing)
+  std::size_t last_bucket_ = 0;
   core::RecentSpacings recent_;  // the last 8 spacings
   bool last_data_full_ = false, last_data_psh_ = true;
   // The window's edge (ACK number + window) of the last 64 ACKs, and the bursts of new data that
