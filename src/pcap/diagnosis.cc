@@ -358,6 +358,7 @@ void word_facts(const DirectionReport& d, Diagnosis& g) {
   }
 
   if (auto w = duplicate_frames_warning(d)) g.capture_warnings.push_back(*w);
+  if (auto w = forwarded_copies_warning(d)) g.capture_warnings.push_back(*w);
   if (auto w = offload_warning(d)) g.capture_warnings.push_back(*w);
 
   // Evidence: the application's latency before the transfer (the handshake's last ACK to the

@@ -234,6 +234,7 @@ std::optional<FrameSkip> decode_into(DecodedFrame& f, LinkType link, std::span<c
   f.options_truncated = opt_captured < doff - 20;
   const ParsedTcpOptions opts = parse_tcp_options(tcp.subspan(20, opt_captured));
   p.options = opts.options;
+  p.sack = opts.sack;
   f.options_malformed = opts.malformed && !f.options_truncated;
   f.captured_payload = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(tcp.size() > doff ? tcp.size() - doff : 0, p.payload_len));

@@ -17,8 +17,8 @@ tl::expected<EncodedHeaders, std::string> encode_headers(const TcpPacket& p, std
   std::uint8_t* ip = eth + kEthernetHeaderLen;
   std::uint8_t* tcp = ip + kIpv4HeaderLen;
 
-  const std::size_t opt_len =
-      encode_tcp_options(p.options, std::span(tcp + kTcpHeaderLen, kMaxEncodedOptions));
+  std::size_t opt_len = encode_tcp_options(p.options, std::span(tcp + kTcpHeaderLen, kMaxEncodedOptions));
+  opt_len += encode_sack_blocks(p.sack, std::span(tcp + kTcpHeaderLen + opt_len, 20));
   const std::size_t tcp_hdr = kTcpHeaderLen + opt_len;
   const std::uint64_t ip_total = kIpv4HeaderLen + tcp_hdr + std::uint64_t{p.payload_len};
   if (ip_total > 0xffff) {

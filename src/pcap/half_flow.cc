@@ -138,6 +138,12 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
   const std::int64_t data_end = data_start + p.payload_len;
   const bool new_data = p.payload_len > 0 && data_end > data_max_;
   const bool retransmission = start < snd_max_ && !new_data && (p.payload_len > 0 || p.has(tcp_flag::fin));
+  if (retransmission && p.payload_len > 0 && !in_recovery_) {
+    // A recovery begins: what it accounts as loss from here on is retracted if a D-SACK shows all
+    // its resends spurious (note_dsack).
+    recovery_ = {.valid = true, .loss_ns = report_.cause_ns[static_cast<std::size_t>(core::LimitCause::loss)],
+                 .timeline_size = timeline_.size()};
+  }
   if (any_tx_ && report_.data_segments > 0 && in_flight() > 0 && now - last_tx_ns_ >= threshold_ns_ &&
       start < snd_max_) {
     record_stall({.start_ns = last_tx_ns_, .end_ns = now, .ack_delay_ns = 0,
@@ -307,7 +313,13 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
       }
     } else {
       report_.retransmissions++;
-      report_.retransmitted_segments += mark_resent(data_start, data_end);
+      const std::uint64_t resent = mark_resent(data_start, data_end);
+      report_.retransmitted_segments += resent;
+      if (recovery_.valid && recovery_.n < recovery_.resends.size()) {
+        recovery_.resends[recovery_.n++] = {data_start, data_end, resent, false};
+      } else {
+        recovery_.untold = true;
+      }
     }
     max_payload_ = std::max(max_payload_, p.payload_len);
   }
@@ -426,6 +438,7 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
   const std::int64_t now = p.time_ns;
   settle_held(now);
   const std::int64_t a = relative(p.ack);
+  if (p.sack.count > 0 && recovery_.valid) note_dsack(p);
   const std::int64_t flight_before = in_flight();
   // Bytes the receiver ACKs that no captured segment carried: the capture missed them.
   std::int64_t unseen = 0;
@@ -604,6 +617,41 @@ void HalfFlow::on_receiver(const TcpPacket& p, std::uint64_t frame, std::uint8_t
     data_window_seen_ = true;
     report_.max_window_offered = std::max<std::uint64_t>(report_.max_window_offered,
                                                          static_cast<std::uint64_t>(new_window));
+  }
+}
+
+void HalfFlow::note_dsack(const TcpPacket& p) {
+  // RFC 2883 §4: the first SACK block reports a duplicate when it lies below the cumulative ACK,
+  // or within the second block (Linux tcp_check_dsack); it is the range received twice.
+  const std::uint32_t s0 = p.sack.edges[0], e0 = p.sack.edges[1];
+  const bool dsack = static_cast<std::int32_t>(s0 - p.ack) < 0 ||
+                     (p.sack.count > 1 && static_cast<std::int32_t>(e0 - p.sack.edges[3]) <= 0 &&
+                      static_cast<std::int32_t>(s0 - p.sack.edges[2]) >= 0);
+  if (!dsack) return;
+  const std::int64_t ds = relative(s0), de = relative(e0);
+  for (std::size_t i = 0; i < recovery_.n; ++i) {
+    Resend& r = recovery_.resends[i];
+    if (r.dsacked || r.start < ds || r.end > de) continue;
+    // That resend reached a receiver that had the data already: spurious, no loss.
+    r.dsacked = true;
+    ++recovery_.dsacked;
+    report_.spurious_resends++;
+    report_.retransmissions--;
+    report_.retransmitted_segments -= r.segments;
+  }
+  if (recovery_.undone || recovery_.untold || recovery_.n == 0 || recovery_.dsacked < recovery_.n) return;
+  // Every resend of the recovery was spurious: no segment was lost (Linux tcp_try_undo_dsack).
+  recovery_.undone = true;
+  report_.loss_events--;
+  in_recovery_ = false;
+  const auto loss = static_cast<std::size_t>(core::LimitCause::loss);
+  const std::int64_t moved = std::max<std::int64_t>(report_.cause_ns[loss] - recovery_.loss_ns, 0);
+  report_.cause_ns[loss] -= moved;
+  flight_ns_ += moved;
+  // Nor a loss run for the reply link, as far as it is still open (reply_link.h).
+  if (moved > 0) runs_.retract(static_cast<std::uint8_t>(loss), acct_ns_ - moved, acct_ns_);
+  for (std::size_t i = std::min(recovery_.timeline_size, timeline_.size()); i < timeline_.size(); ++i) {
+    if (timeline_[i].cause == static_cast<std::uint8_t>(loss)) timeline_[i].cause = kFlight;
   }
 }
 
@@ -817,8 +865,9 @@ void HalfFlow::settle_held(std::int64_t now) {
   }
   record_stall(w.stall);
   if (!acct_started_) return;
-  // The hold beyond the floor is the timer's; the floor itself is the path's.
-  flight_until(acct_ns_ + w.path_ns);
+  // The hold beyond the floor is the timer's; the floor itself is the path's (held_spans: the
+  // same spans for final_runs).
+  flight_until(held_spans(w).first);
   span(static_cast<std::uint8_t>(core::LimitCause::delayed_ack), acct_ns_, w.stall.end_ns);
   account(core::LimitCause::delayed_ack, w.stall.end_ns - acct_ns_);
   acct_ns_ = std::max(acct_ns_, w.stall.end_ns);
@@ -888,15 +937,15 @@ std::int64_t HalfFlow::link_horizon(std::int64_t now) const noexcept {
 }
 
 RunRecorder HalfFlow::final_runs() const {
-  if (!held_ack_.pending()) return runs_;
-  // Settled as report() settles it, but silently: report() announces the held stall (on_stall)
-  // and keeps or spills it, once; the copy shares the spill file.
-  HalfFlow settled = *this;
-  settled.on_stall_ = nullptr;
-  settled.keep_stalls_ = 0;
-  settled.spill_stalls_ = false;
-  settled.settle_held(std::numeric_limits<std::int64_t>::min());
-  return settled.runs_;
+  // The runs as report() settles them (settle_held at the capture's end), without copying the
+  // whole flow: the held wait's spans, as settle_held notes them.
+  RunRecorder runs = runs_;
+  if (const auto& held = held_ack_.peek(); held && acct_started_) {
+    const auto [path_end, end] = held_spans(*held);
+    if (path_end > acct_ns_) runs.note(kFlight, acct_ns_, path_end);
+    if (end > std::max(acct_ns_, path_end)) runs.note(static_cast<std::uint8_t>(core::LimitCause::delayed_ack), std::max(acct_ns_, path_end), end);
+  }
+  return runs;
 }
 
 DirectionReport HalfFlow::report() const {

@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "ackstall/core/recent_spacings.h"
@@ -199,6 +200,26 @@ class HalfFlow {
   // RecoveryPoint).
   bool in_recovery_ = false;
   std::int64_t recover_ = 0;
+  // The last recovery's retransmissions, to retract what a D-SACK (RFC 2883) shows spurious: each
+  // resend the receiver reports as received twice is counted apart (spurious_resends) and taken
+  // out of retransmissions and retransmitted_segments; once every resend of the recovery is, the
+  // recovery itself was spurious (Linux's undo_retrans, tcp_try_undo_dsack): its loss event is
+  // taken back and the time it accounted as loss goes back to the flight's waits.
+  struct Resend {
+    std::int64_t start = 0, end = 0;
+    std::uint64_t segments = 0;  // what it added to retransmitted_segments
+    bool dsacked = false;
+  };
+  struct Recovery {
+    bool valid = false, undone = false;
+    bool untold = false;  // more resends than kept: never undone
+    std::int64_t loss_ns = 0;  // cause_ns[loss] when it began
+    std::size_t timeline_size = 0;
+    std::uint8_t n = 0, dsacked = 0;
+    std::array<Resend, 8> resends{};
+  };
+  Recovery recovery_;
+  void note_dsack(const TcpPacket& p);
   // Sequence holes (new data beyond the highest seen), start -> end; bounded.
   std::map<std::int64_t, std::int64_t> holes_;
   // The handshake's sender -> receiver -> sender time at the capture point.
@@ -212,6 +233,10 @@ class HalfFlow {
   // A delayed-ACK wait counts once the sender's next segment shows the ACK released it (held_ack.h).
   HeldAck held_ack_;
   void settle_held(std::int64_t now);
+  // Where a released held wait's spans end: the floor's (the flight's), then the timer's.
+  std::pair<std::int64_t, std::int64_t> held_spans(const HeldAck::Wait& w) const noexcept {
+    return {acct_ns_ + w.path_ns, w.stall.end_ns};
+  }
   void note_nagle_after_release(const TcpPacket& p, std::int64_t now);
   // A hole filled later is a loss upstream (upstream_loss.h): the accounts when the first open
   // hole opened.

@@ -48,6 +48,7 @@ class HeldAck {
   void hold(const Wait& w) noexcept { held_ = w; }
   std::optional<Wait>& held() noexcept { return held_; }
   bool pending() const noexcept { return held_.has_value(); }
+  const std::optional<Wait>& peek() const noexcept { return held_; }
 
  private:
   std::optional<std::int64_t> median_ns() const noexcept {

@@ -68,6 +68,21 @@ class RunRecorder {
     if (c == kOtherRun && (open_.cls == kFlightRun || open_.cls == kOtherRun) && start <= open_.end + gap_ns_) return;
     open(c, start, end);
   }
+  // The time [start, end) of class `cause` (a LimitCause's value or kFlightRun) noted last was
+  // not of that class after all (HalfFlow::undo_turn: a turn's round trip, the path's; a D-SACK's
+  // undone recovery): taken out of the open run, which ends at `start`, or is no run when it
+  // began there or after. A run already finished is left as it is.
+  void retract(std::uint8_t cause, std::int64_t start, std::int64_t end) {
+    const std::uint8_t c = kClassOf[cause < kClassOf.size() ? cause : kOtherRun];
+    if (c != open_.cls || c == kOtherRun || end <= start || end < open_.end) return;
+    if (start <= open_.start) {
+      open_.cls = kOtherRun;  // no run: closed without being kept
+      open_.busy = 0;
+    } else {
+      open_.busy -= std::min(open_.busy, open_.end - start);
+      open_.end = start;
+    }
+  }
   // The run still open, finished (the report: nothing follows it).
   void finish() {
     close();

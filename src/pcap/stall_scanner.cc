@@ -64,8 +64,9 @@ void StallScanner::add(const TcpPacket& p, const SocketAddr& src, const SocketAd
   const FlowKey& key = last_key_;
   Flow& f = *last_;
   f.packets++;
-  // A frame captured twice is the capture's, not the hosts': counted, left out.
-  if (f.duplicates.is_duplicate(p, from_a, ip_id)) return;
+  // A frame captured twice, or again as a router forwarded it, is the capture's, not the hosts':
+  // counted, left out (capture_artefacts.h).
+  if (f.duplicates.classify(p, from_a, ip_id, ttl) != Artefact::none) return;
   (from_a ? f.a_to_b : f.b_to_a).on_sender(p, frame, ttl);
   (from_a ? f.b_to_a : f.a_to_b).on_receiver(p, frame, ttl);
   if (p.has(tcp_flag::syn)) {
@@ -91,10 +92,12 @@ FlowReport StallScanner::report_of(const FlowKey& key, const Flow& flow) {
   if (flow.a_to_b.carried_data()) {
     r.directions.push_back(flow.a_to_b.report());
     r.directions.back().duplicate_frames = flow.duplicates.count(true);
+    r.directions.back().forwarded_copies = flow.duplicates.forwarded(true);
   }
   if (flow.b_to_a.carried_data()) {
     r.directions.push_back(flow.b_to_a.report());
     r.directions.back().duplicate_frames = flow.duplicates.count(false);
+    r.directions.back().forwarded_copies = flow.duplicates.forwarded(false);
   }
   // Both directions carried data: each one's waits for the other's reply against the other's
   // stalls (reply_link.h).

@@ -5,7 +5,7 @@
 namespace ackstall::pcap {
 namespace {
 
-constexpr std::uint8_t kEol = 0, kNop = 1, kMss = 2, kWscale = 3, kSackOk = 4, kTimestamps = 8;
+constexpr std::uint8_t kEol = 0, kNop = 1, kMss = 2, kWscale = 3, kSackOk = 4, kSack = 5, kTimestamps = 8;
 
 }  // namespace
 
@@ -46,6 +46,17 @@ std::size_t encode_tcp_options(const TcpOptions& o, std::span<std::uint8_t> out)
   return n;
 }
 
+std::size_t encode_sack_blocks(const SackBlocks& sack, std::span<std::uint8_t> out) noexcept {
+  if (sack.count == 0) return 0;
+  std::uint8_t* p = out.data();
+  p[0] = kNop;
+  p[1] = kNop;
+  p[2] = kSack;
+  p[3] = static_cast<std::uint8_t>(2 + 8 * sack.count);
+  for (std::size_t i = 0; i < 2u * sack.count; ++i) detail::store_be32(p + 4 + 4 * i, sack.edges[i]);
+  return 4 + 8u * sack.count;
+}
+
 ParsedTcpOptions parse_tcp_options(std::span<const std::uint8_t> bytes) noexcept {
   ParsedTcpOptions r;
   std::size_t i = 0;
@@ -83,8 +94,16 @@ ParsedTcpOptions parse_tcp_options(std::span<const std::uint8_t> bytes) noexcept
       case kTimestamps:
         if (expect(10)) r.options.timestamps = TcpTimestamps{detail::load_be32(v), detail::load_be32(v + 4)};
         break;
+      case kSack:  // RFC 2018 §3: 2 + 8n bytes, n >= 1; the first two blocks kept
+        if (len < 10 || (len - 2) % 8 != 0) {
+          r.malformed = true;
+        } else {
+          r.sack.count = len >= 18 ? 2 : 1;
+          for (std::size_t e = 0; e < 2u * r.sack.count; ++e) r.sack.edges[e] = detail::load_be32(v + 4 * e);
+        }
+        break;
       default:
-        break;  // SACK blocks (5), MD5, fast open, ...: skipped
+        break;  // MD5, fast open, ...: skipped
     }
     if (r.malformed) break;
     i += len;

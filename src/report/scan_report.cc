@@ -169,6 +169,7 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"data_segments", d.data_segments},
           {"retransmitted_segments", d.retransmitted_segments},
           {"retransmissions", d.retransmissions},
+          {"spurious_resends", d.spurious_resends},
           {"bytes_sent", d.bytes_sent},
           {"bytes_acked", d.bytes_acked},
           {"duration_s", seconds(d.duration_ns)},
@@ -219,6 +220,7 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"wait_before_data_s", d.wait_before_data_ns ? nlohmann::json(seconds(*d.wait_before_data_ns)) : nlohmann::json()},
           {"peer_spoke_first", d.peer_spoke_first},
           {"duplicate_frames", d.duplicate_frames},
+          {"forwarded_copies", d.forwarded_copies},
           {"earlier_connections", d.earlier_connections},
           {"waits_on_peer", link_json(d.waits_on_peer)},
           {"delays_peer", link_json(d.delays_peer)},
@@ -252,8 +254,13 @@ void print_direction(const ScanPrint& o, const pcap::FileScan& scan, const pcap:
       d.retransmissions > d.retransmitted_segments
           ? fmt::format("{} resent, {} retransmissions", d.retransmitted_segments, d.retransmissions)
           : fmt::format("{} retransmitted", d.retransmitted_segments);
-  fmt::print(out, "  data: {} bytes in {} ({}), {} acked\n", d.bytes_sent, core::plural(d.data_segments, "segment"),
-             resent, d.bytes_acked);
+  // Resends a D-SACK showed spurious (RFC 2883): said only where there were some.
+  const std::string spurious =
+      d.spurious_resends > 0 ? fmt::format(", {} spurious resend{} (D-SACK)", d.spurious_resends,
+                                           d.spurious_resends == 1 ? "" : "s")
+                             : "";
+  fmt::print(out, "  data: {} bytes in {} ({}{}), {} acked\n", d.bytes_sent, core::plural(d.data_segments, "segment"),
+             resent, spurious, d.bytes_acked);
   const std::string path = fmt::format(
       "MSS {}, timestamps {}{}", d.effective_mss ? fmt::format("{} (announced {})", *d.effective_mss, *d.mss) : "unknown",
       d.timestamps ? "on" : "off",

@@ -2,6 +2,7 @@
 // where it must hold and one where it must not.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,153 @@ TEST(CaptureArtefacts, ARetransmissionIsNoDuplicate) {
   EXPECT_EQ(d.retransmitted_segments, 1u);
   EXPECT_EQ(d.duplicate_frames, 0u);
   EXPECT_FALSE(has_line(diagnose(d).capture_warnings, "captured twice"));
+}
+
+TEST(CaptureArtefacts, ARoutersForwardedCopyIsNoRetransmission) {
+  // tcptrace's discard.solaris.dmp: every datagram captured again 4.5-9.6 ms later as the router
+  // sent it back out on the LAN: the same IP ID and segment, the TTL one less. Here 3 ms later,
+  // after the ACK: each copy read as a (spurious) resend before.
+  Conversation c;
+  const auto once = testing::write_capture("once.pcap", writes_with_resends(c, [](int, std::int64_t, auto&) {}));
+  const auto forwarded = testing::forward_data_frames(once, "forwarded.pcap", 40000, 3 * kMs);
+  const DirectionReport a = scan_client(once), b = scan_client(forwarded);
+  EXPECT_EQ(b.retransmitted_segments, 0u);
+  EXPECT_EQ(b.retransmissions, 0u);
+  EXPECT_EQ(b.loss_events, 0u);
+  EXPECT_EQ(b.forwarded_copies, 12u);
+  EXPECT_EQ(b.duplicate_frames, 0u);
+  EXPECT_EQ(b.data_segments, a.data_segments);
+  EXPECT_EQ(b.cause_ns, a.cause_ns);
+  EXPECT_TRUE(has_line(diagnose(b).capture_warnings, "router forwarded")) << diagnose(b).mechanism;
+}
+
+TEST(CaptureArtefacts, TheSameDatagramResentWithTheSameTtlIsARetransmission) {
+  // A stack that reuses IP IDs sends the segment again as the same datagram, with its own TTL: a
+  // retransmission (3 ms later: no copy of the capture's either).
+  Conversation c;
+  const auto once = testing::write_capture("once.pcap", writes_with_resends(c, [](int, std::int64_t, auto&) {}));
+  const auto again = testing::forward_data_frames(once, "again.pcap", 40000, 3 * kMs, 0);
+  const DirectionReport d = scan_client(again);
+  EXPECT_EQ(d.retransmissions, 12u);
+  EXPECT_EQ(d.forwarded_copies, 0u);
+  EXPECT_FALSE(has_line(diagnose(d).capture_warnings, "router forwarded"));
+}
+
+// --- a resend the receiver reports received twice (D-SACK) is no loss ---
+
+// Bulk captured beside the receiver over a 10 ms path: 30 flights of 4 segments, each pair ACKed
+// at once. After flights 8, 15 and 22 the ACK of the tail is lost on the way back (past the
+// capture point): the sender's tail-loss probe resends the last segment 20 ms later, and the
+// receiver, which had it, answers with a duplicate ACK whose SACK block is BLOCK(seq, end, ack)
+// (RFC 2883 §4: a D-SACK lies below the cumulative ACK); no SACK option when it returns nullopt.
+// LATE: the block comes on the receiver's next ACK instead (of the next flight's first two
+// segments: the recovery has accounted time by then).
+template <typename Block>
+std::vector<TcpPacket> tail_probes(Block block, bool late = false) {
+  Conversation c;
+  std::vector<TcpPacket> v = {c.syn(0), c.syn_ack(20 * kUs), c.handshake_ack(10 * kMs + 20 * kUs)};
+  std::int64_t t = 11 * kMs;
+  bool pending = false;  // a probe's range [ps, pe), its block not sent yet
+  std::uint32_t ps = 0, pe = 0;
+  for (int f = 0; f < 30; ++f) {
+    for (int i = 0; i < 4; ++i) {
+      v.push_back(c.data(t + i * 100 * kUs, 1448, i == 3));
+      if (i % 2 == 1) {
+        TcpPacket a = c.ack(t + i * 100 * kUs + 50 * kUs, c.bytes_sent());
+        if (pending) {
+          if (const std::optional<SackBlocks> b = block(ps, pe, a.ack)) a.sack = *b;
+          pending = false;
+        }
+        v.push_back(a);
+      }
+    }
+    t += 10 * kMs;
+    if (f == 8 || f == 15 || f == 22) {
+      TcpPacket probe = v[v.size() - 2];  // the flight's last segment
+      probe.time_ns = t + 10 * kMs;
+      v.push_back(probe);
+      pending = true;
+      ps = probe.seq;
+      pe = probe.seq + probe.payload_len;
+      if (!late) {
+        TcpPacket dup = c.ack(probe.time_ns + 50 * kUs, c.bytes_sent());
+        if (const std::optional<SackBlocks> b = block(ps, pe, dup.ack)) dup.sack = *b;
+        v.push_back(dup);
+        pending = false;
+      }
+      t = probe.time_ns + 10 * kMs;
+    }
+  }
+  return v;
+}
+
+TEST(SpuriousResend, AResendTheReceiverReportsReceivedTwiceIsNoLoss) {
+  // Read as three recoveries before ("Segments were lost", loss in the accounts).
+  const auto v = tail_probes([](std::uint32_t s, std::uint32_t e, std::uint32_t) {
+    return std::optional<SackBlocks>(SackBlocks{.count = 1, .edges = {s, e}});
+  });
+  const DirectionReport d = scan_client(testing::write_capture("dsack.pcap", v));
+  EXPECT_EQ(d.spurious_resends, 3u);
+  EXPECT_EQ(d.retransmissions, 0u);
+  EXPECT_EQ(d.retransmitted_segments, 0u);
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(d.cause_ns[static_cast<std::size_t>(LimitCause::loss)], 0);
+  EXPECT_NE(diagnose(d).problem, LimitCause::loss) << diagnose(d).mechanism;
+}
+
+TEST(SpuriousResend, ARecoveryUndoneLateGivesItsLossTimeBack) {
+  // The D-SACK on the next flight's first ACK: the recovery had accounted loss by then, and the
+  // timeline keeps the same accounts (its loss spans relabelled).
+  const auto v = tail_probes([](std::uint32_t s, std::uint32_t e, std::uint32_t) {
+    return std::optional<SackBlocks>(SackBlocks{.count = 1, .edges = {s, e}});
+  }, true);
+  ScanOptions o;
+  o.cause_timeline = true;
+  StallScanner sc(o);
+  for (const auto& p : v) sc.add(p);
+  DirectionReport d;
+  for (const auto& f : sc.report()) {
+    for (const auto& x : f.directions) {
+      if (x.sender.port == 40000) d = x;
+    }
+  }
+  EXPECT_EQ(d.spurious_resends, 3u);
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(d.cause_ns[static_cast<std::size_t>(LimitCause::loss)], 0);
+  core::CauseTimes from_timeline{};
+  for (const auto& sp : d.timeline) from_timeline[static_cast<std::size_t>(sp.cause)] += sp.end_ns - sp.start_ns;
+  EXPECT_EQ(from_timeline, d.cause_ns);
+  // Without the block the same capture accounts loss to those recoveries.
+  const DirectionReport plain = scan_client(tail_probes([](std::uint32_t, std::uint32_t, std::uint32_t) {
+    return std::optional<SackBlocks>();
+  }, true));
+  EXPECT_GT(plain.cause_ns[static_cast<std::size_t>(LimitCause::loss)], 0);
+}
+
+TEST(SpuriousResend, ADsackWithinTheSecondBlockIsOneToo) {
+  // RFC 2883 §4, the second form: the first block within the second (Linux tcp_check_dsack).
+  const auto v = tail_probes([](std::uint32_t s, std::uint32_t e, std::uint32_t) {
+    return std::optional<SackBlocks>(SackBlocks{.count = 2, .edges = {s, e, s - 1448, e}});
+  });
+  const DirectionReport d = scan_client(v);
+  EXPECT_EQ(d.spurious_resends, 3u);
+  EXPECT_EQ(d.loss_events, 0u);
+}
+
+TEST(SpuriousResend, AResendWithoutADsackStaysALoss) {
+  // No SACK option, or a plain SACK block above the cumulative ACK: nothing says the receiver
+  // had the data, the resends stay retransmissions and their recoveries losses.
+  for (const bool plain_sack : {false, true}) {
+    const auto v = tail_probes([plain_sack](std::uint32_t, std::uint32_t, std::uint32_t ack) {
+      return plain_sack ? std::optional<SackBlocks>(SackBlocks{.count = 1, .edges = {ack + 1448, ack + 2896}})
+                        : std::nullopt;
+    });
+    const DirectionReport d = scan_client(v);
+    EXPECT_EQ(d.spurious_resends, 0u);
+    EXPECT_EQ(d.retransmissions, 3u);
+    EXPECT_EQ(d.loss_events, 3u);
+    EXPECT_GT(d.cause_ns[static_cast<std::size_t>(LimitCause::loss)], 0);
+  }
 }
 
 TEST(CaptureArtefacts, ASegmentResentByBackoffIsOneSegmentResent) {

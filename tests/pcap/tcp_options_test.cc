@@ -52,11 +52,30 @@ TEST(TcpOptions, MalformedStopsButKeepsEarlierOptions) {
   EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{2, 4, 0x05}).malformed);  // runs past end
   EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{2, 5, 0, 0, 0}).malformed);  // MSS len 5
   EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{8}).malformed);  // no length byte
-  // EOL ends the list; SACK blocks and unknown kinds are skipped.
+  // EOL ends the list; unknown kinds are skipped; a SACK block is kept.
   r = parse_tcp_options(std::vector<std::uint8_t>{5, 10, 0, 0, 0, 1, 0, 0, 0, 2, 3, 3, 9, 0, 2, 4});
   EXPECT_FALSE(r.malformed);
   EXPECT_EQ(r.options.wscale, 9);
   EXPECT_FALSE(r.options.mss);
+  EXPECT_EQ(r.sack.count, 1);
+  EXPECT_EQ(r.sack.edges[0], 1u);
+  EXPECT_EQ(r.sack.edges[1], 2u);
+}
+
+TEST(TcpOptions, SackBlocksFirstTwoKeptAndRoundTrip) {
+  // RFC 2018 §3: 2 + 8n bytes; of three blocks the first two are kept (all a D-SACK needs).
+  std::vector<std::uint8_t> b(20);
+  const SackBlocks two{.count = 2, .edges = {100, 200, 50, 300}};
+  ASSERT_EQ(encode_sack_blocks(two, b), 20u);
+  auto r = parse_tcp_options(b);
+  EXPECT_FALSE(r.malformed);
+  EXPECT_EQ(r.sack, two);
+  const std::vector<std::uint8_t> three = {5, 26, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0, 6};
+  r = parse_tcp_options(three);
+  EXPECT_FALSE(r.malformed);
+  EXPECT_EQ(r.sack, (SackBlocks{.count = 2, .edges = {1, 2, 3, 4}}));
+  EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{5, 6, 0, 0, 0, 1}).malformed);  // half a block
+  EXPECT_TRUE(parse_tcp_options(std::vector<std::uint8_t>{5, 2}).malformed);              // no block
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -170,6 +171,82 @@ inline std::filesystem::path duplicate_every_record(const std::filesystem::path&
   const auto dst = temp_path(name);
   std::ofstream(dst, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
   return dst;
+}
+
+// The records of a capture written by write_capture (nanosecond pcap, Ethernet): header, frames.
+struct CaptureRecords {
+  std::vector<char> header;
+  struct Record {
+    std::int64_t time_ns;
+    std::vector<char> frame;  // as captured (the snaplen's bytes)
+    std::uint32_t orig_len;   // on the wire
+  };
+  std::vector<Record> records;
+};
+
+inline CaptureRecords read_records(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CaptureRecords c{{bytes.begin(), bytes.begin() + 24}, {}};
+  for (std::size_t off = 24; off + 16 <= bytes.size();) {
+    std::uint32_t hdr[4];
+    std::memcpy(hdr, bytes.data() + off, 16);
+    const auto* f = bytes.data() + off + 16;
+    c.records.push_back({std::int64_t{hdr[0]} * 1'000'000'000 + hdr[1], {f, f + hdr[2]}, hdr[3]});
+    off += 16 + hdr[2];
+  }
+  return c;
+}
+
+// The records written in time order (a stable sort: equal times keep their order).
+inline std::filesystem::path write_records(CaptureRecords c, const std::string& name) {
+  std::stable_sort(c.records.begin(), c.records.end(),
+                   [](const auto& a, const auto& b) { return a.time_ns < b.time_ns; });
+  std::vector<char> out = c.header;
+  for (const auto& r : c.records) {
+    const std::uint32_t hdr[4] = {static_cast<std::uint32_t>(r.time_ns / 1'000'000'000),
+                                  static_cast<std::uint32_t>(r.time_ns % 1'000'000'000),
+                                  static_cast<std::uint32_t>(r.frame.size()), r.orig_len};
+    const auto* h = reinterpret_cast<const char*>(hdr);
+    out.insert(out.end(), h, h + 16);
+    out.insert(out.end(), r.frame.begin(), r.frame.end());
+  }
+  const auto dst = temp_path(name);
+  std::ofstream(dst, std::ios::binary).write(out.data(), static_cast<std::streamsize>(out.size()));
+  return dst;
+}
+
+// The IPv4 header checksum (RFC 791 §3.1) of an Ethernet frame's IPv4 header, refilled.
+inline void refill_ipv4_checksum(std::vector<char>& frame) {
+  auto* ip = reinterpret_cast<unsigned char*>(frame.data() + 14);
+  ip[10] = ip[11] = 0;
+  std::uint32_t sum = 0;
+  for (int i = 0; i < 20; i += 2) sum += static_cast<std::uint32_t>(ip[i] << 8 | ip[i + 1]);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  ip[10] = static_cast<unsigned char>(~sum >> 8);
+  ip[11] = static_cast<unsigned char>(~sum);
+}
+
+// Every data frame of PATH from source port PORT captured again OFFSET_NS later as a router
+// forwarded it: the same datagram (IP ID, TCP header and payload), the TTL one less (TTL_DROP:
+// 0 for the same datagram sent again by the host, as a stack that reuses IP IDs would).
+inline std::filesystem::path forward_data_frames(const std::filesystem::path& path, const std::string& name,
+                                                 std::uint16_t port, std::int64_t offset_ns, int ttl_drop = 1) {
+  CaptureRecords c = read_records(path);
+  const std::size_t n = c.records.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& f = c.records[i].frame;
+    const auto* b = reinterpret_cast<const unsigned char*>(f.data());
+    const std::size_t tcp = 14 + 4 * (b[14] & 0x0f);
+    const unsigned total = static_cast<unsigned>(b[16] << 8 | b[17]);
+    const unsigned payload = total - 4 * (b[14] & 0x0f) - 4 * (b[tcp + 12] >> 4);
+    if (static_cast<unsigned>(b[tcp] << 8 | b[tcp + 1]) != port || payload == 0) continue;
+    CaptureRecords::Record copy{c.records[i].time_ns + offset_ns, f, c.records[i].orig_len};
+    copy.frame[14 + 8] = static_cast<char>(static_cast<unsigned char>(copy.frame[14 + 8]) - ttl_drop);  // TTL
+    refill_ipv4_checksum(copy.frame);
+    c.records.push_back(std::move(copy));
+  }
+  return write_records(std::move(c), name);
 }
 
 // PACKETS scanned in memory (every TTL 64); the report of the direction whose sender is the

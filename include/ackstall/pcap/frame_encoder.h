@@ -1,6 +1,6 @@
 // ackstall/pcap/frame_encoder.h — a TcpPacket as Ethernet II + IPv4 + TCP header bytes.
 //
-// encode_headers() produces the 14 + 20 + 20..40 header bytes of the frame with both checksums
+// encode_headers() produces the 14 + 20 + 20..60 header bytes of the frame with both checksums
 // filled in: the IPv4 header checksum over the IPv4 header, the TCP checksum over the pseudo
 // header, TCP header and the whole payload (payload_pattern.h bytes, summed without being
 // materialised). IPv4: version 4, IHL 5, DSCP 0, DF set, TTL 64, identification `ip_id`.
@@ -22,7 +22,7 @@ namespace ackstall::pcap {
 inline constexpr std::size_t kEthernetHeaderLen = 14;
 inline constexpr std::size_t kIpv4HeaderLen = 20;
 inline constexpr std::size_t kTcpHeaderLen = 20;
-inline constexpr std::size_t kMaxEncodedHeaders = kEthernetHeaderLen + kIpv4HeaderLen + 40;
+inline constexpr std::size_t kMaxEncodedHeaders = kEthernetHeaderLen + kIpv4HeaderLen + kTcpHeaderLen + 40;
 
 struct EncodedHeaders {
   std::array<std::uint8_t, kMaxEncodedHeaders> bytes{};

@@ -101,6 +101,9 @@ struct DirectionReport {
   // before; a segment resent three times by timeout backoff is three).
   std::uint64_t retransmitted_segments = 0;
   std::uint64_t retransmissions = 0;
+  // Resends the receiver reported received twice (a D-SACK, RFC 2883): spurious (a tail-loss
+  // probe, a timeout too early), counted here and in neither count above.
+  std::uint64_t spurious_resends = 0;
   std::uint64_t bytes_sent = 0;   // payload sequence space sent (counts bytes the capture missed)
   std::uint64_t bytes_acked = 0;  // payload sequence space acknowledged, <= bytes_sent
   std::int64_t first_data_ns = 0;
@@ -204,6 +207,9 @@ struct DirectionReport {
   std::optional<std::int64_t> idle_before_send_ns;
   // Frames of this direction captured twice (capture_artefacts.h): left out of every figure.
   std::uint64_t duplicate_frames = 0;
+  // Frames of this direction captured again as a router forwarded them (capture_artefacts.h):
+  // left out of every figure.
+  std::uint64_t forwarded_copies = 0;
   // The cause the prompt waits for ACKs were given (send_buffer, receiver_window or network).
   core::LimitCause flight_cause = core::LimitCause::network;
   // Request/response (src/pcap/reply_link.h): this direction's waits for the peer's data

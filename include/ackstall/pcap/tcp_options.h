@@ -7,7 +7,8 @@
 // (core/tcp_options.h, which the simulator uses to size its segments).
 //
 // parse_tcp_options reads any well-formed option list: EOL ends it, NOP is skipped, unknown kinds
-// and SACK blocks are skipped by their length. A length byte < 2, running past the end, or a
+// are skipped by their length; of a SACK option (RFC 2018 §3: kind 5, 2 + 8n bytes) the first two
+// blocks are kept (SackBlocks), a length not 2 + 8n with n >= 1 is malformed. A length byte < 2, running past the end, or a
 // known option with the wrong length makes it stop and report malformed = true (what was parsed
 // before is kept). Never reads outside `bytes`.
 #pragma once
@@ -25,8 +26,12 @@ inline constexpr std::size_t kMaxEncodedOptions = TcpOptions::kMaxEncodedLength;
 // Writes into out (needs kMaxEncodedOptions bytes); returns the number of bytes written.
 std::size_t encode_tcp_options(const TcpOptions& options, std::span<std::uint8_t> out) noexcept;
 
+// NOP NOP SACK with SACK's blocks after them (12 or 20 bytes; out needs 20); the bytes written.
+std::size_t encode_sack_blocks(const SackBlocks& sack, std::span<std::uint8_t> out) noexcept;
+
 struct ParsedTcpOptions {
   TcpOptions options;
+  SackBlocks sack;
   bool malformed = false;
 };
 

@@ -35,9 +35,18 @@ struct Endpoint {
 };
 
 // The options ackstall cares about: one value type shared with the simulator
-// (core/tcp_options.h). SACK blocks and unknown options are skipped by the decoder.
+// (core/tcp_options.h). Unknown options are skipped by the decoder.
 using TcpTimestamps = core::TcpTimestamps;
 using TcpOptions = core::TcpOptions;
+
+// The first two blocks of a SACK option (RFC 2018 §3), raw wire sequence numbers: block i is
+// [edges[2i], edges[2i+1]). Two are all a D-SACK needs (RFC 2883 §4: the first block, or the
+// first within the second); the decoder keeps no more, so the packet stays small.
+struct SackBlocks {
+  std::uint8_t count = 0;  // blocks kept, 0..2
+  std::array<std::uint32_t, 4> edges{};
+  friend bool operator==(const SackBlocks&, const SackBlocks&) = default;
+};
 
 struct TcpPacket {
   std::int64_t time_ns = 0;
@@ -47,6 +56,7 @@ struct TcpPacket {
   std::uint8_t flags = 0;
   std::uint16_t window = 0;
   TcpOptions options;
+  SackBlocks sack;  // a SACK option's first blocks (encoded after `options`)
   std::uint32_t payload_len = 0;
 
   bool has(std::uint8_t flag) const noexcept { return (flags & flag) != 0; }
