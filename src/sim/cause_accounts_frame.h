@@ -55,7 +55,7 @@ constexpr std::size_t idx(core::LimitCause c) noexcept { return static_cast<std:
     // Written in place, field by field: an Event built on the stack and copied in was read back
     // across its own narrow stores, a store-forwarding stall (docs/BENCHMARKS.md, "Issue 41: the
     // simulator's own causes").
-    Event& e = (from_sender ? from_sender_ : from_receiver_).emplace_back();
+    Event& e = (from_sender ? from_sender_ : from_receiver_).append_slot();  // every field written below
     e.t = at;
     e.order = order_++;
     e.seq = seq;

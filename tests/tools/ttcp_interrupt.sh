@@ -19,7 +19,21 @@ for _ in $(seq 100); do port=$(sed -n 's/.*port=\([0-9]*\) .*/\1/p' "$dir/rx.txt
 # 1. SIGINT: text report, 130.
 "$ackstall" ttcp -t -s --time 60 --interval 0.2 -p "$port" 127.0.0.1 > "$dir/tx-int.txt" 2>&1 &
 tx=$!; pids+=($tx)
-sleep 0.7; kill -INT "$tx"; wait "$tx"; code=$?
+# The signal goes once the transmitter is connected: an ASan build on a loaded machine took longer
+# than a fixed 0.7 s to connect, and a signal before the handler is up proves nothing. ttcp's
+# output to a file is block-buffered, so the kernel's socket table tells (ss), not the files.
+connected() {  # up to 60 s for an established connection from a port other than those in $1
+  for _ in $(seq 600); do
+    local c
+    c=$(ss -Htn state established "( dport = :$port )" | awk '{print $3}' | grep -vxF -e "${1:-none}" | head -1)
+    [ -n "$c" ] && { echo "$c"; return 0; }
+    sleep 0.1
+  done
+  return 1
+}
+first=$(connected) || fail "SIGINT: the transmitter did not connect in 60 s"
+sleep 0.3  # an interval line (0.2 s) before the signal
+kill -INT "$tx"; wait "$tx"; code=$?
 [ "$code" -eq 130 ] || fail "SIGINT: exit $code, expected 130"
 grep -q "ttcp-t: interrupted by SIGINT" "$dir/tx-int.txt" || fail "SIGINT: no 'interrupted' line"
 grep -q "bytes in .* real seconds" "$dir/tx-int.txt" || fail "SIGINT: no summary"
@@ -28,7 +42,8 @@ grep -q " stalls\?$" "$dir/tx-int.txt" || fail "SIGINT: intervals carry no stall
 # 2. SIGTERM with --json: a JSON report saying so, 143.
 "$ackstall" ttcp -t -s --time 60 --json -p "$port" 127.0.0.1 > "$dir/tx-term.json" 2>&1 &
 tx=$!; pids+=($tx)
-sleep 0.5; kill -TERM "$tx"; wait "$tx"; code=$?
+connected "$first" >/dev/null || fail "SIGTERM: the transmitter did not connect in 60 s"
+sleep 0.3; kill -TERM "$tx"; wait "$tx"; code=$?
 [ "$code" -eq 143 ] || fail "SIGTERM: exit $code, expected 143"
 python3 - "$dir/tx-term.json" <<'PY' || fail "SIGTERM: bad JSON report"
 import json, sys

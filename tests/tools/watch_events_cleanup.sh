@@ -11,13 +11,16 @@ root=/sys/kernel/tracing
 [ -d "$root/instances" ] || root=/sys/kernel/debug/tracing
 port=$((20000 + RANDOM % 20000))
 
-# Waits for PID's instance to exist with tcp_probe enabled.
+# Waits for PID's instance to exist with tcp_probe enabled. A tracefs instance is a ring buffer
+# per CPU and a directory per event: on a loaded 2-core CI machine making one took over 5 s, so
+# the wait is long (60 s) and ends early if the run has exited.
 wait_instance() {
-  for _ in $(seq 100); do
+  for _ in $(seq 1200); do
     [ "$(cat "$root/instances/ackstall-watch-$1/events/tcp/tcp_probe/enable" 2>/dev/null)" = 1 ] && return 0
+    kill -0 "$1" 2>/dev/null || fail "watch --events (pid $1) exited before its instance was up: $(cat "$dir/err")"
     sleep 0.05
   done
-  fail "no instance ackstall-watch-$1 with tcp_probe enabled: $(cat "$dir/err")"
+  fail "no instance ackstall-watch-$1 with tcp_probe enabled after 60 s: $(cat "$dir/err")"
 }
 
 # 1. Ctrl-C: 130, the summary, no instance left.

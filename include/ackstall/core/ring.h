@@ -20,15 +20,14 @@ class Ring {
   T& operator[](std::size_t i) noexcept { return buf_[(head_ + i) & mask_]; }
   const T& operator[](std::size_t i) const noexcept { return buf_[(head_ + i) & mask_]; }
   void push_back(const T& v) {
-    if (size() == buf_.size()) [[unlikely]] grow();
+    if (size() == capacity_) [[unlikely]] grow();
     buf_[tail_++ & mask_] = v;
   }
-  // Appends a value-initialised element and returns it, for the caller to fill in place.
-  T& emplace_back() {
-    if (size() == buf_.size()) [[unlikely]] grow();
-    T& slot = buf_[tail_++ & mask_];
-    slot = T{};
-    return slot;
+  // Appends an element and returns it for the caller to write every field: its slot keeps an
+  // old element's bytes until then (no value-initialisation on a per-frame path).
+  T& append_slot() {
+    if (size() == capacity_) [[unlikely]] grow();
+    return buf_[tail_++ & mask_];
   }
   void pop_front() noexcept { ++head_; }
   void clear() noexcept { head_ = tail_ = 0; }
@@ -44,9 +43,11 @@ class Ring {
     head_ = 0;
     buf_.swap(nb);
     mask_ = n - 1;
+    capacity_ = n;
   }
   std::vector<T> buf_;
-  std::size_t head_ = 0, tail_ = 0, mask_ = 0;
+  // buf_.size(), kept apart: the vector's size is a division by sizeof(T) on every push.
+  std::size_t head_ = 0, tail_ = 0, mask_ = 0, capacity_ = 0;
 };
 
 }  // namespace ackstall::core
