@@ -175,13 +175,18 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // to the sender (a receiver-side capture sees it whole): the path's, not the
             // application's.
             const std::int64_t rtt = path_rtt_ns();
-            if (!last_data_psh_ && report_.handshake_rtt_ns && have_window_ &&
+            const std::optional<std::int64_t> side = sender_side_ns();
+            if (!last_data_psh_ && side && 4 * *side >= *report_.handshake_rtt_ns && have_window_ &&
                 window_bytes(window_raw_) >= full_segment() && app - rtt >= threshold_ns_) {
               // Idle in the middle of a write (no PSH: the sender had data queued) with everything
               // seen ACKed and a full segment of window open, a stall's length beyond the path's
               // whole round trip (the handshake's: the ACK's way to the sender and the data's way
               // back to the capture point at most; without it the ACK's way back is unknown, and
-              // may be the whole idle): nothing held the sender (no flight, no shut window, a freed
+              // may be the whole idle), at a capture point a quarter of the round trip or more
+              // from the sender (the handshake's round trip less the data-to-ACK floor; at the
+              // sender nothing is lost before the capture point, and a sender's own hold after a
+              // timeout, as Linux's after an RTO, is seen there as it is): nothing held the
+              // sender (no flight, no shut window, a freed
               // buffer, the reaction to an ACK a stall's length at most, as the held ACK's), so
               // what it sends next it had sent already, lost before the capture point: the write's
               // last segment, which no later segment follows to draw duplicate ACKs (RFC 5681
