@@ -213,7 +213,15 @@ def make_lab(ackstall, out_pcap, case, at, iface=None, offload=False):
             time.sleep(0.05)
         time.sleep(0.5)
         rxp = subprocess.Popen(["bash", "-c", expand(rx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.3)
+        # Until the receiver listens on 5001 (at most 10 s): on a loaded machine a python server
+        # took longer than a fixed pause to start, and the client's SYN met a RST (no transfer).
+        for _ in range(200):
+            ss = subprocess.run(["ip", "netns", "exec", "ackstall-b", "ss", "-Hltn", "sport", "=", ":5001"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if ss.stdout.strip():
+                break
+            time.sleep(0.05)
+        time.sleep(0.1)
         crossp = subprocess.Popen(["bash", "-c", expand(cross)], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL) if cross else None
         subprocess.run(["bash", "-c", expand(tx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
