@@ -239,7 +239,7 @@ def make_lab(ackstall, out_pcap, case, at, iface=None, offload=False):
         subprocess.run([ackstall, "lab", "down"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def artefact_draws(rng, e, src, kind, at):
+def artefact_draws(rng, e, src):
     """The entry's artefact and its expected answer, drawn from RNG (the stream's order kept)."""
     art = "none" if rng.random() < 0.45 else rng.choice(ARTEFACTS)
     if art == "tiny" and src == "lab":
@@ -263,7 +263,7 @@ def plan_extra(seed, count, extra):
         if at == "middle":
             e["iface"] = crng.choice(["ackstall-ma", "ackstall-mb"])
         e["offload"] = at == "sender" and kind in OFFLOAD_KINDS
-        art = artefact_draws(rng, e, "lab", kind, at)
+        art = artefact_draws(rng, e, "lab")
         e["expect"] = "too_little" if art in ("tiny", "oneway") else e["truth"]
         entries.append((f"{count + j:04d}-lab-{kind}-{at}-{art}", e))
     return entries
@@ -294,7 +294,7 @@ def plan(seed, count, lab, extra=0):
                 e["iface"] = crng.choice(["ackstall-ma", "ackstall-mb"])
             # at the sender, the kinds that write more than an MSS: offloaded
             e["offload"] = at == "sender" and kind in OFFLOAD_KINDS
-        art = artefact_draws(rng, e, src, kind, at)
+        art = artefact_draws(rng, e, src)
         if art == "tiny":
             # 3-9 segments (under evidence.h's 10): one write of that many full segments' worth.
             e["set"]["app.transmitter.writes"] = 1
