@@ -26,13 +26,16 @@ too little to judge (3-9 segments; one direction only, no ACK). Sources:
         peer_reply    request/response whose server takes 20-80 ms to answer each request (the
                       client's direction waits on its peer's reply)
         loss          random: bulk over a 10-20 ms path whose shaper queue UDP bursts at random
-                      moments share; burst: bulk over a 20-30 ms path into a 15-25 KB queue
+                      moments share; burst: bulk over a 20-30 ms path into a 15-25 KB queue;
+                      tail (`--lab-extra`, after COUNT): request/response over a 10-20 ms path whose
+                      delay line drops each request's last segment with probability 0.3-0.5
         At the sender, the kinds that write more than an MSS at once run with segmentation offload
         (`offload`: the veth's gso_max_segs back to 65535), so dumpcap sees super-segments.
 Then an artefact (artefacts.py) on part of them: dup, snap96, midstart, cut, oneway, drops; and
 `tiny`: the transfer cut at the source to 3-9 segments.
 
-Usage: generate.py --ackstall BIN --out DIR [--seed N] [--count N] [--lab N] [--first K] [--sim-only]
+Usage: generate.py --ackstall BIN --out DIR [--seed N] [--count N] [--lab N] [--lab-extra N] [--first K]
+                   [--sim-only]
 Writes DIR/NAME.pcap and DIR/manifest.json ({"seed":..., "captures": {NAME: {...}}}).
 """
 import argparse
@@ -99,6 +102,11 @@ LAB_KINDS_V1 = ["app_paced", "app_polling", "nagle_reqresp", "zero_window"]
 LAB_KINDS = ["app_paced", "app_polling", "nagle_reqresp", "zero_window", "reqresp_latency", "random_loss",
              "burst_loss"]
 LAB_VANTAGES = ["sender", "receiver", "middle"]
+# Lab kinds added after the fourth round: their entries come after the COUNT entries above
+# (`--lab-extra N`), drawn from a stream of their own (EXTRA_STREAM), so that every earlier entry,
+# simulator and lab, stays what it was; each kind at each vantage point in turn again.
+LAB_KINDS_EXTRA = ["tail_loss"]
+EXTRA_STREAM = "lab-extra-{seed}"
 # Kinds whose sender writes more than an MSS at once: captured at the sender with segmentation
 # offload on, dumpcap sees the stack's super-segments.
 OFFLOAD_KINDS = ("app_paced", "zero_window", "random_loss", "burst_loss")
@@ -141,6 +149,16 @@ def lab_case(rng, kind, middle=False):
         return ("loss", f"--rtt {rng.choice([20, 30])}ms --queue-bytes {rng.choice([15000, 20000, 25000])}",
                 "@B ttcp -r -s --accept-timeout-ms 20000 >/dev/null 2>&1",
                 f"@A ttcp -t -s -l 65536 -n {rng.randint(30, 60)} 10.77.0.2")
+    if kind == "tail_loss":
+        # Request/response over a 10-20 ms path whose delay line drops a request's last segment
+        # (PSH: each write's tail) with probability 0.3-0.5 (`lab up --drop-tails P --drop-seed S`,
+        # lab/tail_drop.h): requests of 3-6 segments (TCP_NODELAY), a 100-byte reply at once. A
+        # lost tail has no segment after it to draw duplicate ACKs: the client recovers by a
+        # tail-loss probe or a timeout (RFC 8985 §7), and the next request waits for it.
+        rtt, p, drop_seed = rng.choice([10, 20]), rng.choice([0.3, 0.4, 0.5]), rng.randrange(1 << 30)
+        n, req = rng.randint(20, 40), 1448 * rng.randint(3, 6) - rng.randint(0, 1000)
+        return ("loss", f"--rtt {rtt}ms --drop-tails {p} --drop-seed {drop_seed}", f"@B {rr} server 5001",
+                f"@A {rr} client 10.77.0.2 5001 --requests {n} --request {req} --nodelay")
     if kind == "app_paced":
         n, size, gap = rng.randint(15, 30), rng.randint(500, 4000), rng.choice([0.02, 0.04, 0.06, 0.08])
         tx = f"for i in $(seq {n}); do head -c {size} /dev/zero; sleep {gap}; done | @A ttcp -t -l {size} 10.77.0.2"
@@ -195,7 +213,15 @@ def make_lab(ackstall, out_pcap, case, at, iface=None, offload=False):
             time.sleep(0.05)
         time.sleep(0.5)
         rxp = subprocess.Popen(["bash", "-c", expand(rx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.3)
+        # Until the receiver listens on 5001 (at most 10 s): on a loaded machine a python server
+        # took longer than a fixed pause to start, and the client's SYN met a RST (no transfer).
+        for _ in range(200):
+            ss = subprocess.run(["ip", "netns", "exec", "ackstall-b", "ss", "-Hltn", "sport", "=", ":5001"],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if ss.stdout.strip():
+                break
+            time.sleep(0.05)
+        time.sleep(0.1)
         crossp = subprocess.Popen(["bash", "-c", expand(cross)], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.DEVNULL) if cross else None
         subprocess.run(["bash", "-c", expand(tx)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
@@ -213,8 +239,39 @@ def make_lab(ackstall, out_pcap, case, at, iface=None, offload=False):
         subprocess.run([ackstall, "lab", "down"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def plan(seed, count, lab):
-    """The corpus's entries, drawn from SEED: name -> description (no capture made yet)."""
+def artefact_draws(rng, e, src):
+    """The entry's artefact and its expected answer, drawn from RNG (the stream's order kept)."""
+    art = "none" if rng.random() < 0.45 else rng.choice(ARTEFACTS)
+    if art == "tiny" and src == "lab":
+        art = "oneway"
+    e["artefact"] = art
+    e["artefact_fraction"] = {"midstart": 0.3, "cut": 0.4, "drops": 0.01}.get(art, 0.0)
+    e["artefact_seed"] = rng.randrange(1 << 30)
+    return art
+
+
+def plan_extra(seed, count, extra):
+    """The EXTRA lab entries of LAB_KINDS_EXTRA, numbered from COUNT on, from their own stream."""
+    rng = random.Random(EXTRA_STREAM.format(seed=seed))
+    entries = []
+    for j in range(extra):
+        kind = LAB_KINDS_EXTRA[j % len(LAB_KINDS_EXTRA)]
+        at = LAB_VANTAGES[(j // len(LAB_KINDS_EXTRA)) % len(LAB_VANTAGES)]
+        crng = random.Random(rng.randrange(1 << 30))
+        case = lab_case(crng, kind, middle=at == "middle")
+        e = {"source": "lab", "kind": kind, "truth": case[0], "lab": list(case[1:]), "at": at}
+        if at == "middle":
+            e["iface"] = crng.choice(["ackstall-ma", "ackstall-mb"])
+        e["offload"] = at == "sender" and kind in OFFLOAD_KINDS
+        art = artefact_draws(rng, e, "lab")
+        e["expect"] = "too_little" if art in ("tiny", "oneway") else e["truth"]
+        entries.append((f"{count + j:04d}-lab-{kind}-{at}-{art}", e))
+    return entries
+
+
+def plan(seed, count, lab, extra=0):
+    """The corpus's entries, drawn from SEED: name -> description (no capture made yet); the
+    EXTRA entries of the kinds added later after them (plan_extra)."""
     rng = random.Random(seed)
     entries = []
     for i in range(count):
@@ -237,12 +294,7 @@ def plan(seed, count, lab):
                 e["iface"] = crng.choice(["ackstall-ma", "ackstall-mb"])
             # at the sender, the kinds that write more than an MSS: offloaded
             e["offload"] = at == "sender" and kind in OFFLOAD_KINDS
-        art = "none" if rng.random() < 0.45 else rng.choice(ARTEFACTS)
-        if art == "tiny" and src == "lab":
-            art = "oneway"
-        e["artefact"] = art
-        e["artefact_fraction"] = {"midstart": 0.3, "cut": 0.4, "drops": 0.01}.get(art, 0.0)
-        e["artefact_seed"] = rng.randrange(1 << 30)
+        art = artefact_draws(rng, e, src)
         if art == "tiny":
             # 3-9 segments (under evidence.h's 10): one write of that many full segments' worth.
             e["set"]["app.transmitter.writes"] = 1
@@ -256,7 +308,7 @@ def plan(seed, count, lab):
             e["truth_note"] = "the zero window precedes the capture's start"
         e["expect"] = "too_little" if art in ("tiny", "oneway") else e["truth"]
         entries.append((f"{i:04d}-{src}-{kind}-{at}-{art}", e))
-    return entries
+    return entries + plan_extra(seed, count, extra)
 
 
 def make(ackstall, out, name, e):
@@ -280,13 +332,16 @@ def main():
     ap.add_argument("--seed", type=int, default=37)
     ap.add_argument("--count", type=int, default=320)
     ap.add_argument("--lab", type=int, default=40, help="how many of them from the lab (root; 0: none)")
+    ap.add_argument("--lab-extra", type=int, default=0,
+                    help="lab entries of the kinds added after the fourth round (tail loss), after COUNT")
     ap.add_argument("--first", type=int, default=0, help="make only entries FIRST.. (a slice)")
     ap.add_argument("--sim-only", action="store_true", help="skip the lab's entries (not root)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    entries = plan(args.seed, args.count, args.lab)[args.first:]
+    entries = plan(args.seed, args.count, args.lab, args.lab_extra)[args.first:]
     lab_ok = os.geteuid() == 0 and shutil.which("dumpcap") and not args.sim_only
-    manifest = {"seed": args.seed, "count": args.count, "lab": args.lab, "captures": {}}
+    manifest = {"seed": args.seed, "count": args.count, "lab": args.lab, "lab_extra": args.lab_extra,
+                "captures": {}}
     for name, e in entries:
         if e["source"] == "lab" and not lab_ok:
             continue

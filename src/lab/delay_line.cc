@@ -17,6 +17,7 @@
 
 #include "ackstall/lab/ack_thinner.h"
 #include "ackstall/lab/delay_queue.h"
+#include "ackstall/lab/tail_drop.h"
 
 namespace ackstall::lab {
 namespace {
@@ -105,6 +106,9 @@ core::Result<void> run_delay_line(const DelayLineConfig& cfg, void (*ready)()) {
   std::array<DelayQueue, 2> queue{DelayQueue(delay, kQueueLimit), DelayQueue(delay, kQueueLimit)};
   // With windows_acks: frames from b (sock[1]) pass the thinner before they enter queue[1].
   AckThinner thinner;
+  // With drop_tails: frames from a (sock[0]) that end a write may be dropped before anything else
+  // sees them (the thinner never counts a segment the receiver never got).
+  TailDropper dropper(cfg.drop_tails, cfg.drop_seed);
   std::vector<std::byte> buf(kMaxFrame);
   while (!g_stop) {
     std::int64_t wake = -1;
@@ -133,6 +137,7 @@ core::Result<void> run_delay_line(const DelayLineConfig& cfg, void (*ready)()) {
         }
         const std::span<const std::byte> frame(buf.data(), static_cast<std::size_t>(n));
         const std::int64_t at = now_ns();
+        if (i == 0 && dropper.drop(frame)) continue;
         if (cfg.windows_acks) {
           if (i == 0) {
             thinner.on_sender_frame(frame);

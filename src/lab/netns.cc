@@ -107,7 +107,7 @@ void report_ready() {
 // Starts the delay line in ackstall-m as a detached process (double fork: never this process's
 // child, so nothing here has to reap it; lab_down stops it by namespace) and waits until its
 // sockets are bound. Its stdio is /dev/null and it holds no other descriptor of this process.
-Status start_delay_line(std::chrono::nanoseconds one_way, bool windows_acks) {
+Status start_delay_line(const DelayLineConfig& line) {
   int pfd[2];
   if (::pipe2(pfd, O_CLOEXEC) != 0) return core::os_failure("delay line: pipe2", errno);
   const pid_t first = ::fork();
@@ -129,7 +129,7 @@ Status start_delay_line(std::chrono::nanoseconds one_way, bool windows_acks) {
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
     auto r = enter_namespace(kNsM);
-    if (r) r = run_delay_line({kVethMA, kVethMB, one_way, windows_acks}, report_ready);
+    if (r) r = run_delay_line(line, report_ready);
     if (!r) {
       const std::string why = "E" + r.error().message();
       (void)!::write(kReadyFd, why.data(), why.size());
@@ -258,8 +258,9 @@ Status lab_up(const LabConfig& cfg, const Log& log) {
     if (auto r = ns_exec(ns, {"sysctl", "-qw", "net.ipv4.tcp_timestamps=" + ts}); !r) return rollback(r.error());
   }
   if (middle) {
-    if (auto r = start_delay_line(std::chrono::nanoseconds(cfg.rtt_ns / 2),
-                                         cfg.receiver_acks == ReceiverAcks::windows); !r) return rollback(r.error());
+    const DelayLineConfig line{kVethMA, kVethMB, std::chrono::nanoseconds(cfg.rtt_ns / 2),
+                               cfg.receiver_acks == ReceiverAcks::windows, cfg.drop_tails, cfg.drop_seed};
+    if (auto r = start_delay_line(line); !r) return rollback(r.error());
   }
   if (auto r = write_state_file(kStateFile, cfg); !r) return rollback(r.error());
   return {};

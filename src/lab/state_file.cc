@@ -8,7 +8,8 @@
 namespace ackstall::lab {
 namespace {
 
-constexpr std::string_view kKeys[] = {"rate", "timestamps", "ack_mode", "queue_bytes", "rtt_ns", "receiver_acks"};
+constexpr std::string_view kKeys[] = {"rate",   "timestamps",    "ack_mode",   "queue_bytes",
+                                      "rtt_ns", "receiver_acks", "drop_tails", "drop_seed"};
 // Keys a state file must have; later ones are optional (0 when absent: a lab written by an
 // earlier release).
 constexpr std::size_t kRequiredKeys = 4;
@@ -40,6 +41,17 @@ core::Result<void> set_field(LabConfig& cfg, std::string_view key, std::string_v
     const auto a = parse_receiver_acks(value);
     if (!a) return core::fail("expected kernel or windows, got '" + v + "'");
     cfg.receiver_acks = *a;
+  } else if (key == "drop_tails") {
+    const auto p = parse_drop_probability(value);
+    if (!p) return tl::unexpected(p.error());
+    cfg.drop_tails = *p;
+  } else if (key == "drop_seed") {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+      return core::fail("expected a non-negative integer, got '" + v + "'");
+    }
+    cfg.drop_seed = n;
   } else {
     const auto n = non_negative(value);
     if (!n) return tl::unexpected(n.error());
@@ -54,7 +66,12 @@ std::string format_state(const LabConfig& cfg) {
   std::ostringstream s;
   s << "rate=" << cfg.rate << "\ntimestamps=" << (cfg.timestamps ? "1" : "0")
     << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << "\nrtt_ns=" << cfg.rtt_ns
-    << "\nreceiver_acks=" << to_string(cfg.receiver_acks) << '\n';
+    << "\nreceiver_acks=" << to_string(cfg.receiver_acks);
+  // The shortest text that reads back as the same double (std::to_chars, [charconv.to.chars]).
+  char p[32];
+  const auto r = std::to_chars(p, p + sizeof p, cfg.drop_tails, std::chars_format::fixed);
+  s << "\ndrop_tails=" << std::string_view(p, static_cast<std::size_t>(r.ptr - p)) << "\ndrop_seed=" << cfg.drop_seed
+    << '\n';
   return s.str();
 }
 

@@ -210,7 +210,14 @@ std::string resent_text(const DirectionReport& d) {
     return fmt::format("{} retransmission{} of data sent before the capture", d.retransmissions,
                        d.retransmissions == 1 ? "" : "s");
   }
-  return fmt::format("{} segment{} retransmitted", d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s");
+  std::string text =
+      fmt::format("{} segment{} retransmitted", d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s");
+  if (d.unseen_tail_losses > 0) {
+    text += fmt::format("; {} write{}' last segment lost before the capture point, seen only when resent a "
+                        "timer later",
+                        d.unseen_tail_losses, d.unseen_tail_losses == 1 ? "" : "s");
+  }
+  return text;
 }
 
 void loss_fixes(const DirectionReport& d, Diagnosis& g) {

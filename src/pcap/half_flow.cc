@@ -181,42 +181,69 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // to the sender (a receiver-side capture sees it whole): the path's, not the
             // application's.
             const std::int64_t rtt = path_rtt_ns();
-            // A sender that went idle in the middle of a write (its last segment without PSH:
-            // BSD and Linux set PSH when a write's last byte, or the send buffer's, leaves;
-            // Winsock on each send's last segment, docs/STACKS.md §1) had data queued: the wait
-            // is the flight's (a window or a buffer held it, the ACK's way back included, whatever
-            // the vantage point), not the application's.
-            const std::int64_t clock =
-                last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app) : app;
-            app -= clock;
-            // Idle a stall's length beyond that: the ACK released nothing (issue 37: a wait is a
-            // limit's only if its ACK released the sender). The wait it ended was the round trip
-            // of a write the application had finished, no flight held by a limit: the path's.
-            const bool released_nothing = app >= threshold_ns_;
-            if (released_nothing) undo_turn();
-            if (idle_after_peer_data_ || released_nothing) {
-              // The ACK came with the peer's request: the data that follows answers it (a
-              // request/response turn over the path), not a flight clocked out by the ACK.
-              account(LimitCause::network, clock);
-            } else {
-              flight_ns_ += clock;
-            }
-            // The timeline: the clock's share is the first of the idle spans.
-            std::int64_t left = clock;
-            for (std::size_t i = 0; i < pending_spans_.size() && left > 0; ++i) {
-              Span& sp = pending_spans_[i];
-              if (sp.cause != static_cast<std::uint8_t>(LimitCause::sender_app)) continue;
-              const std::int64_t take = std::min(left, sp.end - sp.start);
-              const std::uint8_t to =
-                  idle_after_peer_data_ || released_nothing ? static_cast<std::uint8_t>(LimitCause::network) : kFlight;
-              if (take == sp.end - sp.start) {
-                sp.cause = to;
-              } else {
-                pending_spans_.insert(pending_spans_.begin() + static_cast<std::ptrdiff_t>(i),
-                                      Span{sp.start, sp.start + take, to});
-                pending_spans_[i + 1].start += take;
+            const std::optional<std::int64_t> side = sender_side_ns();
+            if (!last_data_psh_ && side && 4 * *side >= *report_.handshake_rtt_ns && have_window_ &&
+                window_bytes(window_raw_) >= full_segment() && app - rtt >= threshold_ns_) {
+              // Idle in the middle of a write (no PSH: the sender had data queued) with everything
+              // seen ACKed and a full segment of window open, a stall's length beyond the path's
+              // whole round trip (the handshake's: the ACK's way to the sender and the data's way
+              // back to the capture point at most; without it the ACK's way back is unknown, and
+              // may be the whole idle), at a capture point a quarter of the round trip or more
+              // from the sender (the handshake's round trip less the data-to-ACK floor; at the
+              // sender nothing is lost before the capture point, and a sender's own hold after a
+              // timeout, as Linux's after an RTO, is seen there as it is): nothing held the
+              // sender (no flight, no shut window, a freed
+              // buffer, the reaction to an ACK a stall's length at most, as the held ACK's), so
+              // what it sends next it had sent already, lost before the capture point: the write's
+              // last segment, which no later segment follows to draw duplicate ACKs (RFC 5681
+              // §3.2), resent by a tail-loss probe or the retransmission timer (RFC 8985 §7,
+              // RFC 6298). The capture sees it once, late: the idle is the loss's.
+              account(LimitCause::loss, app);
+              app = 0;
+              for (Span& sp : pending_spans_) {
+                if (sp.cause == static_cast<std::uint8_t>(LimitCause::sender_app)) sp.cause = static_cast<std::uint8_t>(LimitCause::loss);
               }
-              left -= take;
+              report_.loss_events++;
+              report_.unseen_tail_losses++;
+              undo_turn();
+            } else {
+              // A sender that went idle in the middle of a write (its last segment without PSH:
+              // BSD and Linux set PSH when a write's last byte, or the send buffer's, leaves;
+              // Winsock on each send's last segment, docs/STACKS.md §1) had data queued: the wait
+              // is the flight's (a window or a buffer held it, the ACK's way back included, whatever
+              // the vantage point), not the application's.
+              const std::int64_t clock =
+                  last_data_psh_ ? std::clamp<std::int64_t>(std::min(now - idle_since_, rtt), 0, app) : app;
+              app -= clock;
+              // Idle a stall's length beyond that: the ACK released nothing (issue 37: a wait is a
+              // limit's only if its ACK released the sender). The wait it ended was the round trip
+              // of a write the application had finished, no flight held by a limit: the path's.
+              const bool released_nothing = app >= threshold_ns_;
+              if (released_nothing) undo_turn();
+              if (idle_after_peer_data_ || released_nothing) {
+                // The ACK came with the peer's request: the data that follows answers it (a
+                // request/response turn over the path), not a flight clocked out by the ACK.
+                account(LimitCause::network, clock);
+              } else {
+                flight_ns_ += clock;
+              }
+              // The timeline: the clock's share is the first of the idle spans.
+              std::int64_t left = clock;
+              for (std::size_t i = 0; i < pending_spans_.size() && left > 0; ++i) {
+                Span& sp = pending_spans_[i];
+                if (sp.cause != static_cast<std::uint8_t>(LimitCause::sender_app)) continue;
+                const std::int64_t take = std::min(left, sp.end - sp.start);
+                const std::uint8_t to =
+                    idle_after_peer_data_ || released_nothing ? static_cast<std::uint8_t>(LimitCause::network) : kFlight;
+                if (take == sp.end - sp.start) {
+                  sp.cause = to;
+                } else {
+                  pending_spans_.insert(pending_spans_.begin() + static_cast<std::ptrdiff_t>(i),
+                                        Span{sp.start, sp.start + take, to});
+                  pending_spans_[i + 1].start += take;
+                }
+                left -= take;
+              }
             }
           }
           commit_pending();

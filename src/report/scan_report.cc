@@ -185,6 +185,7 @@ nlohmann::json to_json(const pcap::DirectionReport& d) {
           {"zero_window_before_data_s", static_cast<double>(d.zero_window_before_data_ns) / 1e9},
           {"sequence_holes", d.sequence_holes},
           {"loss_events", d.loss_events},
+          {"unseen_tail_losses", d.unseen_tail_losses},
           {"zero_window_acks", d.zero_window_acks},
           {"peer_data_bytes", d.peer_data_bytes},
           {"sender_ttl", d.sender_ttl},

@@ -31,5 +31,24 @@ TEST(LabRate, LineRateIsEthernetFramedGoodput) {
   EXPECT_DOUBLE_EQ(line_rate_bytes_per_s(20'000'000, true), 20e6 / 8 * 1448 / 1538);
 }
 
+TEST(LabDropTails, ParsesAProbabilityAndRejectsTheRest) {
+  EXPECT_EQ(*parse_drop_probability("0.3"), 0.3);
+  EXPECT_EQ(*parse_drop_probability("1"), 1.0);
+  EXPECT_EQ(*parse_drop_probability("0"), 0.0);
+  for (const char* bad : {"", "-0.1", "1.01", "30%", "nan", "inf", "0.3x", "1e-2"}) {
+    const auto r = parse_drop_probability(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().message().find('\n'), std::string::npos);
+    EXPECT_NE(r.error().message().find(std::string("'") + bad + "'"), std::string::npos) << r.error().message();
+  }
+}
+
+TEST(LabDropTails, TailDropsBringUpTheMiddleHost) {
+  LabConfig cfg;
+  EXPECT_FALSE(cfg.middle());
+  cfg.drop_tails = 0.2;
+  EXPECT_TRUE(cfg.middle());
+}
+
 }  // namespace
 }  // namespace ackstall::lab

@@ -13,7 +13,8 @@ namespace {
 
 using tools::TempDir;  // tests/tools/temp_dir.h
 
-const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=30000000\nreceiver_acks=windows\n";
+const std::string kGood = "rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=30000000\nreceiver_acks=windows\n"
+    "drop_tails=0.25\ndrop_seed=37\n";
 
 std::string error_of(std::string_view text) {
   const auto r = parse_state(text, "/run/x.conf");
@@ -28,7 +29,7 @@ std::string error_of(std::string_view text) {
 TEST(LabStateFile, RoundTripsThroughAFile) {
   const TempDir dir;
   const std::string path = (dir / "lab.conf").string();
-  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000, 1500, 30'000'000, ReceiverAcks::windows};
+  const LabConfig cfg{"20mbit", false, ttcp::AckMode::classic, 4000, 1500, 30'000'000, ReceiverAcks::windows, 0.25, 37};
   ASSERT_TRUE(write_state_file(path, cfg));
   std::ifstream in(path);
   const std::string text((std::istreambuf_iterator<char>(in)), {});
@@ -50,6 +51,20 @@ TEST(LabStateFile, AFileWithoutTheMiddleHostReadsAsNoDelayLine) {
   EXPECT_EQ(back->rtt_ns, 0);
   EXPECT_EQ(back->queue_bytes, 4000);
   EXPECT_EQ(back->receiver_acks, ReceiverAcks::kernel);  // a file from before --receiver-acks
+}
+
+TEST(LabStateFile, AFileWithoutTailDropsDropsNothing) {
+  const auto back = parse_state("rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\nrtt_ns=0\n", "x");
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->drop_tails, 0.0);  // a file from before --drop-tails
+  EXPECT_FALSE(back->middle());
+}
+
+TEST(LabStateFile, ABadTailDropIsAnError) {
+  EXPECT_EQ(error_of("drop_tails=1.5\n"), "/run/x.conf: line 1: drop_tails: '1.5' is outside [0, 1]");
+  EXPECT_EQ(error_of("drop_tails=often\n"),
+            "/run/x.conf: line 1: drop_tails: 'often' is not a probability (a number from 0 to 1, e.g. 0.3)");
+  EXPECT_EQ(error_of("drop_seed=-1\n"), "/run/x.conf: line 1: drop_seed: expected a non-negative integer, got '-1'");
 }
 
 TEST(LabStateFile, UnknownReceiverAcksIsAnError) {

@@ -6,6 +6,7 @@
 // (scale_fit.h). Each rule on a capture where it must hold and one where it must not.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -405,6 +406,67 @@ TEST(IdleMidWrite, AnIdleSenderInTheMiddleOfAWriteIsNotTheApplication) {
 TEST(IdleMidWrite, AnIdleSenderAfterAWritesEndIsTheApplication) {
   const Diagnosis g = diagnose(scan_client(idle_between_pairs(true)));
   EXPECT_EQ(g.dominant, LimitCause::sender_app) << g.mechanism;
+}
+
+// --- a mid-write idle that no ACK ended is a write's tail lost upstream ---
+
+// Request/response captured beside the receiver of a 10 ms path (the handshake's round trip
+// whole): 30 requests of 4 full segments and a 500-byte tail (PSH), ACKed every second segment at
+// once, each answered by a 100-byte reply as its tail arrives; the client's next request a round
+// trip after the reply. In every second request the tail arrives TAIL_AFTER the ACK of the 4th
+// segment (lost before the capture point and resent by a timer, or held by the sender), else
+// 120 us after the 4th segment.
+// AT_SENDER: the same exchange captured at the client, each ACK and reply a round trip after the
+// data it answers, the next request at once after the reply.
+std::vector<TcpPacket> requests_with_late_tails(std::int64_t tail_after, bool at_sender = false) {
+  Conversation c;
+  const std::int64_t rtt = 10 * kMs, lag = at_sender ? rtt : 20 * kUs;  // data to its ACK here
+  std::vector<TcpPacket> v = at_sender ? std::vector<TcpPacket>{c.syn(0), c.syn_ack(rtt), c.handshake_ack(rtt + 20 * kUs)}
+                                       : handshake_beside_receiver(c, rtt);
+  std::int64_t t = 11 * kMs;
+  for (int r = 0; r < 30; ++r) {
+    std::int64_t last_ack = t;
+    for (int i = 0; i < 4; ++i, t += 120 * kUs) {
+      v.push_back(c.data(t, kSeg));
+      if (i % 2 == 1) v.push_back(c.ack(last_ack = t + lag, c.bytes_sent()));
+    }
+    t = r % 2 == 1 ? last_ack + tail_after : t;
+    v.push_back(c.data(t, 500, true));
+    v.push_back(c.reply(t + (at_sender ? rtt : 300 * kUs), 100));
+    t += at_sender ? rtt + 50 * kUs : 300 * kUs + rtt;
+  }
+  std::stable_sort(v.begin(), v.end(), [](const TcpPacket& a, const TcpPacket& b) { return a.time_ns < b.time_ns; });
+  return v;
+}
+
+TEST(TailLoss, AMidWriteIdleThatNoAckEndedIsAWritesTailLostUpstream) {
+  // The tail 230 ms after the ACK (Linux's probe timeout with one segment out: 2 SRTT + 200 ms,
+  // RFC 8985 §7.2): the sender had the tail, a window and an empty flight; it had sent it. The
+  // lab's tail drops beside the receiver read "Problem: the sender's buffer (92 %)" before.
+  const DirectionReport d = scan_client(requests_with_late_tails(230 * kMs));
+  const Diagnosis g = diagnose(d);
+  EXPECT_EQ(d.unseen_tail_losses, 15u);
+  EXPECT_EQ(d.loss_events, 15u);
+  EXPECT_EQ(g.problem, LimitCause::loss) << g.mechanism;
+  EXPECT_NE(g.mechanism.find("15 writes' last segment lost before the capture point"), std::string::npos) << g.mechanism;
+}
+
+TEST(TailLoss, AtTheSenderAMidWriteIdleIsNoLossUpstream) {
+  // The same idles captured at the client: nothing is lost before this capture point (a lost
+  // tail would be seen, and its retransmission); the sender held its own data.
+  const DirectionReport d = scan_client(requests_with_late_tails(230 * kMs, true));
+  EXPECT_EQ(d.unseen_tail_losses, 0u);
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(share_ns(d, LimitCause::loss), 0);
+}
+
+TEST(TailLoss, ATailReleasedWithinARoundTripOfTheAckIsNoLoss) {
+  // The tail 12 ms after the ACK of a 10 ms path: the ACK's way back and the sender's reaction
+  // (a buffer the ACK freed), not a tail resent by a timer.
+  const DirectionReport d = scan_client(requests_with_late_tails(12 * kMs));
+  EXPECT_EQ(d.unseen_tail_losses, 0u);
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(share_ns(d, LimitCause::loss), 0);
 }
 
 TEST(MidStream, ABufferFlightBesideTheReceiverIsJudgedByItsStops) {

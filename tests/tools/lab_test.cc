@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <gtest/gtest.h>
@@ -201,6 +202,95 @@ TEST_F(Lab, RttAddsAMiddleHostWithADelayLineAndDownStopsIt) {
   EXPECT_FALSE(ns_exists("ackstall-m") || ns_exists("ackstall-a") || ns_exists("ackstall-b"));
   EXPECT_TRUE(gone(line[0]))
       << "the delay line (pid " << line[0] << ") outlived lab down";
+}
+
+// WRITES request/response turns through the lab on PORT: the client in ackstall-a writes SIZE
+// bytes (TCP_NODELAY), the server in ackstall-b answers each with one byte. Milliseconds for all
+// the turns, or -1.
+double reqresp_ms(std::uint16_t port, int writes, std::size_t size) {
+  std::promise<void> listening;
+  std::thread server([&] {
+    if (!lab::enter_namespace(lab::kNsB)) {
+      listening.set_value();
+      return;
+    }
+    const int ls = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    const int one = 1;
+    ::setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    ::bind(ls, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    ::listen(ls, 1);
+    listening.set_value();
+    const int c = ::accept(ls, nullptr, nullptr);
+    std::vector<char> buf(size);
+    for (int w = 0; c >= 0 && w < writes; ++w) {
+      std::size_t got = 0;
+      while (got < size) {
+        const ssize_t n = ::recv(c, buf.data() + got, size - got, 0);
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+      }
+      if (got < size || ::send(c, "r", 1, 0) != 1) break;
+    }
+    if (c >= 0) ::close(c);
+    ::close(ls);
+  });
+  listening.get_future().wait();
+  double ms = -1;
+  std::thread client([&] {
+    if (!lab::enter_namespace(lab::kNsA)) return;
+    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int one = 1;
+    ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sockaddr_in b{};
+    b.sin_family = AF_INET;
+    b.sin_port = htons(port);
+    ::inet_pton(AF_INET, lab::kAddrB, &b.sin_addr);
+    if (::connect(s, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0) {
+      const std::vector<char> req(size, 'q');
+      const auto t0 = std::chrono::steady_clock::now();
+      int w = 0;
+      char r = 0;
+      for (; w < writes; ++w) {
+        if (::send(s, req.data(), req.size(), 0) != static_cast<ssize_t>(req.size()) || ::recv(s, &r, 1, MSG_WAITALL) != 1) break;
+      }
+      if (w == writes) ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    }
+    ::close(s);
+  });
+  client.join();
+  server.join();
+  return ms;
+}
+
+// --drop-tails 1: the delay line drops every write's last segment once (lab/tail_drop.h); the
+// sender has nothing after it to draw duplicate ACKs and waits for a tail-loss probe or its
+// timeout (RFC 8985 §7: with one segment out Linux's probe waits 2 SRTT + 200 ms), so each turn
+// of a request/response exchange over a 2 ms path takes a timer's wait, not a round trip.
+TEST_F(Lab, DropTailsCostsEachWriteATimersWait) {
+  auto plain = run_cli({"up", "--rtt", "2ms"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const double fast = reqresp_ms(5994, 5, 3000);
+  ASSERT_EQ(run_cli({"down"}).code, 0);
+  auto up = run_cli({"up", "--rtt", "2ms", "--drop-tails", "1", "--drop-seed", "5"});
+  ASSERT_EQ(up.code, 0) << up.err;
+  EXPECT_NE(up.out.find("dropping writes' last segments with probability 1 (seed 5)"), std::string::npos) << up.out;
+  const double slow = reqresp_ms(5995, 5, 3000);
+  ASSERT_GT(fast, 0);
+  ASSERT_GT(slow, 0);
+  EXPECT_LT(fast, 5 * 50.0) << "5 turns of a 2 ms path";
+  EXPECT_GT(slow, 5 * 150.0) << "each turn's tail lost once: a timer's wait each";
+}
+
+TEST(LabNoRoot, BadDropTailsIsAUsageError) {
+  for (const char* bad : {"1.5", "-0.2", "often", "30%"}) {
+    const auto r = run_cli({"up", "--drop-tails", bad});
+    EXPECT_EQ(r.code, kExitUsage) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string("lab up: bad --drop-tails: '") + bad + "'"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 TEST(LabNoRoot, BadRttIsAUsageError) {

@@ -34,10 +34,13 @@ struct UpOptions {
   int mtu = 1500;
   std::string rtt{};  // empty: no middle host
   std::string receiver_acks = "kernel";
+  std::string drop_tails{};  // empty: none
+  std::uint64_t drop_seed = 1;
   // Assumes validate() passed.
   lab::LabConfig config() const {
     return {rate, timestamps == "on", *ttcp::parse_ack_mode(ack_mode), queue_bytes, mtu,
-            rtt.empty() ? 0 : *core::parse_duration_ns(rtt), *lab::parse_receiver_acks(receiver_acks)};
+            rtt.empty() ? 0 : *core::parse_duration_ns(rtt), *lab::parse_receiver_acks(receiver_acks),
+            drop_tails.empty() ? 0.0 : *lab::parse_drop_probability(drop_tails), drop_seed};
   }
   // The flags' values that CLI11 does not check itself, or what is wrong with one.
   core::Result<void> validate(std::string_view cmd) const {
@@ -47,6 +50,11 @@ struct UpOptions {
       return core::fail(std::string(cmd) + ": --ack-mode " + ack_mode +
                         " has no effect with --receiver-acks windows (the kernel ACKs every segment and the "
                         "middle host times them)");
+    }
+    if (!drop_tails.empty()) {
+      if (auto p = lab::parse_drop_probability(drop_tails); !p) {
+        return core::fail(std::string(cmd) + ": bad --drop-tails: " + p.error().message());
+      }
     }
     if (rtt.empty()) return {};
     const auto ns = core::parse_duration_ns(rtt);
@@ -79,6 +87,11 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
                  "(TcpAckFrequency 2), else 200 ms after the first unACKed one (TcpDelAckTicks 2); "
                  "brings up ackstall-m even without --rtt)")
       ->check(one_of(std::vector<std::string>{"kernel", "windows"}));
+  cmd.add_option("--drop-tails", o.drop_tails,
+                 "probability (0..1) that the delay line drops a write's last segment (PSH) of new data "
+                 "from a to b, each once: tail loss, recovered by a tail-loss probe or a timeout, not "
+                 "fast retransmit; brings up ackstall-m even without --rtt");
+  cmd.add_option("--drop-seed", o.drop_seed, "seed of --drop-tails' draws (default 1): the same seed, the same draws");
   cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 
@@ -92,9 +105,12 @@ int run_up(const UpOptions& o, Io io) {
   }
   const bool windows = cfg.receiver_acks == lab::ReceiverAcks::windows;
   const std::string path =
-      cfg.middle() ? fmt::format(" via {} (delay line {} round trip{}, {} shaped to {})", lab::kNsM,
+      cfg.middle() ? fmt::format(" via {} (delay line {} round trip{}{}, {} shaped to {})", lab::kNsM,
                                  cfg.rtt_ns > 0 ? core::format_duration_ns(cfg.rtt_ns) : std::string("0 ms"),
                                  windows ? ", receiver's ACKs thinned to Windows' rule: every 2nd segment, else 200 ms" : "",
+                                 cfg.drop_tails > 0 ? fmt::format(", dropping writes' last segments with probability "
+                                                                  "{} (seed {})", cfg.drop_tails, cfg.drop_seed)
+                                                    : std::string(),
                                  lab::kVethMB, cfg.rate)
                    : fmt::format(", {} shaped to {}", lab::kVethA, cfg.rate);
   fmt::print(io.out, "lab up: {} ({} {}) -> {} ({} {}){} with Ethernet framing, timestamps {}, receiver ack mode {}\n",

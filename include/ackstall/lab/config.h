@@ -32,10 +32,18 @@ struct LabConfig {
   std::int64_t rtt_ns = 0;
   // windows: the middle host is there even without --rtt (a delay line of 0 ms, the thinner in it).
   ReceiverAcks receiver_acks = ReceiverAcks::kernel;
+  // > 0: the delay line drops each write's last segment (PSH) of new data from a to b with this
+  // probability (0..1], drawn from drop_seed's stream (lab/tail_drop.h: tail loss by construction);
+  // brings up the middle host even without --rtt.
+  double drop_tails = 0;
+  std::uint64_t drop_seed = 1;
   // Whether the path has the middle host ackstall-m.
-  bool middle() const noexcept { return rtt_ns > 0 || receiver_acks != ReceiverAcks::kernel; }
+  bool middle() const noexcept { return rtt_ns > 0 || receiver_acks != ReceiverAcks::kernel || drop_tails > 0; }
   friend bool operator==(const LabConfig&, const LabConfig&) = default;
 };
+
+// A tail-drop probability (`lab up --drop-tails`): a decimal number in [0, 1], or what is wrong.
+core::Result<double> parse_drop_probability(std::string_view text);
 
 // A tc rate in core's rate grammar (core/units.h: "100mbit", "1.5gbit", "500kbit") within
 // 8kbit..100gbit, in bits per second.

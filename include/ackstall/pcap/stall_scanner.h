@@ -185,6 +185,9 @@ struct DirectionReport {
   std::uint64_t acked_before_data_bytes = 0;
   std::int64_t zero_window_before_data_ns = 0;
   std::uint64_t loss_events = 0;  // retransmissions starting a recovery (RFC 5681 §3.2, RFC 6298)
+  // Of them: a write's last segment lost before the capture point, seen only as resent by a timer
+  // (HalfFlow's idle branch: a mid-write idle the ACK did not end).
+  std::uint64_t unseen_tail_losses = 0;
   std::uint64_t zero_window_acks = 0;
   std::uint64_t peer_data_bytes = 0;  // the receiver's own payload seen (request/response)
   std::uint8_t sender_ttl = 0, receiver_ttl = 0;  // as captured (0: unknown)
