@@ -7,7 +7,7 @@
 # bench/diagnosis_corpus/manifest-seed37.json). The captures are removed unless KEEP_DIR is set;
 # SIM_ONLY=1 leaves the lab's part out (it brings up the lab's fixed namespaces, ackstall-a/-b).
 # Usage: bench/diagnosis_corpus/run.sh [path/to/ackstall] [SEED] [COUNT] [LAB] [LAB_EXTRA]
-#   (default: build/release/tools/ackstall/ackstall 37 364 84 12; about 6 minutes on 2 cores,
+#   (default: build/release/tools/ackstall/ackstall 37 364 84 12; its time is in docs/SCAN.md,
 #   most of it the lab's 96 transfers; LAB_EXTRA: the tail-loss entries after COUNT)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -10,8 +10,8 @@ namespace {
 
 constexpr std::string_view kKeys[] = {"rate",   "timestamps",    "ack_mode",   "queue_bytes",
                                       "rtt_ns", "receiver_acks", "drop_tails", "drop_seed"};
-// Keys a state file must have; later ones are optional (0 when absent: a lab written by an
-// earlier release).
+// Keys a state file must have; later ones are optional (their LabConfig defaults when absent: a
+// lab written by an earlier release).
 constexpr std::size_t kRequiredKeys = 4;
 
 // A non-negative integer, or what is wrong with it.
@@ -67,11 +67,13 @@ std::string format_state(const LabConfig& cfg) {
   s << "rate=" << cfg.rate << "\ntimestamps=" << (cfg.timestamps ? "1" : "0")
     << "\nack_mode=" << ttcp::to_string(cfg.ack_mode) << "\nqueue_bytes=" << cfg.queue_bytes << "\nrtt_ns=" << cfg.rtt_ns
     << "\nreceiver_acks=" << to_string(cfg.receiver_acks);
-  // The shortest text that reads back as the same double (std::to_chars, [charconv.to.chars]).
-  char p[32];
+  // The shortest text that reads back as the same double (std::to_chars, [charconv.to.chars]), in
+  // fixed notation: for a probability in [0, 1] at most 326 characters (the smallest double,
+  // 5e-324, is "0.", 323 zeros and a 5).
+  char p[400];
   const auto r = std::to_chars(p, p + sizeof p, cfg.drop_tails, std::chars_format::fixed);
-  s << "\ndrop_tails=" << std::string_view(p, static_cast<std::size_t>(r.ptr - p)) << "\ndrop_seed=" << cfg.drop_seed
-    << '\n';
+  const std::string_view text = r.ec == std::errc{} ? std::string_view(p, static_cast<std::size_t>(r.ptr - p)) : "0";
+  s << "\ndrop_tails=" << text << "\ndrop_seed=" << cfg.drop_seed << '\n';
   return s.str();
 }
 

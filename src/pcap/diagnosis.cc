@@ -213,9 +213,9 @@ std::string resent_text(const DirectionReport& d) {
   std::string text =
       fmt::format("{} segment{} retransmitted", d.retransmitted_segments, d.retransmitted_segments == 1 ? "" : "s");
   if (d.unseen_tail_losses > 0) {
-    text += fmt::format("; {} write{}' last segment lost before the capture point, seen only when resent a "
+    text += fmt::format("; {} write{} last segment lost before the capture point, seen only when resent a "
                         "timer later",
-                        d.unseen_tail_losses, d.unseen_tail_losses == 1 ? "" : "s");
+                        d.unseen_tail_losses, d.unseen_tail_losses == 1 ? "'s" : "s'");
   }
   return text;
 }

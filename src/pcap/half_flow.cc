@@ -182,8 +182,8 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
             // application's.
             const std::int64_t rtt = path_rtt_ns();
             const std::optional<std::int64_t> side = sender_side_ns();
-            if (!last_data_psh_ && side && 4 * *side >= *report_.handshake_rtt_ns && have_window_ &&
-                window_bytes(window_raw_) >= full_segment() && app - rtt >= threshold_ns_) {
+            if (!last_data_psh_ && p.has(tcp_flag::psh) && side && 4 * *side >= *report_.handshake_rtt_ns &&
+                have_window_ && window_bytes(window_raw_) >= full_segment() && app - rtt >= threshold_ns_) {
               // Idle in the middle of a write (no PSH: the sender had data queued) with everything
               // seen ACKed and a full segment of window open, a stall's length beyond the path's
               // whole round trip (the handshake's: the ACK's way to the sender and the data's way
@@ -197,7 +197,11 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
               // what it sends next it had sent already, lost before the capture point: the write's
               // last segment, which no later segment follows to draw duplicate ACKs (RFC 5681
               // §3.2), resent by a tail-loss probe or the retransmission timer (RFC 8985 §7,
-              // RFC 6298). The capture sees it once, late: the idle is the loss's.
+              // RFC 6298). The capture sees it once, late: the idle is the loss's. The segment that
+              // ends the idle has PSH: the resent tail is the write's last segment, sent again with
+              // its flags (Linux resends the same skb, RFC 8985 §7.3); a corked or sendfile sender
+              // (TCP_CORK, MSG_MORE) sets PSH only at its transfer's end, so its waits in the middle
+              // (a disk read) end in a segment without it, and are not taken for a loss.
               account(LimitCause::loss, app);
               app = 0;
               for (Span& sp : pending_spans_) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <utility>
 
 namespace ackstall::core {
 namespace {
@@ -46,6 +47,25 @@ TEST(Ring, AnAppendedSlotIsTheNewBack) {
   EXPECT_EQ(r.front(), 14);
   r.clear();
   EXPECT_TRUE(r.empty());
+}
+
+TEST(Ring, AMovedFromRingIsEmptyAndUsable) {
+  Ring<int> a;
+  for (int i = 0; i < 9; ++i) a.push_back(i);
+  Ring<int> b(std::move(a));
+  EXPECT_EQ(b.size(), 9u);
+  EXPECT_EQ(b.back(), 8);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): the moved-from state is the point
+  for (int i = 0; i < 20; ++i) a.push_back(i);  // grows from nothing, as a new ring
+  EXPECT_EQ(a.size(), 20u);
+  EXPECT_EQ(a.front(), 0);
+  EXPECT_EQ(a.back(), 19);
+  Ring<int> c;
+  c = std::move(b);
+  EXPECT_EQ(c[3], 3);
+  EXPECT_TRUE(b.empty());  // NOLINT(bugprone-use-after-move)
+  b.append_slot() = 7;
+  EXPECT_EQ(b.front(), 7);
 }
 
 }  // namespace

@@ -45,6 +45,18 @@ TEST(LabStateFile, DefaultsRoundTrip) {
   EXPECT_EQ(*back, LabConfig{});
 }
 
+TEST(LabStateFile, TheSmallestProbabilitiesRoundTrip) {
+  // Fixed notation of a tiny probability is long (1e-300: "0.", 299 zeros and a 1): written whole
+  // (a 32-byte buffer cut it before).
+  for (const double p : {1e-9, 3e-40, 1e-300}) {
+    LabConfig cfg;
+    cfg.drop_tails = p;
+    const auto back = parse_state(format_state(cfg), "x");
+    ASSERT_TRUE(back) << back.error();
+    EXPECT_EQ(back->drop_tails, p);
+  }
+}
+
 TEST(LabStateFile, AFileWithoutTheMiddleHostReadsAsNoDelayLine) {
   const auto back = parse_state("rate=20mbit\ntimestamps=0\nack_mode=classic\nqueue_bytes=4000\n", "x");
   ASSERT_TRUE(back) << back.error();

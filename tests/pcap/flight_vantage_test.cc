@@ -418,7 +418,10 @@ TEST(IdleMidWrite, AnIdleSenderAfterAWritesEndIsTheApplication) {
 // 120 us after the 4th segment.
 // AT_SENDER: the same exchange captured at the client, each ACK and reply a round trip after the
 // data it answers, the next request at once after the reply.
-std::vector<TcpPacket> requests_with_late_tails(std::int64_t tail_after, bool at_sender = false) {
+// Writes of 4 segments and a 500-byte tail with PSH, every other tail TAIL_AFTER behind the ACK
+// of the rest; with corked set, the segment after the wait is a full one without PSH (a sender
+// that sets PSH only at its transfer's end: TCP_CORK, MSG_MORE, sendfile).
+std::vector<TcpPacket> requests_with_late_tails(std::int64_t tail_after, bool at_sender = false, bool corked = false) {
   Conversation c;
   const std::int64_t rtt = 10 * kMs, lag = at_sender ? rtt : 20 * kUs;  // data to its ACK here
   std::vector<TcpPacket> v = at_sender ? std::vector<TcpPacket>{c.syn(0), c.syn_ack(rtt), c.handshake_ack(rtt + 20 * kUs)}
@@ -431,7 +434,7 @@ std::vector<TcpPacket> requests_with_late_tails(std::int64_t tail_after, bool at
       if (i % 2 == 1) v.push_back(c.ack(last_ack = t + lag, c.bytes_sent()));
     }
     t = r % 2 == 1 ? last_ack + tail_after : t;
-    v.push_back(c.data(t, 500, true));
+    v.push_back(corked && r % 2 == 1 ? c.data(t, kSeg) : c.data(t, 500, true));
     v.push_back(c.reply(t + (at_sender ? rtt : 300 * kUs), 100));
     t += at_sender ? rtt + 50 * kUs : 300 * kUs + rtt;
   }
@@ -442,7 +445,7 @@ std::vector<TcpPacket> requests_with_late_tails(std::int64_t tail_after, bool at
 TEST(TailLoss, AMidWriteIdleThatNoAckEndedIsAWritesTailLostUpstream) {
   // The tail 230 ms after the ACK (Linux's probe timeout with one segment out: 2 SRTT + 200 ms,
   // RFC 8985 §7.2): the sender had the tail, a window and an empty flight; it had sent it. The
-  // lab's tail drops beside the receiver read "Problem: the sender's buffer (92 %)" before.
+  // lab's tail drops beside the receiver read as the sender's buffer before (docs/SCAN.md).
   const DirectionReport d = scan_client(requests_with_late_tails(230 * kMs));
   const Diagnosis g = diagnose(d);
   EXPECT_EQ(d.unseen_tail_losses, 15u);
@@ -455,6 +458,16 @@ TEST(TailLoss, AtTheSenderAMidWriteIdleIsNoLossUpstream) {
   // The same idles captured at the client: nothing is lost before this capture point (a lost
   // tail would be seen, and its retransmission); the sender held its own data.
   const DirectionReport d = scan_client(requests_with_late_tails(230 * kMs, true));
+  EXPECT_EQ(d.unseen_tail_losses, 0u);
+  EXPECT_EQ(d.loss_events, 0u);
+  EXPECT_EQ(share_ns(d, LimitCause::loss), 0);
+}
+
+TEST(TailLoss, ACorkedSendersWaitEndedWithoutPshIsNoLoss) {
+  // The same idles beside the receiver, each ended by a full segment without PSH: a sender that
+  // marks only its transfer's end (a sendfile server waiting on its disk) had not sent that data;
+  // a resent tail would carry the write's PSH.
+  const DirectionReport d = scan_client(requests_with_late_tails(230 * kMs, false, true));
   EXPECT_EQ(d.unseen_tail_losses, 0u);
   EXPECT_EQ(d.loss_events, 0u);
   EXPECT_EQ(share_ns(d, LimitCause::loss), 0);

@@ -19,19 +19,21 @@ for _ in $(seq 100); do port=$(sed -n 's/.*port=\([0-9]*\) .*/\1/p' "$dir/rx.txt
 # 1. SIGINT: text report, 130.
 "$ackstall" ttcp -t -s --time 60 --interval 0.2 -p "$port" 127.0.0.1 > "$dir/tx-int.txt" 2>&1 &
 tx=$!; pids+=($tx)
-# The signal goes once the transmitter is connected: an ASan build on a loaded machine took longer
-# than a fixed 0.7 s to connect, and a signal before the handler is up proves nothing. ttcp's
-# output to a file is block-buffered, so the kernel's socket table tells (ss), not the files.
-connected() {  # up to 60 s for an established connection from a port other than those in $1
-  for _ in $(seq 600); do
-    local c
-    c=$(ss -Htn state established "( dport = :$port )" | awk '{print $3}' | grep -vxF -e "${1:-none}" | head -1)
+# The signal goes once the transmitter is connected (its handler is up before it connects): a
+# fixed wait failed in an ASan build on a loaded machine (docs/GUIDE.md "Tests that wait on real
+# processes"), and a signal before the handler proves nothing. ttcp's output to a file is
+# block-buffered, so the kernel's socket table tells (ss), not the files.
+command -v ss >/dev/null || fail "ss not installed (Debian package iproute2)"
+connected() {  # up to 30 s for an established connection to the receiver from a port not in $1
+  local until=$((SECONDS + 30)) c
+  while [ "$SECONDS" -lt "$until" ]; do
+    c=$(ss -Htn state established "( dst 127.0.0.1:$port )" | awk '{print $3}' | grep -vxF -e "${1:-none}" | head -1)
     [ -n "$c" ] && { echo "$c"; return 0; }
     sleep 0.1
   done
   return 1
 }
-first=$(connected) || fail "SIGINT: the transmitter did not connect in 60 s"
+first=$(connected) || fail "SIGINT: the transmitter did not connect in 30 s"
 sleep 0.3  # an interval line (0.2 s) before the signal
 kill -INT "$tx"; wait "$tx"; code=$?
 [ "$code" -eq 130 ] || fail "SIGINT: exit $code, expected 130"
@@ -42,7 +44,7 @@ grep -q " stalls\?$" "$dir/tx-int.txt" || fail "SIGINT: intervals carry no stall
 # 2. SIGTERM with --json: a JSON report saying so, 143.
 "$ackstall" ttcp -t -s --time 60 --json -p "$port" 127.0.0.1 > "$dir/tx-term.json" 2>&1 &
 tx=$!; pids+=($tx)
-connected "$first" >/dev/null || fail "SIGTERM: the transmitter did not connect in 60 s"
+connected "$first" >/dev/null || fail "SIGTERM: the transmitter did not connect in 30 s"
 sleep 0.3; kill -TERM "$tx"; wait "$tx"; code=$?
 [ "$code" -eq 143 ] || fail "SIGTERM: exit $code, expected 143"
 python3 - "$dir/tx-term.json" <<'PY' || fail "SIGTERM: bad JSON report"

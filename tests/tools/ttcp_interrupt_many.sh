@@ -4,8 +4,12 @@
 # to the child and to its process group; the second copy ended the process before its report
 # was written (include/ackstall/ttcp/interrupt.h). Each run here is interrupted after the transmitter has
 # started (its first line is out), at a random moment up to 0.3 s, by one SIGINT, by two back to
-# back, or by timeout(1) itself (after 0.4-0.8 s: past start-up, also under ASan); every run must
-# end 130 (124 through timeout) with its report.
+# back, or by timeout(1) itself (after 0.4-0.8 s: past start-up as a rule, also under ASan); every
+# run must end 130 (124 through timeout) with its report. ttcp installs its handler before it
+# prints and flushes its first line, so a timeout(1) run with no output at all was signalled
+# before the handler was up (an ASan build under load can take over 0.4 s to start: docs/GUIDE.md
+# "Tests that wait on real processes"): it proves nothing, is counted apart, and at most a tenth
+# of those runs may be so.
 # Usage: ttcp_interrupt_many.sh ACKSTALL [RUNS]
 set -uo pipefail
 ackstall=$1
@@ -18,7 +22,7 @@ rx=$!
 for _ in $(seq 200); do port=$(sed -n 's/.*port=\([0-9]*\) .*/\1/p' "$dir/rx.txt" | head -1); [ -n "$port" ] && break; sleep 0.02; done
 [ -n "${port:-}" ] || { echo "FAIL: the receiver did not report its port"; cat "$dir/rx.txt"; exit 1; }
 RANDOM=2006  # the moments are the same every run of the test
-lost=0
+lost=0 early=0 timed=0
 for i in $(seq "$runs"); do
   delay=$(printf '0.%03d' $((RANDOM % 300)))
   how=$((i % 3))
@@ -27,6 +31,12 @@ for i in $(seq "$runs"); do
     # timeout(1) as a user runs it: the signal to the child and to the process group.
     timeout -s INT "0.$((RANDOM % 400 + 400))" "$ackstall" ttcp -t -s --time 30 --interval 0.1 -p "$port" 127.0.0.1 > "$out" 2>&1
     code=$?; want=124
+    timed=$((timed + 1))
+    if [ "$code" -eq 124 ] && [ ! -s "$out" ]; then
+      early=$((early + 1))
+      rm -f "$out"
+      continue
+    fi
   else
     "$ackstall" ttcp -t -s --time 30 --interval 0.1 -p "$port" 127.0.0.1 > "$out" 2>&1 &
     tx=$!
@@ -42,5 +52,5 @@ for i in $(seq "$runs"); do
   fi
   rm -f "$out"
 done
-echo "$runs interrupts, $lost lost reports"
-[ "$lost" -eq 0 ]
+echo "$runs interrupts, $lost lost reports; $early of the $timed timeout(1) runs ended before the transmitter started"
+[ "$lost" -eq 0 ] && [ $((10 * early)) -le "$timed" ]

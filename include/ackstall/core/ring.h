@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace ackstall::core {
@@ -11,6 +12,28 @@ namespace ackstall::core {
 template <class T>
 class Ring {
  public:
+  Ring() = default;
+  Ring(const Ring&) = default;
+  Ring& operator=(const Ring&) = default;
+  // A moved-from ring is empty with no storage, as a new one (its counters would index a buffer
+  // it no longer has).
+  Ring(Ring&& o) noexcept
+      : buf_(std::move(o.buf_)), head_(o.head_), tail_(o.tail_), mask_(o.mask_), capacity_(o.capacity_) {
+    o.reset();
+  }
+  Ring& operator=(Ring&& o) noexcept {
+    if (this != &o) {
+      buf_ = std::move(o.buf_);
+      head_ = o.head_;
+      tail_ = o.tail_;
+      mask_ = o.mask_;
+      capacity_ = o.capacity_;
+      o.reset();
+    }
+    return *this;
+  }
+  ~Ring() = default;
+
   bool empty() const noexcept { return head_ == tail_; }
   std::size_t size() const noexcept { return tail_ - head_; }
   T& front() noexcept { return buf_[head_ & mask_]; }
@@ -44,6 +67,10 @@ class Ring {
     buf_.swap(nb);
     mask_ = n - 1;
     capacity_ = n;
+  }
+  void reset() noexcept {
+    buf_.clear();
+    head_ = tail_ = mask_ = capacity_ = 0;
   }
   std::vector<T> buf_;
   // buf_.size(), kept apart: the vector's size is a division by sizeof(T) on every push.
