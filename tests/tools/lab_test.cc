@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/stat.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -143,40 +145,78 @@ bool gone(pid_t pid) {
   return close == std::string::npos || l.substr(close + 2, 1) == "Z";
 }
 
-// Milliseconds a TCP connect from ackstall-a to ackstall-b takes: one round trip (SYN, SYN-ACK).
-double connect_ms(std::uint16_t port) {
+// A listening TCP socket on PORT (any address) in the calling thread's namespace. Its accept()
+// gives up after 20 s (SO_RCVTIMEO, socket(7)): a client that never came fails the test instead
+// of hanging it.
+int listen_on(std::uint16_t port) {
+  const int ls = ::socket(AF_INET, SOCK_STREAM, 0);
+  const int one = 1;
+  ::setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  const timeval limit{20, 0};
+  ::setsockopt(ls, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  ::bind(ls, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  ::listen(ls, 1);
+  return ls;
+}
+
+// ackstall-b's address on PORT.
+sockaddr_in lab_b(std::uint16_t port) {
+  sockaddr_in b{};
+  b.sin_family = AF_INET;
+  b.sin_port = htons(port);
+  ::inet_pton(AF_INET, lab::kAddrB, &b.sin_addr);
+  return b;
+}
+
+// SERVE(listening socket on PORT) on a thread in ackstall-b, then CLIENT(a new socket, b's address
+// on PORT) on a thread in ackstall-a (a thread's network namespace is its own); what CLIENT
+// returned, or -1 where a namespace could not be entered.
+double across_lab(std::uint16_t port, const std::function<void(int)>& serve,
+                  const std::function<double(int, const sockaddr_in&)>& client) {
   std::promise<void> listening;
   std::thread server([&] {
     if (!lab::enter_namespace(lab::kNsB)) return listening.set_value();
-    const int ls = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    ::bind(ls, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(ls, 1);
+    const int ls = listen_on(port);
     listening.set_value();
-    const int c = ::accept(ls, nullptr, nullptr);
-    if (c >= 0) ::close(c);
+    serve(ls);
     ::close(ls);
   });
   listening.get_future().wait();
-  double ms = -1;
-  std::thread client([&] {
+  double out = -1;
+  std::thread client_thread([&] {
     if (!lab::enter_namespace(lab::kNsA)) return;
     const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in b{};
-    b.sin_family = AF_INET;
-    b.sin_port = htons(port);
-    ::inet_pton(AF_INET, lab::kAddrB, &b.sin_addr);
-    const auto t0 = std::chrono::steady_clock::now();
-    if (::connect(s, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0) {
-      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    }
+    out = client(s, lab_b(port));
     ::close(s);
   });
-  client.join();
+  client_thread.join();
   server.join();
-  return ms;
+  return out;
+}
+
+bool connect_to(int s, const sockaddr_in& b) {
+  return ::connect(s, reinterpret_cast<const sockaddr*>(&b), sizeof b) == 0;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Milliseconds a TCP connect from ackstall-a to ackstall-b takes: one round trip (SYN, SYN-ACK).
+double connect_ms(std::uint16_t port) {
+  return across_lab(
+      port,
+      [](int ls) {
+        const int c = ::accept(ls, nullptr, nullptr);
+        if (c >= 0) ::close(c);
+      },
+      [](int s, const sockaddr_in& b) {
+        const auto t0 = std::chrono::steady_clock::now();
+        return connect_to(s, b) ? ms_since(t0) : -1.0;
+      });
 }
 
 TEST_F(Lab, RttAddsAMiddleHostWithADelayLineAndDownStopsIt) {
@@ -208,61 +248,37 @@ TEST_F(Lab, RttAddsAMiddleHostWithADelayLineAndDownStopsIt) {
 // bytes (TCP_NODELAY), the server in ackstall-b answers each with one byte. Milliseconds for all
 // the turns, or -1.
 double reqresp_ms(std::uint16_t port, int writes, std::size_t size) {
-  std::promise<void> listening;
-  std::thread server([&] {
-    if (!lab::enter_namespace(lab::kNsB)) {
-      listening.set_value();
-      return;
-    }
-    const int ls = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    const int one = 1;
-    ::setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    ::bind(ls, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    ::listen(ls, 1);
-    listening.set_value();
-    const int c = ::accept(ls, nullptr, nullptr);
-    std::vector<char> buf(size);
-    for (int w = 0; c >= 0 && w < writes; ++w) {
-      std::size_t got = 0;
-      while (got < size) {
-        const ssize_t n = ::recv(c, buf.data() + got, size - got, 0);
-        if (n <= 0) break;
-        got += static_cast<std::size_t>(n);
-      }
-      if (got < size || ::send(c, "r", 1, 0) != 1) break;
-    }
-    if (c >= 0) ::close(c);
-    ::close(ls);
-  });
-  listening.get_future().wait();
-  double ms = -1;
-  std::thread client([&] {
-    if (!lab::enter_namespace(lab::kNsA)) return;
-    const int s = ::socket(AF_INET, SOCK_STREAM, 0);
-    const int one = 1;
-    ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    sockaddr_in b{};
-    b.sin_family = AF_INET;
-    b.sin_port = htons(port);
-    ::inet_pton(AF_INET, lab::kAddrB, &b.sin_addr);
-    if (::connect(s, reinterpret_cast<sockaddr*>(&b), sizeof b) == 0) {
-      const std::vector<char> req(size, 'q');
-      const auto t0 = std::chrono::steady_clock::now();
-      int w = 0;
-      char r = 0;
-      for (; w < writes; ++w) {
-        if (::send(s, req.data(), req.size(), 0) != static_cast<ssize_t>(req.size()) || ::recv(s, &r, 1, MSG_WAITALL) != 1) break;
-      }
-      if (w == writes) ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    }
-    ::close(s);
-  });
-  client.join();
-  server.join();
-  return ms;
+  return across_lab(
+      port,
+      [&](int ls) {
+        const int c = ::accept(ls, nullptr, nullptr);
+        std::vector<char> buf(size);
+        for (int w = 0; c >= 0 && w < writes; ++w) {
+          std::size_t got = 0;
+          while (got < size) {
+            const ssize_t n = ::recv(c, buf.data() + got, size - got, 0);
+            if (n <= 0) break;
+            got += static_cast<std::size_t>(n);
+          }
+          if (got < size || ::send(c, "r", 1, 0) != 1) break;
+        }
+        if (c >= 0) ::close(c);
+      },
+      [&](int s, const sockaddr_in& b) {
+        const int one = 1;
+        ::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        if (!connect_to(s, b)) return -1.0;
+        const std::vector<char> req(size, 'q');
+        const auto t0 = std::chrono::steady_clock::now();
+        char r = 0;
+        for (int w = 0; w < writes; ++w) {
+          if (::send(s, req.data(), req.size(), 0) != static_cast<ssize_t>(req.size()) ||
+              ::recv(s, &r, 1, MSG_WAITALL) != 1) {
+            return -1.0;
+          }
+        }
+        return ms_since(t0);
+      });
 }
 
 // --drop-tails 1: the delay line drops every write's last segment once (lab/tail_drop.h); the
