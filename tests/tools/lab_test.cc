@@ -309,6 +309,16 @@ TEST(LabNoRoot, BadDropTailsIsAUsageError) {
   }
 }
 
+TEST(LabNoRoot, ANegativeDropSeedIsAUsageError) {
+  // Refused before any namespace is made (no root needed), not wrapped round to 2^64 - 1.
+  for (const char* bad : {"-1", "seven"}) {
+    const auto r = run_cli({"up", "--drop-tails", "0.3", "--drop-seed", bad});
+    EXPECT_EQ(r.code, kExitUsage) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--drop-seed"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST(LabNoRoot, BadRttIsAUsageError) {
   for (const char* bad : {"soon", "0ms", "11s"}) {
     const auto r = run_cli({"up", "--rtt", bad});
