@@ -67,28 +67,28 @@ std::optional<TcpFrame> parse_tcp_frame(std::span<const std::byte> frame) {
   return t;
 }
 
-AckThinner::Key AckThinner::key(const std::array<std::uint8_t, 16>& raddr, std::uint16_t rport,
-                                const std::array<std::uint8_t, 16>& saddr, std::uint16_t sport) {
-  Key k{};
-  std::copy(raddr.begin(), raddr.end(), k.begin());
-  std::copy(saddr.begin(), saddr.end(), k.begin() + 16);
-  k[32] = static_cast<std::uint8_t>(rport >> 8);
-  k[33] = static_cast<std::uint8_t>(rport);
-  k[34] = static_cast<std::uint8_t>(sport >> 8);
-  k[35] = static_cast<std::uint8_t>(sport);
+FrameFlowKey frame_flow_key(const std::array<std::uint8_t, 16>& addr1, std::uint16_t port1,
+                            const std::array<std::uint8_t, 16>& addr2, std::uint16_t port2) noexcept {
+  FrameFlowKey k{};
+  std::copy(addr1.begin(), addr1.end(), k.begin());
+  std::copy(addr2.begin(), addr2.end(), k.begin() + 16);
+  k[32] = static_cast<std::uint8_t>(port1 >> 8);
+  k[33] = static_cast<std::uint8_t>(port1);
+  k[34] = static_cast<std::uint8_t>(port2 >> 8);
+  k[35] = static_cast<std::uint8_t>(port2);
   return k;
 }
 
 void AckThinner::on_sender_frame(std::span<const std::byte> frame) {
   const auto t = parse_tcp_frame(frame);
   if (!t) return;
-  Flow& f = flows_[key(t->dst, t->dport, t->src, t->sport)];
+  Flow& f = flows_[frame_flow_key(t->dst, t->dport, t->src, t->sport)];
   if (t->flags & kTcpSyn) {
     f = Flow{};  // a new connection on these ports
     return;
   }
   if (t->flags & kTcpRst) {
-    flows_.erase(key(t->dst, t->dport, t->src, t->sport));
+    flows_.erase(frame_flow_key(t->dst, t->dport, t->src, t->sport));
     return;
   }
   const std::uint32_t end = t->seq + t->payload;
@@ -130,7 +130,7 @@ AckThinner::Verdict AckThinner::on_receiver_frame(std::int64_t now_ns, std::span
     ++passed_;
     return Verdict::pass;
   }
-  const Key k = key(t->src, t->sport, t->dst, t->dport);
+  const Key k = frame_flow_key(t->src, t->sport, t->dst, t->dport);
   Flow& f = flows_[k];
   const bool has_ack = (t->flags & kTcpAck) != 0;
   const auto pass = [&] {

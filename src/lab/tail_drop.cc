@@ -1,11 +1,6 @@
 #include "ackstall/lab/tail_drop.h"
 
-#include <algorithm>
-
 namespace ackstall::lab {
-namespace {
-constexpr std::uint8_t kTcpPsh = 0x08;
-}  // namespace
 
 bool is_write_tail(const TcpFrame& t) noexcept {
   if (t.payload == 0 || !(t.flags & kTcpPsh)) return false;
@@ -26,13 +21,7 @@ bool TailDropper::drop(std::span<const std::byte> frame) {
   if (probability_ <= 0) return false;
   const auto t = parse_tcp_frame(frame);
   if (!t) return false;
-  Key k{};
-  std::copy(t->src.begin(), t->src.end(), k.begin());
-  std::copy(t->dst.begin(), t->dst.end(), k.begin() + 16);
-  k[32] = static_cast<std::uint8_t>(t->sport >> 8);
-  k[33] = static_cast<std::uint8_t>(t->sport);
-  k[34] = static_cast<std::uint8_t>(t->dport >> 8);
-  k[35] = static_cast<std::uint8_t>(t->dport);
+  const FrameFlowKey k = frame_flow_key(t->src, t->sport, t->dst, t->dport);
   if (t->flags & (kTcpSyn | kTcpRst)) {
     seen_end_.erase(k);  // a new connection on these ports, or the end of this one
     return false;

@@ -171,11 +171,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
           if (p.payload_len >= max_payload_ && paced_after_previous(now - last_data_ns_)) {
             // A full segment one frame time after the one before: queued behind it at the
             // bottleneck (a capture past it sees the link's pace), not an idle sender.
-            account(LimitCause::network, app);
-            app = 0;
-            for (Span& sp : pending_spans_) {
-              if (sp.cause == static_cast<std::uint8_t>(LimitCause::sender_app)) sp.cause = static_cast<std::uint8_t>(LimitCause::network);
-            }
+            pending_idle_to(LimitCause::network, app);
           } else {
             // The first round trip after the ACK that emptied the flight is the ACK's way back
             // to the sender (a receiver-side capture sees it whole): the path's, not the
@@ -202,11 +198,7 @@ void HalfFlow::on_sender(const TcpPacket& p, std::uint64_t frame, std::uint8_t t
               // its flags (Linux resends the same skb, RFC 8985 §7.3); a corked or sendfile sender
               // (TCP_CORK, MSG_MORE) sets PSH only at its transfer's end, so its waits in the middle
               // (a disk read) end in a segment without it, and are not taken for a loss.
-              account(LimitCause::loss, app);
-              app = 0;
-              for (Span& sp : pending_spans_) {
-                if (sp.cause == static_cast<std::uint8_t>(LimitCause::sender_app)) sp.cause = static_cast<std::uint8_t>(LimitCause::loss);
-              }
+              pending_idle_to(LimitCause::loss, app);
               report_.loss_events++;
               report_.unseen_tail_losses++;
               undo_turn();
@@ -796,6 +788,14 @@ void HalfFlow::account(core::LimitCause c, std::int64_t ns) {
   if (ns <= 0) return;
   report_.cause_ns[static_cast<std::size_t>(c)] += ns;
   report_.cause_events[static_cast<std::size_t>(c)]++;
+}
+
+void HalfFlow::pending_idle_to(core::LimitCause c, std::int64_t& idle) {
+  account(c, idle);
+  idle = 0;
+  for (Span& sp : pending_spans_) {
+    if (sp.cause == static_cast<std::uint8_t>(core::LimitCause::sender_app)) sp.cause = static_cast<std::uint8_t>(c);
+  }
 }
 
 void HalfFlow::pend_span(std::uint8_t cause, std::int64_t start, std::int64_t end) {

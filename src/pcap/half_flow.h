@@ -141,6 +141,9 @@ class HalfFlow {
   }
   void timeline_span(std::uint8_t cause, std::int64_t start, std::int64_t end);
   void pend_span(std::uint8_t cause, std::int64_t start, std::int64_t end);  // a pending span
+  // The pending idle IDLE (the application's so far) goes to C, in the accounts and the pending
+  // timeline's spans; IDLE becomes 0.
+  void pending_idle_to(core::LimitCause c, std::int64_t& idle);
   RunRecorder runs_;
   void flight_until(std::int64_t now);
   bool acct_started_ = false;

@@ -44,7 +44,13 @@ struct TcpFrame {
   std::uint32_t payload = 0;  // TCP payload bytes (a GSO frame: all of its segments')
   std::uint16_t gso_size = 0;  // > 0: a GSO frame of segments this long (the vnet header's)
 };
-inline constexpr std::uint8_t kTcpFin = 0x01, kTcpSyn = 0x02, kTcpRst = 0x04, kTcpAck = 0x10;
+inline constexpr std::uint8_t kTcpFin = 0x01, kTcpSyn = 0x02, kTcpRst = 0x04, kTcpPsh = 0x08, kTcpAck = 0x10;
+
+// One direction of a connection as a map key: the first end's address and port, then the
+// other's (the thinner keys by the receiver's end first, the tail dropper by the sender's).
+using FrameFlowKey = std::array<std::uint8_t, 36>;
+FrameFlowKey frame_flow_key(const std::array<std::uint8_t, 16>& addr1, std::uint16_t port1,
+                            const std::array<std::uint8_t, 16>& addr2, std::uint16_t port2) noexcept;
 
 // nullopt: not TCP over IPv4/IPv6 (or too short, or an IP fragment).
 std::optional<TcpFrame> parse_tcp_frame(std::span<const std::byte> frame);
@@ -90,7 +96,7 @@ class AckThinner {
 
  private:
   // The receiver's side of a connection: its address and port, then the sender's.
-  using Key = std::array<std::uint8_t, 36>;
+  using Key = FrameFlowKey;
   struct Flow {
     std::deque<std::uint32_t> ends;   // ends of the sender's segments not yet ACKed, ascending
     std::optional<std::uint32_t> fin_end;  // the sequence after the sender's FIN
@@ -103,8 +109,6 @@ class AckThinner {
     std::uint16_t held_window = 0;
     std::int64_t due_ns = 0;          // the timer, while an ACK is held
   };
-  static Key key(const std::array<std::uint8_t, 16>& raddr, std::uint16_t rport,
-                 const std::array<std::uint8_t, 16>& saddr, std::uint16_t sport);
   Flow* earliest_due();
   // An ACK of `ack` with `window` left for the sender: the count and the timer start again.
   void forwarded(Flow& f, std::uint32_t ack, std::uint16_t window);

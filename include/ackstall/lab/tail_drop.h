@@ -40,11 +40,10 @@ class TailDropper {
   std::uint64_t dropped() const noexcept { return dropped_; }
 
  private:
-  using Key = std::array<std::uint8_t, 36>;
   double probability_;
   std::uint64_t seed_;
   std::uint64_t draws_ = 0, dropped_ = 0;
-  std::map<Key, std::uint32_t> seen_end_;  // per flow: the end of the highest data seen
+  std::map<FrameFlowKey, std::uint32_t> seen_end_;  // per flow: the end of the highest data seen
 };
 
 }  // namespace ackstall::lab
