@@ -6,7 +6,10 @@
 #include <pcap/pcap.h>
 
 #include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -82,8 +85,49 @@ CaptureSource::CaptureSource(CaptureSource&&) noexcept = default;
 CaptureSource& CaptureSource::operator=(CaptureSource&&) noexcept = default;
 CaptureSource::~CaptureSource() = default;
 
+bool CaptureSource::reads_once(const std::string& name) {
+  if (name == "-") return true;
+  struct stat st {};
+  return ::stat(name.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 Result<CaptureSource> CaptureSource::open(const std::string& name, const std::string& bpf, Reader reader) {
-  if (name != "-") {
+  const bool once = reads_once(name);
+  if (reader == Reader::own && once) {
+    // A stream is opened once and its first bytes, read to tell whether it is compressed, are
+    // handed on with it: opening it again would start where they left off.
+    detail::FilePtr owned;
+    std::FILE* file = stdin;
+    if (name != "-") {
+      owned.reset(std::fopen(name.c_str(), "rb"));
+      if (!owned) return core::os_failure("", errno, fmt::format("{}: cannot open: {}", name, std::strerror(errno)));
+      file = owned.get();
+    }
+    // read(2) on the descriptor, not stdio: the reader sets the FILE's buffering, which must come
+    // before any stdio read (C17 7.21.5.6).
+    std::array<std::uint8_t, detail::kMagicBytes> head{};
+    std::size_t got = 0;
+    while (got < head.size()) {
+      const ssize_t n = ::read(::fileno(file), head.data() + got, head.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return core::os_failure("", errno, fmt::format("{}: cannot read: {}", name, std::strerror(errno)));
+      if (n == 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    const auto magic = std::span<const std::uint8_t>(head).first(got);
+    const auto packing = detail::packing_of(magic);
+    if (packing == detail::Packing::none) {
+      auto r = FileReader::from_stream(owned ? owned.release() : file, name, magic);
+      if (!r) return tl::unexpected(r.error());
+      return with_reader(std::move(*r), bpf);
+    }
+    auto unpacked = detail::decompress(name, packing, magic, file);
+    if (!unpacked) return tl::unexpected(unpacked.error());
+    auto r = FileReader::from_stream(unpacked->release(), name);
+    if (!r) return tl::unexpected(r.error());
+    return with_reader(std::move(*r), bpf);
+  }
+  if (!once) {
     // gzip and xz captures are decompressed first (decompress.h), as tshark reads them.
     auto unpacked = detail::open_decompressed(name);
     if (!unpacked) return tl::unexpected(unpacked.error());

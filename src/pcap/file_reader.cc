@@ -87,15 +87,18 @@ Result<FileReader> FileReader::open(const std::filesystem::path& path) {
   return from_file(std::move(f), path.string());
 }
 
-Result<FileReader> FileReader::from_stream(std::FILE* file, std::string name) {
-  return from_file(std::unique_ptr<std::FILE, FileCloser>(file), std::move(name));
+Result<FileReader> FileReader::from_stream(std::FILE* file, std::string name, std::span<const std::uint8_t> head) {
+  return from_file(std::unique_ptr<std::FILE, FileCloser>(file), std::move(name), head);
 }
 
-Result<FileReader> FileReader::from_file(std::unique_ptr<std::FILE, FileCloser> f, std::string name) {
+Result<FileReader> FileReader::from_file(std::unique_ptr<std::FILE, FileCloser> f, std::string name,
+                                         std::span<const std::uint8_t> head) {
   // The window is read in blocks of kWindowBytes straight into window_ (stdio's own buffer
   // would be one more copy of every byte).
   std::setvbuf(f.get(), nullptr, _IONBF, 0);
   FileReader r(std::move(name), std::move(f), {});
+  r.window_.assign(head.begin(), head.end());
+  r.end_ = head.size();
   if (auto ok = r.read_file_header(); !ok) return tl::unexpected(ok.error());
   return r;
 }

@@ -1,13 +1,21 @@
 // ackstall scan: end to end on captures written through pcap::Writer.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ackstall/pcap/conversation.h"
@@ -276,6 +284,63 @@ TEST(Scan, ReadsGzipAndXzCaptures) {
     EXPECT_NE(c.code, 0);
     EXPECT_EQ(std::count(c.err.begin(), c.err.end(), '\n'), 1) << c.err;
   }
+}
+
+// A FIFO (or bash's <(...), a pipe) is read once from its start, plain or compressed: opening it
+// a second time to tell its packing would start past its first bytes ("not a pcap or pcapng
+// capture (magic 0x...)", as scan said before).
+TEST(Scan, ReadsAFifoOnceFromItsStart) {
+  const TempDir dir;
+  const auto plain = stalled_capture(dir);
+  auto expected = nlohmann::json::parse(run_ackstall({"scan", "--json", plain.string()}).out);
+  expected.erase("file");
+  std::signal(SIGPIPE, SIG_IGN);  // a writer the reader left behind gets EPIPE
+  std::vector<std::filesystem::path> inputs = {plain};
+  for (const char* tool : {"gzip", "xz"}) {
+    const auto packed = dir / (std::string("copy.pcap.") + tool);
+    const std::string cmd = std::string(tool) + " -c '" + plain.string() + "' > '" + packed.string() + "'";
+    if (std::system(cmd.c_str()) == 0) inputs.push_back(packed);
+  }
+  const auto fifo = dir / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const auto& input : inputs) {
+    SCOPED_TRACE(input.filename().string());
+    std::ifstream in(input, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::atomic<bool> scanned = false;
+    std::thread writer([&] {
+      const int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for the reader
+      if (fd < 0) return;
+      for (std::size_t off = 0; off < bytes.size();) {
+        const ssize_t n = ::write(fd, bytes.data() + off, std::min<std::size_t>(bytes.size() - off, 100));
+        if (n <= 0) break;
+        off += static_cast<std::size_t>(n);
+      }
+      ::close(fd);
+      // A reader that opens the FIFO again (the fault this test is for) would wait for a writer
+      // for ever: one comes and goes, and it reads an end instead of hanging the test.
+      while (!scanned) {
+        if (const int again = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); again >= 0) ::close(again);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
+    const auto r = run_ackstall({"scan", "--json", fifo.string()});
+    scanned = true;
+    // A reader that failed before opening the FIFO would leave the writer waiting in open(2).
+    const int unblock = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+    writer.join();
+    if (unblock >= 0) ::close(unblock);
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto got = nlohmann::json::parse(r.out);
+    EXPECT_EQ(got["file"], fifo.string());
+    got.erase("file");
+    EXPECT_EQ(got, expected);
+  }
+  // What reads its capture twice refuses a FIFO at once (a second open would wait for a writer).
+  expect_one_line_error(run_ackstall({"scan", fifo.string(), "--plot", (dir / "x.png").string()}), kExitUsage,
+                        "not stdin or a pipe");
+  expect_one_line_error(run_ackstall({"scan", fifo.string(), "--annotate", (dir / "x.pcapng").string()}), kExitUsage,
+                        "not stdin or a pipe");
 }
 
 // A pcapng capture whose Interface Statistics Block counts drops (pcapng §4.6: isb_ifdrop) is

@@ -111,22 +111,23 @@ int run_scan(const ScanCli& o, Io io) {
   }
   if (o.duration_s > 0 && o.iface.empty()) return fail(io, "scan: --duration is for a live capture (-i)", kExitUsage);
   report::PlotWindow window;
-  if (o.merge && (!o.iface.empty() || std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
-    return fail(io, "scan: --merge reads capture files (not stdin, not -i)", kExitUsage);
+  const bool any_read_once = std::ranges::any_of(o.files, &pcap::CaptureSource::reads_once);
+  if (o.merge && (!o.iface.empty() || any_read_once)) {
+    return fail(io, "scan: --merge reads capture files (not stdin or a pipe, not -i)", kExitUsage);
   }
   if (!o.plot_path.empty()) {
-    if (o.files.size() != 1 || o.files[0] == "-") {
-      return fail(io, "scan: --plot draws one capture file (read twice: not stdin, not -i)", kExitUsage);
+    if (o.files.size() != 1 || any_read_once) {
+      return fail(io, "scan: --plot draws one capture file (read twice: not stdin or a pipe, not -i)", kExitUsage);
     }
     if (auto t = report::terminal_for(o.plot_path, 1, 1); !t) return fail(io, t.error(), kExitUsage, "--plot ");
   }
-  if (!o.report.empty() && (o.files.empty() || (o.files.size() > 1 && !o.merge) ||
-                            std::find(o.files.begin(), o.files.end(), "-") != o.files.end())) {
-    return fail(io, "scan: --report describes one capture, a file or --merge's files (read twice: not stdin, not -i)",
+  if (!o.report.empty() && (o.files.empty() || (o.files.size() > 1 && !o.merge) || any_read_once)) {
+    return fail(io, "scan: --report describes one capture, a file or --merge's files (read twice: not stdin or a pipe, not -i)",
                 kExitUsage);
   }
-  if (!o.annotate.empty() && (o.files.size() != 1 || o.files[0] == "-")) {
-    return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin, not -i; for a ring buffer's "
+  if (!o.annotate.empty() && (o.files.size() != 1 || any_read_once)) {
+    return fail(io, "scan: --annotate writes back one capture file (read twice: not stdin or a pipe, not -i; for a "
+                    "ring buffer's "
                     "files, annotate each, or join them with mergecap first)",
                 kExitUsage);
   }

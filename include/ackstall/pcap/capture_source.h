@@ -40,6 +40,10 @@ class CaptureSource {
   // Who reads a file: the project's FileReader (the default: zero-copy, faster) or libpcap's
   // savefile reader (kept to check one against the other, and to measure them).
   enum class Reader : std::uint8_t { own, libpcap };
+  // Whether `name` can be read only once, from its start: "-" (stdin), or a path naming a FIFO,
+  // a pipe (bash's <(...)) or a character device rather than a file. Such a source is opened
+  // once (its packing told from the bytes kept); what reads a capture twice refuses it.
+  static bool reads_once(const std::string& name);
   // `name` is a path or "-" (stdin). `bpf` may be empty (no filter).
   static Result<CaptureSource> open(const std::string& name, const std::string& bpf = {}, Reader reader = Reader::own);
   // The same from caller-owned bytes (they must outlive the source), read as file `name`: for the

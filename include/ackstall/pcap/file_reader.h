@@ -60,8 +60,10 @@ struct Record {
 class FileReader {
  public:
   static Result<FileReader> open(const std::filesystem::path& path);
-  // Reads an open stream (stdin), closed with the reader unless it is stdin.
-  static Result<FileReader> from_stream(std::FILE* file, std::string name);
+  // Reads an open stream (stdin, a pipe), closed with the reader unless it is stdin; `head` are
+  // bytes already read from it (to tell its packing), read first.
+  static Result<FileReader> from_stream(std::FILE* file, std::string name,
+                                        std::span<const std::uint8_t> head = {});
   // Reads from caller-owned bytes that must outlive the reader.
   static Result<FileReader> from_memory(std::span<const std::uint8_t> bytes,
                                         std::string name = "<memory>");
@@ -115,7 +117,8 @@ class FileReader {
   // A mapped input: the pages read so far, all but the last kReleaseBytes, given back.
   void release_read() noexcept;
   static constexpr std::size_t kReleaseBytes = std::size_t{8} << 20;
-  static Result<FileReader> from_file(std::unique_ptr<std::FILE, FileCloser> file, std::string name);
+  static Result<FileReader> from_file(std::unique_ptr<std::FILE, FileCloser> file, std::string name,
+                                      std::span<const std::uint8_t> head = {});
   Result<void> read_file_header();
   Result<void> read_pcapng_start();
   Result<std::optional<Record>> next_classic();
