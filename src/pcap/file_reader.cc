@@ -10,14 +10,6 @@
 #include "ackstall/pcap/writer.h"
 #include "bytes.h"
 
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <sys/stat.h>
-#define ACKSTALL_HAVE_MMAP 1
-#else
-#define ACKSTALL_HAVE_MMAP 0
-#endif
-
 namespace ackstall::pcap {
 namespace {
 
@@ -45,20 +37,6 @@ FileReader::FileReader(FileReader&&) noexcept = default;
 FileReader& FileReader::operator=(FileReader&&) noexcept = default;
 FileReader::~FileReader() = default;
 
-FileReader::Mapping& FileReader::Mapping::operator=(Mapping&& o) noexcept {
-  if (this != &o) {
-    Mapping dead(std::exchange(addr, std::exchange(o.addr, nullptr)), len);
-    len = o.len;
-  }
-  return *this;
-}
-
-FileReader::Mapping::~Mapping() {
-#if ACKSTALL_HAVE_MMAP
-  if (addr != nullptr) ::munmap(addr, len);
-#endif
-}
-
 Result<FileReader> FileReader::open(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
@@ -68,22 +46,9 @@ Result<FileReader> FileReader::open(const std::filesystem::path& path) {
   if (!f) {
     return core::os_failure("", errno, fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   }
-#if ACKSTALL_HAVE_MMAP
-  // A regular file is mapped and read in place (mmap(2), madvise MADV_SEQUENTIAL): read(2) would
-  // copy every byte into the window first. Anything else (a FIFO, a device) is read as a stream.
-  struct stat st {};
-  if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    const auto len = static_cast<std::size_t>(st.st_size);
-    void* addr = ::mmap(nullptr, len, PROT_READ, MAP_PRIVATE, ::fileno(f.get()), 0);
-    if (addr != MAP_FAILED) {
-      ::madvise(addr, len, MADV_SEQUENTIAL);
-      FileReader r(path.string(), nullptr, {static_cast<const std::uint8_t*>(addr), len});
-      r.mapping_ = Mapping(addr, len);
-      if (auto ok = r.read_file_header(); !ok) return tl::unexpected(ok.error());
-      return r;
-    }
-  }
-#endif
+  // A regular file is read(2) into the window like a stream, not mapped: on this project's VM
+  // a mapping's page faults cost more than read(2)'s copy (a scan 0.23 -> 0.16 s,
+  // docs/BENCHMARKS.md "scan vs tshark"), and the window stays in the cache.
   return from_file(std::move(f), path.string());
 }
 
@@ -120,17 +85,6 @@ void FileReader::refill(std::size_t n) {
     end_ += got;
     if (got == 0) input_ended_ = true;
   }
-}
-
-void FileReader::release_read() noexcept {
-#if ACKSTALL_HAVE_MMAP
-  // The mapped pages already read are given back every 8 MiB (madvise MADV_DONTNEED: a private
-  // read-only mapping reads them from the file again if touched), so the resident size stays flat
-  // however long the capture.
-  const std::size_t upto = (pos_ - kReleaseBytes) / kReleaseBytes * kReleaseBytes;
-  ::madvise(static_cast<std::uint8_t*>(mapping_.addr) + released_, upto - released_, MADV_DONTNEED);
-  released_ = upto;
-#endif
 }
 
 tl::unexpected<Error> FileReader::fail(std::string message, bool truncated) {

@@ -346,7 +346,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
         return ok ? std::string() : ok.error().message();
       });
   cmd->add_option("--reader", opt->reader,
-                  "who reads capture files: own (default: the project's zero-copy reader) or libpcap (its "
+                  "who reads capture files: own (default: the project's reader, faster) or libpcap (its "
                   "savefile reader, slower; for comparison)")
       ->check(one_of({"own", "libpcap"}));
   cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");

@@ -1,7 +1,7 @@
 // ackstall/pcap/capture_source.h — capture records from a file, stdin or a live interface:
 // classic pcap (microsecond and nanosecond), pcapng, "-" for stdin, and a BPF filter compiled by
 // libpcap exactly as tcpdump compiles it. Files and stdin are read by the project's FileReader
-// (zero-copy; libpcap's savefile reader on request, Reader::libpcap), live interfaces by libpcap.
+// (records in place; libpcap's savefile reader on request, Reader::libpcap), live interfaces by libpcap.
 //
 // Records come one at a time with their 1-based frame number as Wireshark's frame.number: the
 // BPF filter is applied here (pcap_offline_filter), after counting, so frame numbers do not
@@ -37,7 +37,7 @@ struct CaptureStats {
 
 class CaptureSource {
  public:
-  // Who reads a file: the project's FileReader (the default: zero-copy, faster) or libpcap's
+  // Who reads a file: the project's FileReader (the default: records in place, faster) or libpcap's
   // savefile reader (kept to check one against the other, and to measure them).
   enum class Reader : std::uint8_t { own, libpcap };
   // Whether `name` can be read only once, from its start: "-" (stdin), or a path naming a FIFO,

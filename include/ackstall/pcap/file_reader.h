@@ -1,7 +1,7 @@
-// ackstall/pcap/file_reader.h — reads capture files, classic pcap and pcapng, streaming and
-// zero-copy: the project's own reader, which `ackstall scan` uses for files and stdin because it
-// is faster than libpcap's (docs/BENCHMARKS.md, "scan vs tshark": libpcap copies every record
-// twice, through stdio and into its own buffer). libpcap (CaptureSource) reads live captures and
+// ackstall/pcap/file_reader.h — reads capture files, classic pcap and pcapng, streaming: read(2)
+// into a 1 MiB window, records handed out in place. The project's own reader, which `ackstall
+// scan` uses for files and stdin because it is faster than libpcap's (docs/BENCHMARKS.md, "scan vs
+// tshark": libpcap copies every record twice more, through stdio and into its own buffer). libpcap (CaptureSource) reads live captures and
 // compiles --filter; tests/pcap/capture_source_test.cc checks both readers give the same records.
 //
 // Classic pcap: microsecond (0xa1b2c3d4) and nanosecond (0xa1b23c4d) magics in either byte
@@ -100,7 +100,7 @@ class FileReader {
              std::span<const std::uint8_t> memory);
   // The window over the input: up to `n` contiguous bytes from the read position (fewer only at
   // the end of the input), valid until the next peek; consume() moves the read position.
-  // (Both inline: they run several times a record; the refill and the release are out of line.)
+  // (Both inline: they run several times a record; the refill is out of line.)
   std::span<const std::uint8_t> peek(std::size_t n) {
     if (!file_) return memory_.subspan(pos_, std::min(n, memory_.size() - pos_));
     if (end_ - pos_ < n && !input_ended_) refill(n);
@@ -109,14 +109,10 @@ class FileReader {
   void consume(std::size_t n) noexcept {
     pos_ += n;
     offset_ += n;
-    if (mapping_.addr != nullptr && pos_ >= released_ + 2 * kReleaseBytes) release_read();
   }
   // File input: moves the unconsumed bytes to the window's start and reads until `n` are there or
   // the input ends.
   void refill(std::size_t n);
-  // A mapped input: the pages read so far, all but the last kReleaseBytes, given back.
-  void release_read() noexcept;
-  static constexpr std::size_t kReleaseBytes = std::size_t{8} << 20;
   static Result<FileReader> from_file(std::unique_ptr<std::FILE, FileCloser> file, std::string name,
                                       std::span<const std::uint8_t> head = {});
   Result<void> read_file_header();
@@ -143,19 +139,6 @@ class FileReader {
   std::string name_;
   std::unique_ptr<std::FILE, FileCloser> file_;
   std::span<const std::uint8_t> memory_;
-  // A regular file read through a read-only mapping (memory_ spans it): no copy of each byte
-  // into a buffer. Unmapped with the reader.
-  struct Mapping {
-    void* addr = nullptr;
-    std::size_t len = 0;
-    Mapping() = default;
-    Mapping(void* a, std::size_t l) noexcept : addr(a), len(l) {}
-    Mapping(Mapping&& o) noexcept : addr(std::exchange(o.addr, nullptr)), len(o.len) {}
-    Mapping& operator=(Mapping&& o) noexcept;
-    ~Mapping();
-  };
-  Mapping mapping_;
-  std::size_t released_ = 0;  // the mapping's first bytes given back to the kernel (consume)
   std::vector<std::uint8_t> window_;    // file input: bytes [pos_, end_) not yet consumed
   std::size_t pos_ = 0, end_ = 0;       // (from memory: pos_ indexes memory_)
   bool input_ended_ = false;
