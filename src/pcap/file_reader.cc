@@ -46,9 +46,9 @@ Result<FileReader> FileReader::open(const std::filesystem::path& path) {
   if (!f) {
     return core::os_failure("", errno, fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
   }
-  // A regular file is read(2) into the window like a stream, not mapped: on this project's VM
-  // a mapping's page faults cost more than read(2)'s copy (a scan 0.23 -> 0.16 s,
-  // docs/BENCHMARKS.md "scan vs tshark"), and the window stays in the cache.
+  // A regular file is read(2) into the window like a stream, not mapped: the mapping's page
+  // faults measured costlier than read(2)'s copy into a window that stays in the cache
+  // (docs/BENCHMARKS.md, "Read, not mapped").
   return from_file(std::move(f), path.string());
 }
 
