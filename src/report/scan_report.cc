@@ -74,9 +74,13 @@ nlohmann::json diagnosis_json(const pcap::Diagnosis& g) {
           {"would_not_help", g.would_not_help}};
 }
 
-// The marker standing for direction `d`'s stall list in the document write_scan_json streams.
+// The markers standing for direction `d`'s stall list and capture `s`'s flow list in the document
+// write_scan_json streams.
 std::string stalls_marker(const pcap::DirectionReport& d) {
   return fmt::format("\u0001stalls:{}", static_cast<const void*>(&d));
+}
+std::string flows_marker(const pcap::FileScan& s) {
+  return fmt::format("\u0001flows:{}", static_cast<const void*>(&s));
 }
 
 // Writes one stall's line into a fixed buffer and appends it once: a compiled format string per
@@ -379,16 +383,20 @@ std::string skipped_summary(const pcap::FileScan& scan) {
   return s;
 }
 
+namespace {
+
+nlohmann::json flow_to_json(const pcap::FlowReport& f) {
+  nlohmann::json dirs = nlohmann::json::array();
+  for (const auto& d : f.directions) dirs.push_back(to_json(d));
+  return {{"a", pcap::format_socket_addr(f.key.a)},
+          {"b", pcap::format_socket_addr(f.key.b)},
+          {"packets", f.packets},
+          {"directions", dirs}};
+}
+
+// One capture as JSON; its "flows" and each direction's "stalls" are markers that write_filled
+// fills.
 nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
-  nlohmann::json flows = nlohmann::json::array();
-  for (const pcap::FlowReport& f : scan.flows) {
-    nlohmann::json dirs = nlohmann::json::array();
-    for (const auto& d : f.directions) dirs.push_back(to_json(d));
-    flows.push_back({{"a", pcap::format_socket_addr(f.key.a)},
-                     {"b", pcap::format_socket_addr(f.key.b)},
-                     {"packets", f.packets},
-                     {"directions", dirs}});
-  }
   nlohmann::json j = {{"file", scan.name},
           {"format", scan.stats ? "live" : scan.pcapng ? "pcapng" : "pcap"},
           {"threshold_ms", core::stall_threshold_ms(o.threshold)},
@@ -399,7 +407,7 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
           {"syn_options_cut", scan.syn_options_cut},
           {"capture_drops", scan.capture_drops ? nlohmann::json(*scan.capture_drops) : nlohmann::json()},
-          {"flows", flows},
+          {"flows", flows_marker(scan)},
           {"triage", triage_json(pcap::triage(scan.flows))}};
   if (scan.stats) {
     j["capture_stats"] = {{"received", scan.stats->received},
@@ -409,33 +417,69 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
   return j;
 }
 
-void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out) {
-  // The document with a marker for each stall list, then the stalls streamed in their place:
-  // 100,000 stalls cost a line each, not a DOM node each (docs/BENCHMARKS.md, scan vs tshark).
-  std::map<std::string, std::pair<const pcap::DirectionReport*, std::int64_t>> lists;
-  nlohmann::json all = nlohmann::json::array();
-  for (const pcap::FileScan* s : scans) {
-    all.push_back(scan_to_json(o, *s));
-    for (const auto& f : s->flows) {
-      for (const auto& d : f.directions) lists[stalls_marker(d)] = {&d, s->first_ns};
-    }
-  }
-  const std::string doc = (all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2);
+// What the markers stand for.
+struct Marked {
+  std::map<std::string, std::pair<const pcap::DirectionReport*, std::int64_t>> stalls;  // and the capture's t0
+  std::map<std::string, const pcap::FileScan*> flows;
+};
+
+// Writes `doc`, JSON as nlohmann's dump(2) prints it, with each marker replaced by what it stands
+// for: a flow list as dump(2) would print it there (each flow built, printed and let go in turn,
+// so that the document of 20,000 connections is never whole in memory), a stall list a line a
+// stall.
+void write_filled(std::string_view doc, const Marked& marked, std::ostream& out) {
   // dump() writes the marker's \u0001 as the six characters \u0001.
-  const std::string_view lead = "\"\\u0001stalls:";
+  const std::string_view lead = "\"\\u0001";
   std::size_t at = 0;
   for (std::size_t m = doc.find(lead); m != std::string::npos; m = doc.find(lead, at)) {
     const std::size_t end = doc.find('"', m + lead.size());
     out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
-    const auto it = lists.find("\u0001" + doc.substr(m + 7, end - m - 7));
-    if (it != lists.end()) {
+    const std::string key = "\u0001" + std::string(doc.substr(m + lead.size(), end - m - lead.size()));
+    if (const auto it = marked.stalls.find(key); it != marked.stalls.end()) {
       write_stalls(out, *it->second.first, it->second.second);
+    } else if (const auto fl = marked.flows.find(key); fl != marked.flows.end() && !fl->second->flows.empty()) {
+      // The list's indentation is its key's: the spaces that open the marker's line.
+      const std::size_t line = doc.rfind('\n', m) + 1;  // npos + 1 = 0: the first line
+      const std::size_t indent = doc.find_first_not_of(' ', line) - line;
+      const std::string pad(indent + 2, ' ');
+      out << '[';
+      bool first = true;
+      for (const pcap::FlowReport& f : fl->second->flows) {
+        out << (first ? "\n" : ",\n") << pad;
+        first = false;
+        std::string flow;
+        for (const char c : flow_to_json(f).dump(2)) {
+          flow += c;
+          if (c == '\n') flow += pad;  // dump's newlines are its layout: a string's are escaped
+        }
+        write_filled(flow, marked, out);
+      }
+      out << '\n' << std::string(indent, ' ') << ']';
     } else {
       out << "[]";
     }
     at = end + 1;
   }
   out.write(doc.data() + at, static_cast<std::streamsize>(doc.size() - at));
+}
+
+}  // namespace
+
+void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out) {
+  // The document with a marker for each flow list and each stall list, then those streamed in
+  // their place: 100,000 stalls cost a line each, not a DOM node each, and a capture's flows one
+  // flow's document at a time (docs/BENCHMARKS.md, "scan vs tshark" and "scan: memory with
+  // connections that close").
+  Marked marked;
+  nlohmann::json all = nlohmann::json::array();
+  for (const pcap::FileScan* s : scans) {
+    all.push_back(scan_to_json(o, *s));
+    marked.flows[flows_marker(*s)] = s;
+    for (const auto& f : s->flows) {
+      for (const auto& d : f.directions) marked.stalls[stalls_marker(d)] = {&d, s->first_ns};
+    }
+  }
+  write_filled((all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2), marked, out);
   out << '\n';
 }
 

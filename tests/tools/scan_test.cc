@@ -286,6 +286,47 @@ TEST(Scan, ReadsGzipAndXzCaptures) {
   }
 }
 
+// scan --json prints a capture's flows one at a time (write_scan_json: each flow's document built,
+// printed and let go), laid out exactly as nlohmann's dump(2) lays out the whole document: with
+// no stall to list (the stall lists are the one part printed a line a stall), the output is its
+// own parse dumped again, in the one-capture layout and the several-captures one.
+TEST(Scan, JsonStreamsFlowsInDumpsLayout) {
+  const TempDir dir;
+  const auto path = dir / "three.pcap";
+  {
+    auto w = pcap::Writer::create(path);
+    std::int64_t shift = 0;
+    for (const std::uint16_t port : {std::uint16_t{40000}, std::uint16_t{40001}, std::uint16_t{40002}}) {
+      for (pcap::TcpPacket p : stalled_packets()) {
+        if (p.src.port == 40000) p.src.port = port;
+        if (p.dst.port == 40000) p.dst.port = port;
+        p.time_ns += shift;
+        EXPECT_TRUE(w->write(p));
+      }
+      shift += 2'000 * kMs;
+    }
+    EXPECT_TRUE(w->flush());
+  }
+  const auto one = stalled_capture(dir);
+  for (const auto& files : {std::vector<std::string>{path.string()}, std::vector<std::string>{path.string(), one.string()}}) {
+    SCOPED_TRACE(files.size());
+    auto args = std::vector<std::string>{"scan", "--json", "--stall-threshold", "10s"};
+    args.insert(args.end(), files.begin(), files.end());
+    const auto r = run_ackstall(args);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_EQ(r.out, doc.dump(2) + "\n");
+    const auto& first = files.size() == 1 ? doc : doc["captures"][0];
+    EXPECT_EQ(first["flows"].size(), 3u);
+  }
+  // With the stalls listed, every flow is there with its three.
+  const auto r = run_ackstall({"scan", "--json", path.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["flows"].size(), 3u);
+  for (const auto& f : doc["flows"]) EXPECT_EQ(f["directions"][0]["stalls"].size(), 3u) << f["a"];
+}
+
 // A FIFO (or bash's <(...), a pipe) is read once from its start, plain or compressed: opening it
 // a second time to tell its packing would start past its first bytes ("not a pcap or pcapng
 // capture (magic 0x...)", as scan said before).

@@ -25,8 +25,6 @@ struct ScanPrint {
 };
 
 void print_scan_text(const ScanPrint& o, const pcap::FileScan& scan, std::ostream& out);
-// One capture as JSON; each direction's "stalls" is a marker that only write_scan_json fills.
-nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan);
 // scan's JSON output: one capture's document, or {"captures": [...]} for several, with every stall
 // list streamed (a line per stall) rather than built in memory.
 void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out);
