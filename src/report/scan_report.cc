@@ -348,22 +348,23 @@ void print_triage(const pcap::Triage& t, std::size_t shown, std::ostream& out) {
   if (shown < t.rows.size()) fmt::print(out, "  ... {} more (--top N, --all)\n", t.rows.size() - shown);
 }
 
-nlohmann::json triage_json(const pcap::Triage& t) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const pcap::TriageRow& r : t.rows) {
-    const auto cause = [](const std::optional<core::LimitCause>& c) {
-      return c ? nlohmann::json(std::string(core::to_string(*c))) : nlohmann::json();
-    };
-    rows.push_back({{"sender", pcap::format_socket_addr(r.judged().sender)},
-                    {"receiver", pcap::format_socket_addr(r.judged().receiver)},
-                    {"bytes", r.bytes},
-                    {"data_segments", r.data_segments},
-                    {"duration_s", seconds(r.duration_ns)},
-                    {"goodput_bytes_per_s", r.goodput_bytes_per_s},
-                    {"dominant", cause(r.dominant)},
-                    {"problem", cause(r.problem_cause)},
-                    {"lost_s", seconds(r.lost_ns)}});
-  }
+nlohmann::json triage_row_json(const pcap::TriageRow& r) {
+  const auto cause = [](const std::optional<core::LimitCause>& c) {
+    return c ? nlohmann::json(std::string(core::to_string(*c))) : nlohmann::json();
+  };
+  return {{"sender", pcap::format_socket_addr(r.judged().sender)},
+          {"receiver", pcap::format_socket_addr(r.judged().receiver)},
+          {"bytes", r.bytes},
+          {"data_segments", r.data_segments},
+          {"duration_s", seconds(r.duration_ns)},
+          {"goodput_bytes_per_s", r.goodput_bytes_per_s},
+          {"dominant", cause(r.dominant)},
+          {"problem", cause(r.problem_cause)},
+          {"lost_s", seconds(r.lost_ns)}};
+}
+
+// The triage's summary; its "connections" (the rows) is the marker `rows`.
+nlohmann::json triage_json(const pcap::Triage& t, const std::string& rows) {
   return {{"judged", t.rows.size()},
           {"problems", t.problems()},
           {"not_judged_min_segments", pcap::kTriageMinSegments},
@@ -394,9 +395,22 @@ nlohmann::json flow_to_json(const pcap::FlowReport& f) {
           {"directions", dirs}};
 }
 
-// One capture as JSON; its "flows" and each direction's "stalls" are markers that write_filled
-// fills.
-nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
+// What the markers in a document stand for (write_filled): the keys are the marker strings.
+struct Marked {
+  std::map<std::string, std::pair<const pcap::DirectionReport*, std::int64_t>> stalls;  // and the capture's t0
+  std::map<std::string, const pcap::FileScan*> flows;
+  std::map<std::string, pcap::Triage> rows;
+};
+
+// One capture as JSON; its "flows", its triage's rows and each direction's "stalls" are markers,
+// noted in `marked`, that write_filled fills.
+nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan, Marked& marked) {
+  const std::string flows = flows_marker(scan), rows = fmt::format("\u0001rows:{}", static_cast<const void*>(&scan));
+  marked.flows[flows] = &scan;
+  for (const auto& f : scan.flows) {
+    for (const auto& d : f.directions) marked.stalls[stalls_marker(d)] = {&d, scan.first_ns};
+  }
+  const pcap::Triage& triage = marked.rows[rows] = pcap::triage(scan.flows);
   nlohmann::json j = {{"file", scan.name},
           {"format", scan.stats ? "live" : scan.pcapng ? "pcapng" : "pcap"},
           {"threshold_ms", core::stall_threshold_ms(o.threshold)},
@@ -407,8 +421,8 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
           {"cut_short", scan.cut_short ? nlohmann::json(*scan.cut_short) : nlohmann::json()},
           {"syn_options_cut", scan.syn_options_cut},
           {"capture_drops", scan.capture_drops ? nlohmann::json(*scan.capture_drops) : nlohmann::json()},
-          {"flows", flows_marker(scan)},
-          {"triage", triage_json(pcap::triage(scan.flows))}};
+          {"flows", flows},
+          {"triage", triage_json(triage, rows)}};
   if (scan.stats) {
     j["capture_stats"] = {{"received", scan.stats->received},
                           {"dropped", scan.stats->dropped},
@@ -417,16 +431,35 @@ nlohmann::json scan_to_json(const ScanPrint& o, const pcap::FileScan& scan) {
   return j;
 }
 
-// What the markers stand for.
-struct Marked {
-  std::map<std::string, std::pair<const pcap::DirectionReport*, std::int64_t>> stalls;  // and the capture's t0
-  std::map<std::string, const pcap::FileScan*> flows;
-};
+
+void write_filled(std::string_view doc, const Marked& marked, std::ostream& out);
+
+// Writes a list of `n` elements in place of a marker whose line opens with `indent` spaces, as
+// dump(2) would print the list there: element(i) is built, printed and let go in turn, so that a
+// list of 20,000 connections is never a document whole in memory.
+template <class Element>
+void write_list(std::size_t n, std::size_t indent, const Element& element, const Marked& marked, std::ostream& out) {
+  if (n == 0) {
+    out << "[]";
+    return;
+  }
+  const std::string pad(indent + 2, ' ');
+  out << '[';
+  std::string text;
+  for (std::size_t i = 0; i < n; ++i) {
+    out << (i == 0 ? "\n" : ",\n") << pad;
+    text.clear();
+    for (const char c : element(i).dump(2)) {
+      text += c;
+      if (c == '\n') text += pad;  // dump's newlines are its layout: a string's are escaped
+    }
+    write_filled(text, marked, out);
+  }
+  out << '\n' << std::string(indent, ' ') << ']';
+}
 
 // Writes `doc`, JSON as nlohmann's dump(2) prints it, with each marker replaced by what it stands
-// for: a flow list as dump(2) would print it there (each flow built, printed and let go in turn,
-// so that the document of 20,000 connections is never whole in memory), a stall list a line a
-// stall.
+// for: a stall list a line a stall, a list of flows or triage rows by write_list.
 void write_filled(std::string_view doc, const Marked& marked, std::ostream& out) {
   // dump() writes the marker's \u0001 as the six characters \u0001.
   const std::string_view lead = "\"\\u0001";
@@ -435,26 +468,17 @@ void write_filled(std::string_view doc, const Marked& marked, std::ostream& out)
     const std::size_t end = doc.find('"', m + lead.size());
     out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
     const std::string key = "\u0001" + std::string(doc.substr(m + lead.size(), end - m - lead.size()));
-    if (const auto it = marked.stalls.find(key); it != marked.stalls.end()) {
-      write_stalls(out, *it->second.first, it->second.second);
-    } else if (const auto fl = marked.flows.find(key); fl != marked.flows.end() && !fl->second->flows.empty()) {
-      // The list's indentation is its key's: the spaces that open the marker's line.
-      const std::size_t line = doc.rfind('\n', m) + 1;  // npos + 1 = 0: the first line
-      const std::size_t indent = doc.find_first_not_of(' ', line) - line;
-      const std::string pad(indent + 2, ' ');
-      out << '[';
-      bool first = true;
-      for (const pcap::FlowReport& f : fl->second->flows) {
-        out << (first ? "\n" : ",\n") << pad;
-        first = false;
-        std::string flow;
-        for (const char c : flow_to_json(f).dump(2)) {
-          flow += c;
-          if (c == '\n') flow += pad;  // dump's newlines are its layout: a string's are escaped
-        }
-        write_filled(flow, marked, out);
-      }
-      out << '\n' << std::string(indent, ' ') << ']';
+    // A list's indentation is its key's: the spaces that open the marker's line.
+    const std::size_t line = doc.rfind('\n', m) + 1;  // npos + 1 = 0: the first line
+    const std::size_t indent = doc.find_first_not_of(' ', line) - line;
+    if (const auto st = marked.stalls.find(key); st != marked.stalls.end()) {
+      write_stalls(out, *st->second.first, st->second.second);
+    } else if (const auto fl = marked.flows.find(key); fl != marked.flows.end()) {
+      const auto& flows = fl->second->flows;
+      write_list(flows.size(), indent, [&](std::size_t i) { return flow_to_json(flows[i]); }, marked, out);
+    } else if (const auto tr = marked.rows.find(key); tr != marked.rows.end()) {
+      const auto& rows = tr->second.rows;
+      write_list(rows.size(), indent, [&](std::size_t i) { return triage_row_json(rows[i]); }, marked, out);
     } else {
       out << "[]";
     }
@@ -466,19 +490,13 @@ void write_filled(std::string_view doc, const Marked& marked, std::ostream& out)
 }  // namespace
 
 void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out) {
-  // The document with a marker for each flow list and each stall list, then those streamed in
-  // their place: 100,000 stalls cost a line each, not a DOM node each, and a capture's flows one
-  // flow's document at a time (docs/BENCHMARKS.md, "scan vs tshark" and "scan: memory with
+  // The document with a marker for each list of flows, triage rows and stalls, then those
+  // streamed in their place: 100,000 stalls cost a line each, not a DOM node each, and a
+  // capture's flows and rows one element's document at a time (docs/BENCHMARKS.md, "scan vs tshark" and "scan: memory with
   // connections that close").
   Marked marked;
   nlohmann::json all = nlohmann::json::array();
-  for (const pcap::FileScan* s : scans) {
-    all.push_back(scan_to_json(o, *s));
-    marked.flows[flows_marker(*s)] = s;
-    for (const auto& f : s->flows) {
-      for (const auto& d : f.directions) marked.stalls[stalls_marker(d)] = {&d, s->first_ns};
-    }
-  }
+  for (const pcap::FileScan* s : scans) all.push_back(scan_to_json(o, *s, marked));
   write_filled((all.size() == 1 ? all[0] : nlohmann::json{{"captures", all}}).dump(2), marked, out);
   out << '\n';
 }

@@ -30,13 +30,13 @@ namespace {
 
 constexpr std::int64_t kUs = 1'000, kMs = 1'000'000;
 
-// Three sends of 3 segments each; a BSD-like receiver ACKs the pair at once and the odd tail
+// `sends` sends of 3 segments each; a BSD-like receiver ACKs the pair at once and the odd tail
 // after 200 ms (the seed's stop-and-wait).
-std::vector<pcap::TcpPacket> stalled_packets() {
+std::vector<pcap::TcpPacket> stalled_packets(int sends = 3) {
   pcap::Conversation c;
   std::vector<pcap::TcpPacket> v = {c.syn(0), c.syn_ack(100 * kUs), c.handshake_ack(200 * kUs)};
   std::int64_t t = kMs;
-  for (int s = 0; s < 3; ++s) {
+  for (int s = 0; s < sends; ++s) {
     v.push_back(c.data(t, 1448));
     v.push_back(c.data(t + 123 * kUs, 1448));
     v.push_back(c.ack(t + 150 * kUs, c.bytes_sent()));
@@ -286,10 +286,10 @@ TEST(Scan, ReadsGzipAndXzCaptures) {
   }
 }
 
-// scan --json prints a capture's flows one at a time (write_scan_json: each flow's document built,
-// printed and let go), laid out exactly as nlohmann's dump(2) lays out the whole document: with
-// no stall to list (the stall lists are the one part printed a line a stall), the output is its
-// own parse dumped again, in the one-capture layout and the several-captures one.
+// scan --json prints a capture's flows and triage rows one at a time (write_scan_json: each one's
+// document built, printed and let go), laid out exactly as nlohmann's dump(2) lays out the whole
+// document: with no stall to list (the stall lists are the one part printed a line a stall), the
+// output is its own parse dumped again, in the one-capture layout and the several-captures one.
 TEST(Scan, JsonStreamsFlowsInDumpsLayout) {
   const TempDir dir;
   const auto path = dir / "three.pcap";
@@ -297,7 +297,7 @@ TEST(Scan, JsonStreamsFlowsInDumpsLayout) {
     auto w = pcap::Writer::create(path);
     std::int64_t shift = 0;
     for (const std::uint16_t port : {std::uint16_t{40000}, std::uint16_t{40001}, std::uint16_t{40002}}) {
-      for (pcap::TcpPacket p : stalled_packets()) {
+      for (pcap::TcpPacket p : stalled_packets(4)) {  // 12 data segments: judged by the triage
         if (p.src.port == 40000) p.src.port = port;
         if (p.dst.port == 40000) p.dst.port = port;
         p.time_ns += shift;
@@ -318,13 +318,14 @@ TEST(Scan, JsonStreamsFlowsInDumpsLayout) {
     EXPECT_EQ(r.out, doc.dump(2) + "\n");
     const auto& first = files.size() == 1 ? doc : doc["captures"][0];
     EXPECT_EQ(first["flows"].size(), 3u);
+    EXPECT_EQ(first["triage"]["connections"].size(), 3u);
   }
-  // With the stalls listed, every flow is there with its three.
+  // With the stalls listed, every flow is there with its four.
   const auto r = run_ackstall({"scan", "--json", path.string()});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(doc["flows"].size(), 3u);
-  for (const auto& f : doc["flows"]) EXPECT_EQ(f["directions"][0]["stalls"].size(), 3u) << f["a"];
+  for (const auto& f : doc["flows"]) EXPECT_EQ(f["directions"][0]["stalls"].size(), 4u) << f["a"];
 }
 
 // A FIFO (or bash's <(...), a pipe) is read once from its start, plain or compressed: opening it
