@@ -320,8 +320,8 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   CLI::App* cmd = parent.add_subcommand(
       "scan", "Find delayed-ACK stalls in captures: per flow, each stall with its frames, a diagnosis and the fix");
   cmd->add_option("files", opt->files,
-                  "capture files (pcap or pcapng, also gzip- or xz-compressed; '-' for stdin; each reported "
-                  "on its own, a file that fails does not stop the others). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6");
+                  "capture files (pcap or pcapng, also gzip- or xz-compressed; '-' for stdin, or a pipe such as "
+                  "<(...); each reported on its own, a file that fails does not stop the others). Links: Ethernet (802.1Q), Linux SLL/SLL2, raw IP, null loopback; IPv4 and IPv6");
   cmd->add_option("-i,--interface", opt->iface,
                   "capture live on this interface (root or CAP_NET_RAW): each stall printed as it is found, "
                   "the report at the end of --duration or on Ctrl-C, with libpcap's drop counters");
