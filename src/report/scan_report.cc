@@ -466,6 +466,7 @@ void write_filled(std::string_view doc, const Marked& marked, std::ostream& out)
   std::size_t at = 0;
   for (std::size_t m = doc.find(lead); m != std::string::npos; m = doc.find(lead, at)) {
     const std::size_t end = doc.find('"', m + lead.size());
+    if (end == std::string::npos) break;  // not a string dump() wrote: the rest as it is
     out.write(doc.data() + at, static_cast<std::streamsize>(m - at));
     const std::string key = "\u0001" + std::string(doc.substr(m + lead.size(), end - m - lead.size()));
     // A list's indentation is its key's: the spaces that open the marker's line.
@@ -480,7 +481,9 @@ void write_filled(std::string_view doc, const Marked& marked, std::ostream& out)
       const auto& rows = tr->second.rows;
       write_list(rows.size(), indent, [&](std::size_t i) { return triage_row_json(rows[i]); }, marked, out);
     } else {
-      out << "[]";
+      // No marker: a string of the capture's own that starts with \u0001 (a file's name, say)
+      // stays as it is.
+      out.write(doc.data() + m, static_cast<std::streamsize>(end + 1 - m));
     }
     at = end + 1;
   }
@@ -492,8 +495,8 @@ void write_filled(std::string_view doc, const Marked& marked, std::ostream& out)
 void write_scan_json(const ScanPrint& o, const std::vector<const pcap::FileScan*>& scans, std::ostream& out) {
   // The document with a marker for each list of flows, triage rows and stalls, then those
   // streamed in their place: 100,000 stalls cost a line each, not a DOM node each, and a
-  // capture's flows and rows one element's document at a time (docs/BENCHMARKS.md, "scan vs tshark" and "scan: memory with
-  // connections that close").
+  // capture's flows and rows one element's document at a time (docs/BENCHMARKS.md, "scan vs
+  // tshark" and "scan: memory with connections that close").
   Marked marked;
   nlohmann::json all = nlohmann::json::array();
   for (const pcap::FileScan* s : scans) all.push_back(scan_to_json(o, *s, marked));

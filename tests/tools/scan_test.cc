@@ -328,6 +328,20 @@ TEST(Scan, JsonStreamsFlowsInDumpsLayout) {
   for (const auto& f : doc["flows"]) EXPECT_EQ(f["directions"][0]["stalls"].size(), 4u) << f["a"];
 }
 
+// The JSON writer's markers start with \u0001; a string of the capture's own that does too (a
+// relative file name) is printed as it is, not taken for a list.
+TEST(Scan, JsonKeepsAFileNameThatLooksLikeAMarker) {
+  const TempDir dir;
+  const std::string name = "\x01stalls:0x1.pcap";
+  std::filesystem::copy_file(stalled_capture(dir), dir / name);
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  const auto r = run_ackstall({"scan", "--json", name});
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["file"], name);
+}
+
 // A FIFO (or bash's <(...), a pipe) is read once from its start, plain or compressed: opening it
 // a second time to tell its packing would start past its first bytes ("not a pcap or pcapng
 // capture (magic 0x...)", as scan said before).
