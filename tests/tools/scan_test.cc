@@ -241,6 +241,11 @@ TEST(Scan, UsageErrorsExitTwo) {
                         "--threshold-ms");
   expect_one_line_error(run_ackstall({"scan", "x.pcap", "--flow", "1.2.3.4:99999"}), kExitUsage,
                         "bad port '99999'");
+  // Counts are refused negative, not wrapped round to 2^64 - 1 (unsigned_option.h).
+  for (const char* flag : {"--max-stalls", "--top"}) {
+    expect_one_line_error(run_ackstall({"scan", "x.pcap", flag, "-1"}), kExitUsage,
+                          "a count is a non-negative integer, got '-1'");
+  }
 }
 
 }  // namespace

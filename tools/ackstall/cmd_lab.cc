@@ -22,6 +22,7 @@
 #include "lab_transfer_pair.h"
 #include "ackstall/lab/netns.h"
 #include "ttcp_cli.h"
+#include "unsigned_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -91,13 +92,8 @@ void add_up_options(CLI::App& cmd, UpOptions& o) {
                  "probability (0..1) that the delay line drops a write's last segment (PSH) of new data "
                  "from a to b, each once: tail loss, recovered by a tail-loss probe or a timeout, not "
                  "fast retransmit; brings up ackstall-m even without --rtt");
-  // A negative seed is refused here: parsed straight into the unsigned value it would wrap round.
   cmd.add_option("--drop-seed", o.drop_seed, "seed of --drop-tails' draws (default 1): the same seed, the same draws")
-      ->check(CLI::Validator(
-          [](const std::string& v) {
-            return v.starts_with('-') ? "a seed is a non-negative integer, got '" + v + "'" : std::string();
-          },
-          "SEED"));
+      ->check(not_negative("a seed", "SEED"));
   cmd.add_option("--mtu", o.mtu, "MTU of both veth ends (default 1500; 9000: jumbo frames)")->check(CLI::Range(576, 65535));
 }
 

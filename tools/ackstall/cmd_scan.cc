@@ -36,6 +36,7 @@
 #include "ackstall/report/scan_report.h"
 #include "ackstall/analysis/capture_scenario.h"
 #include "stall_threshold_option.h"
+#include "unsigned_option.h"
 
 namespace ackstall::tools {
 namespace {
@@ -349,7 +350,8 @@ void add_scan_command(CLI::App& parent, Action& selected) {
                   "who reads capture files: own (default: the project's reader, faster) or libpcap (its "
                   "savefile reader, slower; for comparison)")
       ->check(one_of({"own", "libpcap"}));
-  cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)");
+  cmd->add_option("--max-stalls", opt->max_stalls, "stalls listed per flow in text output (default 20)")
+      ->check(not_negative("a count"));
   cmd->add_option("--report", opt->report,
                   "write one self-contained HTML page (triage table, each problem connection's time-sequence graph "
                   "with cause bands, evidence and fixes) to FILE");
@@ -359,6 +361,7 @@ void add_scan_command(CLI::App& parent, Action& selected) {
   cmd->add_option("--top", opt->top,
                   "a capture of several connections: rows of the triage table, and at most as many full reports "
                   "of those with a problem (default 20)")
+      ->check(not_negative("a count"))
       ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
   cmd->add_flag("--all", opt->all, "every connection in the triage table and every connection's full report");
   cmd->add_flag("--json", opt->json, "print JSON (every stall) instead of text");
